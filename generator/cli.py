@@ -1,0 +1,6 @@
+"""placeholder"""
+import click
+
+@click.group()
+def main() -> None:
+    """citgen"""

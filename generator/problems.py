@@ -1,0 +1,99 @@
+"""Problems are values: every check yields them, a reporter prints them.
+
+A problem always says where it is. Catalog input is located by file, line and
+column plus the dotted key path (``series/cx.yaml:14:5: sizes.large.memory``);
+a generated or user-supplied document by file, document index and name plus a
+JSON path (``bundles/x.yaml#3 (cx1.large) $.spec.cpu.guest``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Tuple, Union
+
+PathPart = Union[str, int]
+Path = Tuple[PathPart, ...]
+
+
+def dotted(path: Path) -> str:
+    """Render a key path the way catalog authors read it: ``sizes.large[2].memory``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def jsonpath(path: Path) -> str:
+    """Render a key path as a JSON path, quoting keys that are not identifiers."""
+    out = "$"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.replace("_", "a").isalnum():
+            out += f".{part}"
+        else:
+            out += f"[{part!r}]"
+    return out
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a problem is: a catalog file position or a document inside a bundle."""
+
+    file: str
+    line: int | None = None
+    column: int | None = None
+    path: Path = ()
+    doc: int | None = None
+    name: str | None = None
+
+    def __str__(self) -> str:
+        if self.doc is not None:
+            where = f"{self.file}#{self.doc}"
+            if self.name:
+                where += f" ({self.name})"
+            return f"{where} {jsonpath(self.path)}" if self.path else where
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {dotted(self.path)}" if self.path else where
+
+    def at(self, *more: PathPart) -> "Location":
+        """The same place, one or more keys deeper (line unchanged)."""
+        return Location(self.file, self.line, self.column, self.path + more, self.doc, self.name)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding: where, what, and which rule (``input`` for catalog input errors)."""
+
+    location: Location
+    message: str
+    rule: str = "input"
+
+    def __str__(self) -> str:
+        suffix = "" if self.rule == "input" else f" [{self.rule}]"
+        return f"{self.location}: {self.message}{suffix}"
+
+
+def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
+    """Stable, reader-friendly order: by file, then document or line, then path."""
+
+    def key(p: Problem) -> tuple:
+        loc = p.location
+        return (
+            loc.file,
+            loc.doc if loc.doc is not None else -1,
+            loc.line if loc.line is not None else -1,
+            loc.column if loc.column is not None else -1,
+            tuple(str(x) for x in loc.path),
+            p.rule,
+            p.message,
+        )
+
+    return sorted(problems, key=key)
