@@ -1,0 +1,123 @@
+"""Expand series x size matrices (x variants) into instancetype objects.
+
+The spec is built from the size (vCPUs, memory), the series' feature flags and
+its spec fragment; the labels users filter on are then read off the finished
+spec, so a label can never disagree with what the object does.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable, Mapping, MutableMapping
+
+from .errors import InputError
+from .features import Context, apply_features
+from .load import Catalog
+from .model import CatalogObject, Series, Size, label
+from .problems import Problem
+from .quantity import format_bytes, gib
+
+
+def deep_merge(base: MutableMapping[str, Any], extra: Mapping[str, Any]) -> MutableMapping[str, Any]:
+    """Merge ``extra`` into ``base`` (mappings recursively, anything else replaced)."""
+    for key, value in extra.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), MutableMapping):
+            deep_merge(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+    return base
+
+
+def feature_labels(spec: Mapping[str, Any]) -> dict[str, str]:
+    """The feature labels an instancetype spec implies (absent features get no label)."""
+    cpu = spec.get("cpu", {})
+    memory = spec.get("memory", {})
+    labels = {}
+    if cpu.get("dedicatedCPUPlacement"):
+        labels["dedicatedCPUPlacement"] = "true"
+    if cpu.get("isolateEmulatorThread"):
+        labels["isolateEmulatorThread"] = "true"
+    if "guestMappingPassthrough" in cpu.get("numa", {}):
+        labels["numa"] = "true"
+    if "realtime" in cpu:
+        labels["realtime"] = "true"
+    if "hugepages" in memory:
+        labels["hugepages"] = memory["hugepages"]["pageSize"]
+    if spec.get("gpus"):
+        labels["gpus"] = "true"
+    return labels
+
+
+def _memory(series: Series, size: Size) -> int:
+    if size.memory is not None:
+        return size.memory
+    return int(gib(series.ratio) * size.cpu)
+
+
+def instancetype(series: Series, size: Size, suffix: str, features: Mapping[str, Any],
+                 parameters: Mapping[str, Any]) -> CatalogObject:
+    memory = format_bytes(_memory(series, size))
+    spec: dict[str, Any] = {"cpu": {"guest": size.cpu}, "memory": {"guest": memory}}
+    apply_features(spec, features, Context(cpu=size.cpu, parameters=parameters))
+    deep_merge(spec, series.spec)
+    size_name = size.name + suffix
+    labels = {
+        "class": series.cls,
+        "version": str(series.version),
+        "cpu": str(size.cpu),
+        "memory": memory,
+        "size": size_name,
+        "icon-pf": series.icon,
+        **feature_labels(spec),
+    }
+    if series.deprecated:
+        labels["deprecated"] = "true"
+    return CatalogObject(
+        family="instancetype",
+        name=f"{series.name}.{size_name}",
+        group=series.prefix,
+        labels={label(k): v for k, v in labels.items()},
+        annotations={
+            label("displayName"): series.display_name,
+            label("description"): series.description,
+        },
+        spec=spec,
+        location=series.location,
+        facts={"cpu": size.cpu, "memory": _memory(series, size), "series": series.name,
+               "class": series.cls, "features": tuple(sorted(feature_labels(spec)))},
+    )
+
+
+def series_objects(series: Series, catalog: Catalog, parameters: Mapping[str, Any]) -> list[CatalogObject]:
+    matrix = catalog.matrices[series.matrix]
+    flavours = [("", series.features)] + [
+        (v.suffix, {**series.features, **v.features}) for v in series.variants
+    ]
+    return [
+        instancetype(series, size, suffix, features, parameters)
+        for size in matrix.sizes
+        if size.name in series.sizes
+        for suffix, features in flavours
+    ]
+
+
+def unique(objects: Iterable[CatalogObject]) -> list[CatalogObject]:
+    """Objects sorted by name; two definitions of one name are an input error naming both."""
+    by_name: dict[tuple[str, str], CatalogObject] = {}
+    problems = []
+    for obj in objects:
+        key = (obj.family, obj.name)
+        first = by_name.get(key)
+        if first is not None:
+            problems.append(Problem(obj.location, f"{obj.family} '{obj.name}' is defined twice "
+                                    f"(also by {first.location.file}:{first.location.line})"))
+            continue
+        by_name[key] = obj
+    if problems:
+        raise InputError(problems)
+    return [by_name[k] for k in sorted(by_name)]
+
+
+def instancetype_objects(catalog: Catalog, parameters: Mapping[str, Any] | None = None) -> list[CatalogObject]:
+    params = parameters if parameters is not None else catalog.settings.parameters
+    return unique(obj for s in catalog.series for obj in series_objects(s, catalog, params))

@@ -1,0 +1,93 @@
+"""Series feature flags: each names a capability and writes its piece of the spec.
+
+A series file says *what* it offers (``hugepages: 2Mi``, ``numa: true``); this
+table says *how* KubeVirt spells it. Labels are later derived from the finished
+spec, so a flag never has to be repeated as a label.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, MutableMapping
+
+Spec = MutableMapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a feature may depend on besides its own value."""
+
+    cpu: int
+    parameters: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Feature:
+    name: str
+    summary: str
+    schema: Mapping[str, Any]  # JSON Schema of the flag's value in a series file
+    apply: Callable[[Spec, Any, Context], None]
+
+
+def _section(spec: Spec, key: str) -> Spec:
+    return spec.setdefault(key, {})
+
+
+def _flag(section: str, field: str, value: Any) -> Callable[[Spec, Any, Context], None]:
+    def apply(spec: Spec, on: Any, _ctx: Context) -> None:
+        if on:
+            _section(spec, section)[field] = value if value is not None else on
+
+    return apply
+
+
+def _hugepages(spec: Spec, size: Any, _ctx: Context) -> None:
+    _section(spec, "memory")["hugepages"] = {"pageSize": size}
+
+
+def _overcommit(spec: Spec, percent: Any, _ctx: Context) -> None:
+    _section(spec, "memory")["overcommitPercent"] = percent
+
+
+def _max_sockets(spec: Spec, on: Any, ctx: Context) -> None:
+    if on:
+        _section(spec, "cpu")["maxSockets"] = ctx.cpu
+
+
+def _gpus(spec: Spec, on: Any, ctx: Context) -> None:
+    if on:
+        gpu = ctx.parameters["gpu"]
+        spec["gpus"] = [
+            {"name": f"gpu{i}", "deviceName": gpu["deviceName"]} for i in range(1, gpu["count"] + 1)
+        ]
+
+
+_BOOL = {"type": "boolean"}
+
+FEATURES: dict[str, Feature] = {
+    f.name: f
+    for f in (
+        Feature("dedicatedCPUPlacement", "pin every vCPU to a host core of its own", _BOOL,
+                _flag("cpu", "dedicatedCPUPlacement", True)),
+        Feature("isolateEmulatorThread", "keep QEMU's emulator thread off the pinned cores", _BOOL,
+                _flag("cpu", "isolateEmulatorThread", True)),
+        Feature("numa", "pass the host's NUMA layout through to the guest", _BOOL,
+                _flag("cpu", "numa", {"guestMappingPassthrough": {}})),
+        Feature("realtime", "realtime scheduling of the vCPUs", _BOOL, _flag("cpu", "realtime", {})),
+        Feature("maxSocketsMatchVCPUs", "allow as many sockets as the size has vCPUs", _BOOL,
+                _max_sockets),
+        Feature("hugepages", "back guest memory with hugepages of this page size",
+                {"enum": ["2Mi", "1Gi"]}, _hugepages),
+        Feature("overcommitPercent", "show the guest this much more memory than is reserved",
+                {"type": "integer", "minimum": 1, "maximum": 100}, _overcommit),
+        Feature("gpus", "attach parameters.gpu.count GPUs of device parameters.gpu.deviceName",
+                _BOOL, _gpus),
+    )
+}
+
+
+def apply_features(spec: Spec, features: Mapping[str, Any], ctx: Context) -> None:
+    """Write every flag's piece into ``spec``, in the table's order (stable output)."""
+    for name, feature in FEATURES.items():
+        if name in features:
+            feature.apply(spec, features[name], ctx)

@@ -1,0 +1,156 @@
+"""The formats of hand-written catalog files, as JSON Schemas.
+
+These are the contract docs/catalog-format.md describes. Checking them before
+anything else means later steps can trust the shape of what they read, and
+every mistake is reported with its line (see inputcheck.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .features import FEATURES
+
+#: Kubernetes label values: at most 63 characters, alphanumerics at both ends.
+LABEL_VALUE = {
+    "type": "string",
+    "pattern": r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$",
+    "maxLength": 63,
+    "x-expected": "a Kubernetes label value (at most 63 letters, digits, '-', '_' or '.', "
+    "starting and ending with a letter or digit)",
+}
+#: A size name is the part of an instancetype name after the dot, and a label value.
+SIZE_NAME = {
+    "type": "string",
+    "pattern": r"^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$",
+    "x-expected": "a size name of lowercase letters, digits and '-' (such as 2xlarge)",
+}
+QUANTITY = {"type": "string", "format": "quantity"}
+POSITIVE_INT = {"type": "integer", "minimum": 1}
+
+FEATURE_FLAGS: dict[str, Any] = {
+    "type": "object",
+    "properties": {name: dict(f.schema) for name, f in FEATURES.items()},
+    "additionalProperties": False,
+}
+
+CATALOG: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "vendor": LABEL_VALUE,
+        "version": LABEL_VALUE,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "gpu": {
+                    "type": "object",
+                    "properties": {
+                        "deviceName": {
+                            "type": "string",
+                            "pattern": r"^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$",
+                            "x-expected": "an extended resource name such as nvidia.com/A400",
+                        },
+                        "count": {"type": "integer", "minimum": 1, "maximum": 16},
+                    },
+                    "required": ["deviceName", "count"],
+                    "additionalProperties": False,
+                },
+            },
+            "additionalProperties": False,
+        },
+        "provider": {
+            "type": "object",
+            "properties": {
+                "displayName": {"type": "string"},
+                "documentationURL": {"type": "string"},
+                "supportURL": {"type": "string"},
+            },
+            "required": ["displayName", "documentationURL", "supportURL"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["vendor", "version"],
+    "additionalProperties": False,
+}
+
+SIZES: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "matrices": {
+            "type": "object",
+            "minProperties": 1,
+            "propertyNames": {"pattern": r"^[a-z0-9][a-z0-9-]*$"},
+            "additionalProperties": {
+                "type": "object",
+                "minProperties": 1,
+                "propertyNames": SIZE_NAME,
+                "additionalProperties": {
+                    "anyOf": [
+                        POSITIVE_INT,
+                        {
+                            "type": "object",
+                            "properties": {"cpu": POSITIVE_INT, "memory": QUANTITY},
+                            "required": ["cpu", "memory"],
+                            "additionalProperties": False,
+                        },
+                    ],
+                },
+            },
+        },
+    },
+    "required": ["matrices"],
+    "additionalProperties": False,
+}
+
+SIZE_SELECTION: dict[str, Any] = {
+    "anyOf": [
+        {"const": "all"},
+        {"type": "array", "items": SIZE_NAME, "minItems": 1},
+        {
+            "type": "object",
+            "properties": {
+                "from": SIZE_NAME,
+                "to": SIZE_NAME,
+                "exclude": {"type": "array", "items": SIZE_NAME},
+            },
+            "additionalProperties": False,
+        },
+    ],
+    "x-expected": "'all', a list of size names, or a mapping with from, to and exclude",
+}
+
+SERIES: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "prefix": {
+            "type": "string",
+            "pattern": r"^[a-z]([a-z-]{0,14}[a-z])?$",
+            "x-expected": "a short series prefix of lowercase letters such as cx",
+        },
+        "version": POSITIVE_INT,
+        "class": LABEL_VALUE,
+        "displayName": {"type": "string", "minLength": 1},
+        "description": {"type": "string", "minLength": 1},
+        "icon": LABEL_VALUE,
+        "ratio": {
+            "type": "string",
+            "pattern": r"^[1-9][0-9]*:([0-9]+(\.[0-9]+)?)$",
+            "x-expected": "a vCPU:memory ratio in GiB such as \"1:4\"",
+        },
+        "matrix": {"type": "string"},
+        "sizes": SIZE_SELECTION,
+        "features": FEATURE_FLAGS,
+        "spec": {"type": "object"},
+        "variants": {
+            "type": "object",
+            "propertyNames": {
+                "pattern": r"^[a-z0-9]{1,8}$",
+                "x-expected": "a variant suffix of lowercase letters and digits such as 1gi",
+            },
+            "additionalProperties": FEATURE_FLAGS,
+        },
+        "deprecated": {"type": "boolean"},
+    },
+    "required": ["prefix", "version", "class", "displayName", "description", "icon", "ratio"],
+    "additionalProperties": False,
+}

@@ -1,0 +1,138 @@
+"""Check a hand-written catalog file against the JSON Schema of its format.
+
+jsonschema finds what is wrong; this module turns each finding into a Problem
+that names the file, line and column and says what was expected in words a
+catalog author understands (with the closest known key for a misspelt one).
+Schemas may carry ``x-expected`` on a node: a phrase used when a value there
+breaks a pattern, format or range ("a ratio such as 1:4").
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable, Mapping
+
+import jsonschema
+from jsonschema import Draft202012Validator, FormatChecker
+
+from . import quantity
+from .problems import Path, Problem
+from .yamlsrc import Document
+
+_formats = FormatChecker()
+
+
+@_formats.checks("quantity", raises=quantity.QuantityError)
+def _is_quantity(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    if quantity.parse(value) <= 0:
+        raise quantity.QuantityError("must be greater than zero")
+    return True
+
+
+_cache: dict[int, Draft202012Validator] = {}
+
+
+def validator_for(schema: Mapping[str, Any]) -> Draft202012Validator:
+    """A compiled validator, built once per schema object (schemas are module constants)."""
+    found = _cache.get(id(schema))
+    if found is None:
+        found = _cache[id(schema)] = Draft202012Validator(schema, format_checker=_formats)
+    return found
+
+
+def describe(value: Any) -> str:
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if value is None:
+        return "nothing (null)"
+    return repr(value)
+
+
+_TYPE_WORDS = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+}
+
+
+def _expected_type(types: Any) -> str:
+    if isinstance(types, str):
+        types = [types]
+    return " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+
+
+def _leaf_errors(error: jsonschema.ValidationError) -> Iterable[jsonschema.ValidationError]:
+    """Descend into anyOf/oneOf to the branch that got furthest, for a precise message."""
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        expected = error.schema.get("x-expected")
+        if expected:
+            yield error
+            return
+        deepest = max(len(e.absolute_path) for e in error.context)
+        for sub in error.context:
+            if len(sub.absolute_path) == deepest:
+                yield from _leaf_errors(sub)
+        return
+    yield error
+
+
+def _message(error: jsonschema.ValidationError) -> tuple[Path, str, bool]:
+    """(path, message, whether it points at the key rather than the value)."""
+    path: Path = tuple(error.absolute_path)
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    expected = schema.get("x-expected")
+    kind = error.validator
+    if kind == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return path, f"missing required key '{missing[0]}'", False
+    if expected:
+        return path, f"expected {expected}, got {describe(error.instance)}", False
+    if kind == "type":
+        return path, f"expected {_expected_type(error.validator_value)}, got {describe(error.instance)}", False
+    if kind == "enum":
+        allowed = ", ".join(str(v) for v in error.validator_value)
+        return path, f"expected one of {allowed}, got {describe(error.instance)}", False
+    if kind == "format" and error.cause is not None:
+        return path, str(error.cause), False
+    if kind in ("minimum", "exclusiveMinimum"):
+        bound = error.validator_value
+        word = "at least" if kind == "minimum" else "greater than"
+        return path, f"expected a number {word} {bound}, got {describe(error.instance)}", False
+    if kind == "maximum":
+        return path, f"expected a number at most {error.validator_value}, got {describe(error.instance)}", False
+    if kind == "minProperties":
+        return path, "expected at least one entry, got an empty mapping", False
+    if kind == "minItems":
+        return path, "expected at least one item, got an empty list", False
+    return path, error.message, False
+
+
+def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Problem]:
+    """Every way ``document`` breaks ``schema``, located and worded for people."""
+    problems: list[Problem] = []
+    seen: set[tuple[Path, str]] = set()
+    for error in validator_for(schema).iter_errors(document.data):
+        for leaf in _leaf_errors(error):
+            if leaf.validator == "additionalProperties":
+                known = sorted(leaf.schema.get("properties", {}))
+                for key in sorted(set(leaf.instance) - set(known), key=str):
+                    close = difflib.get_close_matches(str(key), known, n=1)
+                    hint = f" (did you mean '{close[0]}'?)" if close else ""
+                    path = tuple(leaf.absolute_path) + (key,)
+                    message = f"unknown key '{key}'{hint}; expected one of: {', '.join(known)}"
+                    if (path, message) not in seen:
+                        seen.add((path, message))
+                        problems.append(document.source.problem(path, message, key=True))
+                continue
+            path, message, at_key = _message(leaf)
+            if (path, message) not in seen:
+                seen.add((path, message))
+                problems.append(document.source.problem(path, message, key=at_key))
+    return problems

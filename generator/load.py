@@ -1,0 +1,199 @@
+"""Load a catalog directory into the typed model.
+
+Each file is first checked against its format (formats.py), then converted.
+Problems from every file are collected, so one run reports them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from . import formats
+from .errors import InputError
+from .inputcheck import schema_problems
+from .model import Series, Size, SizeMatrix, Variant
+from .problems import Location, Problem
+from .quantity import parse as parse_quantity
+from .yamlsrc import Document, load_file
+
+CATALOG_FILE = "catalog.yaml"
+SIZES_FILE = "series/sizes.yaml"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """catalog.yaml: what applies to the whole catalog."""
+
+    vendor: str
+    version: str
+    parameters: Mapping[str, Any]
+    provider: Mapping[str, str]
+    location: Location
+
+
+@dataclass(frozen=True)
+class Catalog:
+    root: Path
+    settings: Settings
+    matrices: Mapping[str, SizeMatrix]
+    series: tuple[Series, ...]
+
+
+DEFAULT_PARAMETERS = {"gpu": {"deviceName": "nvidia.com/A400", "count": 1}}
+DEFAULT_PROVIDER = {
+    "displayName": "KubeVirt",
+    "documentationURL": "https://github.com/kubevirt/common-instancetypes",
+    "supportURL": "https://github.com/kubevirt/common-instancetypes/issues",
+}
+
+
+class _Collector:
+    """Loads files and gathers their problems instead of stopping at the first."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.problems: list[Problem] = []
+
+    def read(self, relative: str, schema: Mapping[str, Any]) -> Document | None:
+        try:
+            document = load_file(self.root / relative, relative)
+        except InputError as exc:
+            self.problems.extend(exc.problems)
+            return None
+        found = schema_problems(document, schema)
+        self.problems.extend(found)
+        return None if found else document
+
+
+def _settings(doc: Document) -> Settings:
+    data = doc.data
+    parameters = {**DEFAULT_PARAMETERS, **data.get("parameters", {})}
+    return Settings(
+        vendor=data["vendor"],
+        version=data["version"],
+        parameters=parameters,
+        provider={**DEFAULT_PROVIDER, **data.get("provider", {})},
+        location=doc.source.locate(()),
+    )
+
+
+def _matrices(doc: Document) -> dict[str, SizeMatrix]:
+    matrices = {}
+    for name, rows in doc.data["matrices"].items():
+        sizes = []
+        for size, row in rows.items():
+            where = doc.source.locate(("matrices", name, size))
+            if isinstance(row, int):
+                sizes.append(Size(size, row, None, where))
+            else:
+                sizes.append(Size(size, row["cpu"], int(parse_quantity(row["memory"])), where))
+        matrices[name] = SizeMatrix(name, tuple(sizes), doc.source.locate(("matrices", name)))
+    return matrices
+
+
+def parse_ratio(text: str) -> Fraction:
+    """``"1:4"`` -> 4 GiB per vCPU."""
+    cpu, memory = text.split(":")
+    return Fraction(memory) / int(cpu)
+
+
+def select_sizes(
+    selection: Any, matrix: SizeMatrix, doc: Document, problems: list[Problem]
+) -> tuple[str, ...]:
+    """Resolve a series' ``sizes:`` against its matrix, reporting unknown names."""
+    names = [s.name for s in matrix.sizes]
+
+    def known(name: str, path: tuple) -> bool:
+        if name in names:
+            return True
+        problems.append(doc.source.problem(
+            path, f"size '{name}' is not in size matrix '{matrix.name}' (it has: {', '.join(names)})"))
+        return False
+
+    if selection in (None, "all"):
+        return tuple(names)
+    if isinstance(selection, list):
+        ok = [known(n, ("sizes", i)) for i, n in enumerate(selection)]
+        return tuple(n for n in names if n in selection) if all(ok) else ()
+    start, end = selection.get("from", names[0]), selection.get("to", names[-1])
+    exclude = selection.get("exclude", [])
+    ok = [known(start, ("sizes", "from")), known(end, ("sizes", "to"))]
+    ok += [known(n, ("sizes", "exclude", i)) for i, n in enumerate(exclude)]
+    if not all(ok):
+        return ()
+    chosen = names[names.index(start): names.index(end) + 1]
+    if not chosen:
+        problems.append(doc.source.problem(("sizes",), f"'{start}' comes after '{end}' in size matrix '{matrix.name}'"))
+    return tuple(n for n in chosen if n not in exclude)
+
+
+def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Problem]) -> Series | None:
+    data = doc.data
+    matrix_name = data.get("matrix", "standard")
+    matrix = matrices.get(matrix_name)
+    if matrix is None:
+        problems.append(doc.source.problem(
+            ("matrix",), f"size matrix '{matrix_name}' is not defined in {SIZES_FILE} "
+            f"(defined: {', '.join(sorted(matrices))})"))
+        return None
+    before = len(problems)
+    sizes = select_sizes(data.get("sizes"), matrix, doc, problems)
+    if len(problems) > before:
+        return None
+    if parse_ratio(data["ratio"]) == 0:
+        problems.append(doc.source.problem(("ratio",), "expected a memory share greater than zero"))
+        return None
+    variants = tuple(
+        Variant(suffix, flags, doc.source.locate(("variants", suffix)))
+        for suffix, flags in sorted(data.get("variants", {}).items())
+    )
+    return Series(
+        prefix=data["prefix"],
+        version=data["version"],
+        cls=data["class"],
+        display_name=data["displayName"],
+        description=" ".join(data["description"].split()),
+        icon=data["icon"],
+        ratio=parse_ratio(data["ratio"]),
+        matrix=matrix_name,
+        sizes=sizes,
+        features=data.get("features", {}),
+        spec=data.get("spec", {}),
+        variants=variants,
+        deprecated=data.get("deprecated", False),
+        location=doc.source.locate(()),
+    )
+
+
+def series_files(root: Path) -> list[str]:
+    """Series files in a stable order: every series/*.yaml but the size matrices."""
+    folder = root / "series"
+    if not folder.is_dir():
+        return []
+    return sorted(f"series/{p.name}" for p in folder.glob("*.yaml") if p.name != "sizes.yaml")
+
+
+def load_catalog(root: Path, *, extra_problems: Iterable[Problem] = ()) -> Catalog:
+    """Read catalog.yaml, the size matrices and every series; raise InputError listing all problems."""
+    root = Path(root)
+    if not (root / CATALOG_FILE).is_file():
+        raise InputError.at(Location(str(root)), f"not a catalog directory: {CATALOG_FILE} is missing")
+    files = _Collector(root)
+    settings_doc = files.read(CATALOG_FILE, formats.CATALOG)
+    sizes_doc = files.read(SIZES_FILE, formats.SIZES)
+    series_docs = [files.read(name, formats.SERIES) for name in series_files(root)]
+    problems = files.problems + list(extra_problems)
+    matrices = _matrices(sizes_doc) if sizes_doc else {}
+    series = []
+    if sizes_doc:
+        for doc in series_docs:
+            if doc is not None:
+                loaded = _series(doc, matrices, problems)
+                if loaded is not None:
+                    series.append(loaded)
+    if problems or settings_doc is None:
+        raise InputError(problems)
+    return Catalog(root, _settings(settings_doc), matrices, tuple(series))

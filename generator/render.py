@@ -1,0 +1,139 @@
+"""Render catalog objects to YAML text through the catalog's Jinja templates.
+
+One environment factory: sandboxed (a vendor's template cannot reach Python
+internals, files or the environment), StrictUndefined (a misspelt variable is
+an error, not an empty string), trailing newlines kept. Every value from the
+data reaches the text through the yaml filters, which quote and escape it, so
+no description or label can change the structure of a document.
+"""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import jinja2
+import yaml
+from jinja2.sandbox import SandboxedEnvironment
+
+from .errors import InputError
+from .model import API_VERSION, CatalogObject
+from .problems import Location, Problem
+
+try:
+    _Dumper: type = yaml.CSafeDumper
+except AttributeError:  # pragma: no cover - PyYAML without libyaml
+    _Dumper = yaml.SafeDumper
+
+TEMPLATES = {"instancetype": "instancetype.yaml.j2", "preference": "preference.yaml.j2"}
+
+
+def _dump(value: Any) -> str:
+    return yaml.dump(value, Dumper=_Dumper, sort_keys=True, default_flow_style=False,
+                     allow_unicode=True, width=1 << 16)
+
+
+def yaml_scalar(value: Any) -> str:
+    """One value as an inline YAML scalar, quoted when plain text would change meaning."""
+    text = _dump(value)
+    if text.endswith("\n...\n"):
+        text = text[: -len("\n...\n")]
+    return text.rstrip("\n")
+
+
+def yaml_block(value: Any, indent: int) -> str:
+    """A mapping or list as a block nested ``indent`` spaces deep, starting on a new line.
+
+    Empty collections render inline (`` {}``) so the key before them stays valid.
+    """
+    if not value:
+        return " {}" if isinstance(value, Mapping) or value is None else " []"
+    pad = " " * indent
+    return "\n" + "".join(pad + line + "\n" for line in _dump(value).splitlines()).rstrip("\n")
+
+
+def environment(template_dirs: Sequence[Path]) -> SandboxedEnvironment:
+    """The one Jinja environment of the tool; earlier directories win over later ones."""
+    env = SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+        auto_reload=False,
+    )
+    env.filters["yaml_scalar"] = yaml_scalar
+    env.filters["yaml_block"] = yaml_block
+    return env
+
+
+def _template_line(tb: types.TracebackType | None, filename: str | None) -> int | None:
+    """The template line a rendering error happened at (Jinja maps frames to template lines)."""
+    line = None
+    while tb is not None:
+        if filename and tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def template_error(exc: Exception, name: str, env: jinja2.Environment, display: str) -> InputError:
+    """An InputError naming the template file and line for any failure inside a template."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return InputError([Problem(Location(display, exc.lineno), f"template syntax error: {exc.message}")])
+    try:
+        filename = env.loader.get_source(env, name)[1] if env.loader else None
+    except jinja2.TemplateNotFound:
+        filename = None
+    line = _template_line(exc.__traceback__, filename)
+    if isinstance(exc, jinja2.UndefinedError):
+        what = f"undefined value in template: {exc.message}"
+    elif isinstance(exc, jinja2.exceptions.SecurityError):
+        what = f"template tried something the sandbox forbids: {exc}"
+    else:
+        what = f"template failed: {type(exc).__name__}: {exc}"
+    return InputError([Problem(Location(display, line), what)])
+
+
+class Renderer:
+    """Renders objects with templates compiled once per build."""
+
+    def __init__(self, template_dirs: Sequence[Path], display_prefix: str = "templates/"):
+        self.env = environment(template_dirs)
+        self.prefix = display_prefix
+        self._compiled: dict[str, jinja2.Template] = {}
+
+    def template(self, family: str) -> jinja2.Template:
+        name = TEMPLATES[family]
+        found = self._compiled.get(name)
+        if found is None:
+            try:
+                found = self._compiled[name] = self.env.get_template(name)
+            except jinja2.TemplateNotFound:
+                raise InputError.at(Location(self.prefix + name), "template not found") from None
+            except jinja2.TemplateSyntaxError as exc:
+                raise template_error(exc, name, self.env, self.prefix + name) from None
+        return found
+
+    def render(self, obj: CatalogObject, kind: str) -> str:
+        template = self.template(obj.family)
+        try:
+            return template.render(
+                api_version=API_VERSION,
+                kind=kind,
+                name=obj.name,
+                labels=dict(obj.labels),
+                annotations=dict(obj.annotations),
+                spec=obj.spec,
+            )
+        except Exception as exc:  # any failure inside a template is the template's fault
+            name = TEMPLATES[obj.family]
+            raise template_error(exc, name, self.env, self.prefix + name) from None
+
+    def render_all(self, objects: Iterable[CatalogObject]) -> dict[str, list[str]]:
+        """Rendered text per kind, in the order given."""
+        out: dict[str, list[str]] = {}
+        for obj in objects:
+            for kind in obj.kinds:
+                out.setdefault(kind, []).append(self.render(obj, kind))
+        return out
