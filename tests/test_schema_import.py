@@ -1,0 +1,244 @@
+"""The OpenAPI-to-JSON-Schema converter and ``citgen schema import``."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, strategies as st
+from jsonschema import Draft202012Validator
+
+from generator.cli_schema import schema
+from generator.quantity import is_quantity
+from generator.schema_import import (
+    KIND_SOURCES,
+    METADATA_FILE,
+    QUANTITY_DEFINITION,
+    QUANTITY_PATTERN,
+    KindSource,
+    SchemaSourceError,
+    convert,
+    convert_kind,
+    render,
+)
+
+SHIPPED = Path(__file__).resolve().parent.parent / "generator" / "schemas"
+TOY = KindSource("Toy", "toys.example.io/v1", "v1.Toy")
+
+
+def toy_document(**extra_definitions: dict) -> dict:
+    """A tiny swagger document in KubeVirt's style: one kind with a spec and a quantity."""
+    return {
+        "swagger": "2.0",
+        "definitions": {
+            "v1.Toy": {
+                "description": "A toy.",
+                "type": "object",
+                "required": ["spec"],
+                "properties": {
+                    "apiVersion": {"type": "string", "description": "prose"},
+                    "kind": {"type": "string"},
+                    "spec": {"default": {}, "$ref": "#/definitions/v1.ToySpec"},
+                },
+            },
+            "v1.ToySpec": {
+                "type": "object",
+                "required": ["size", "count"],
+                "properties": {
+                    "count": {"type": "integer", "format": "int32", "default": 0},
+                    "big": {"type": "integer", "format": "int64"},
+                    "size": {"$ref": f"#/definitions/{QUANTITY_DEFINITION}"},
+                    "labels": {"type": "object", "additionalProperties": {"type": "string", "default": ""}},
+                    "mode": {"type": "string", "enum": ["fast", "slow"], "x-kubernetes-list-type": "atomic"},
+                    "port": {"$ref": "#/definitions/intstr.IntOrString"},
+                    "status": {"$ref": "#/definitions/v1.ToyStatus"},
+                    "marker": {"$ref": "#/definitions/v1.Marker"},
+                },
+            },
+            "v1.ToyStatus": {"type": "object", "nullable": True, "properties": {"ok": {"type": "boolean"}}},
+            "v1.Marker": {"type": "object"},
+            "v1.Unused": {"type": "object", "properties": {"x": {"type": "string"}}},
+            "intstr.IntOrString": {"type": "string", "format": "int-or-string"},
+            QUANTITY_DEFINITION: {"description": "grammar in words", "type": ["string", "integer", "number"]},
+            **extra_definitions,
+        },
+    }
+
+
+# --- the converter on a small document: each rule visible in one place ---
+
+
+def test_kind_is_pinned_and_required():
+    root = convert_kind(toy_document(), TOY)
+    assert root["properties"]["apiVersion"] == {"const": "toys.example.io/v1", "type": "string"}
+    assert root["properties"]["kind"] == {"const": "Toy", "type": "string"}
+    assert root["required"] == ["apiVersion", "kind", "spec"]
+
+
+def test_objects_with_properties_are_strict_while_maps_keep_their_value_schema():
+    root = convert_kind(toy_document(), TOY)
+    spec = root["$defs"]["v1.ToySpec"]
+    assert root["additionalProperties"] is False
+    assert spec["additionalProperties"] is False
+    assert spec["properties"]["labels"] == {"type": "object", "additionalProperties": {"type": "string"}}
+    assert root["$defs"]["v1.Marker"] == {"type": "object"}
+
+
+def test_prose_defaults_and_extensions_are_dropped():
+    text = render(convert_kind(toy_document(), TOY))
+    for word in ('"description"', '"default"', "x-kubernetes", "prose", "grammar in words"):
+        assert word not in text
+
+
+def test_integer_formats_get_their_ranges():
+    spec = convert_kind(toy_document(), TOY)["$defs"]["v1.ToySpec"]["properties"]
+    assert spec["count"] == {"type": "integer", "format": "int32", "minimum": -(2**31), "maximum": 2**31 - 1}
+    assert (spec["big"]["minimum"], spec["big"]["maximum"]) == (-(2**63), 2**63 - 1)
+
+
+def test_quantity_gets_the_grammar_and_int_or_string_takes_both_types():
+    defs = convert_kind(toy_document(), TOY)["$defs"]
+    assert defs[QUANTITY_DEFINITION] == {"type": ["string", "integer", "number"], "pattern": QUANTITY_PATTERN}
+    assert defs["intstr.IntOrString"]["type"] == ["integer", "string"]
+
+
+def test_nullable_adds_null_to_the_type_and_enums_survive():
+    defs = convert_kind(toy_document(), TOY)["$defs"]
+    assert defs["v1.ToyStatus"]["type"] == ["object", "null"]
+    assert defs["v1.ToySpec"]["properties"]["mode"] == {"type": "string", "enum": ["fast", "slow"]}
+
+
+def test_only_reachable_definitions_are_kept_and_every_ref_resolves():
+    root = convert_kind(toy_document(), TOY)
+    assert sorted(root["$defs"]) == sorted(
+        ["v1.ToySpec", "v1.ToyStatus", "v1.Marker", "intstr.IntOrString", QUANTITY_DEFINITION]
+    )
+    refs = set(re.findall(r'"\$ref": "#/\$defs/([^"]+)"', render(root)))
+    assert refs == set(root["$defs"])
+
+
+def test_a_dangling_ref_is_an_error():
+    document = toy_document()
+    document["definitions"]["v1.ToySpec"]["properties"]["ghost"] = {"$ref": "#/definitions/v1.Ghost"}
+    with pytest.raises(SchemaSourceError, match=r"definitions.v1.ToySpec.ghost: \$ref '#/definitions/v1.Ghost'"):
+        convert_kind(document, TOY)
+
+
+def test_an_unknown_keyword_is_an_error_rather_than_silently_dropped():
+    document = toy_document()
+    document["definitions"]["v1.ToySpec"]["properties"]["count"]["discriminator"] = "kind"
+    with pytest.raises(SchemaSourceError, match="unsupported schema keyword 'discriminator'"):
+        convert_kind(document, TOY)
+
+
+def test_output_is_deterministic_sorted_and_ends_with_a_newline():
+    first = render(convert_kind(toy_document(), TOY))
+    reordered = toy_document()
+    reordered["definitions"] = dict(reversed(list(reordered["definitions"].items())))
+    assert render(convert_kind(reordered, TOY)) == first
+    assert first.endswith("}\n")
+    assert first == json.dumps(json.loads(first), indent=2, sort_keys=True) + "\n"
+
+
+@given(st.text(alphabet="0123456789.+-eEKMGTPinumk ", max_size=8))
+def test_quantity_pattern_accepts_exactly_what_the_quantity_parser_accepts(text):
+    assert bool(re.search(QUANTITY_PATTERN, text)) == is_quantity(text)
+
+
+# --- the shipped schemas ---
+
+
+def shipped_files() -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(SHIPPED.glob("*.json"))}
+
+
+def test_shipped_schemas_match_a_fresh_import_byte_for_byte(swagger_path, tmp_path):
+    recorded = json.loads((SHIPPED / METADATA_FILE).read_text())["kubevirtVersion"]
+    result = CliRunner().invoke(
+        schema, ["import", str(swagger_path), "--out", str(tmp_path), "--kubevirt-version", recorded]
+    )
+    assert result.exit_code == 0, result.output
+    fresh = {p.name: p.read_bytes() for p in sorted(tmp_path.glob("*.json"))}
+    assert sorted(fresh) == sorted(shipped_files())
+    stale = [name for name in fresh if fresh[name] != shipped_files()[name]]
+    assert stale == [], (
+        f"generator/schemas is stale ({', '.join(stale)}); run "
+        f"`citgen schema import {swagger_path} --kubevirt-version '{recorded}'`"
+    )
+
+
+def test_shipped_metadata_names_every_kind_and_the_kubevirt_it_came_from():
+    meta = json.loads((SHIPPED / METADATA_FILE).read_text())
+    assert meta["kubevirtVersion"].startswith("d923fdb8")
+    assert meta["source"]["swagger"] == "2.0"
+    assert re.fullmatch(r"[0-9a-f]{64}", meta["source"]["sha256"])
+    assert meta["kinds"] == {
+        spec.kind: {"apiVersion": spec.api_version, "definition": spec.definition, "file": spec.file}
+        for spec in KIND_SOURCES
+    }
+
+
+@pytest.mark.parametrize("spec", KIND_SOURCES, ids=lambda s: s.kind)
+def test_each_shipped_schema_is_a_valid_draft_2020_12_schema(spec):
+    document = json.loads((SHIPPED / spec.file).read_text())
+    Draft202012Validator.check_schema(document)
+    assert document["properties"]["kind"]["const"] == spec.kind
+    assert "description" not in (SHIPPED / spec.file).read_text()
+
+
+# --- the command ---
+
+
+def test_import_writes_every_file_and_records_the_version(swagger_path, tmp_path):
+    result = CliRunner().invoke(schema, ["import", str(swagger_path), "--out", str(tmp_path / "out"),
+                                         "--kubevirt-version", "v1.9.0"])
+    assert result.exit_code == 0, result.output
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == sorted([spec.file for spec in KIND_SOURCES] + [METADATA_FILE])
+    assert result.output.count("wrote ") == len(written)
+    meta = json.loads((tmp_path / "out" / METADATA_FILE).read_text())
+    assert meta["kubevirtVersion"] == "v1.9.0"
+
+
+def test_import_of_a_document_lacking_a_kind_names_the_missing_definition(tmp_path):
+    document = toy_document()
+    source = tmp_path / "swagger.json"
+    source.write_text(json.dumps(document))
+    result = CliRunner().invoke(schema, ["import", str(source), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "definition 'v1beta1.VirtualMachineClusterInstancetype' of VirtualMachineClusterInstancetype " \
+           "is missing from 'definitions'" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "file not found"),
+        ("{not json", "not a JSON document"),
+        ('{"swagger": "2.0", "paths": {}}', "not an OpenAPI (swagger 2.0) document: it has no 'definitions' object"),
+        ("[1, 2]", "not an OpenAPI (swagger 2.0) document: it has no 'definitions' object"),
+    ],
+    ids=["missing", "not-json", "no-definitions", "not-an-object"],
+)
+def test_import_reports_unusable_input_with_exit_2_and_no_traceback(tmp_path, content, message):
+    source = tmp_path / "swagger.json"
+    if content is not None:
+        source.write_text(content)
+    result = CliRunner().invoke(schema, ["import", str(source), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert f"error: {source}: {message}" in result.output
+    assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_convert_covers_all_five_kinds_from_the_real_document(swagger_path):
+    document = json.loads(swagger_path.read_text())
+    files = convert(document, swagger_path.read_bytes(), "test")
+    assert sorted(files) == sorted([spec.file for spec in KIND_SOURCES] + [METADATA_FILE])
+    vm = files["virtualmachine_v1.json"]
+    assert vm["properties"]["apiVersion"]["const"] == "kubevirt.io/v1"
+    assert vm["$defs"][QUANTITY_DEFINITION]["pattern"] == QUANTITY_PATTERN
