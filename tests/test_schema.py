@@ -1,0 +1,275 @@
+"""Checking objects against the shipped CRD schemas, and the messages a user reads."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.documents import BundleDoc, read_bundles
+from generator.schema import check_object, known_kinds, schema_problems, validator
+from generator.yamlsrc import iter_documents
+
+INSTANCETYPE = """\
+apiVersion: instancetype.kubevirt.io/v1beta1
+kind: VirtualMachineClusterInstancetype
+metadata:
+  name: u1.medium
+  labels:
+    instancetype.kubevirt.io/cpu: "1"
+    instancetype.kubevirt.io/memory: 4Gi
+spec:
+  cpu:
+    guest: 1
+  memory:
+    guest: 4Gi
+    overcommitPercent: 10
+"""
+
+PREFERENCE = """\
+apiVersion: instancetype.kubevirt.io/v1beta1
+kind: VirtualMachinePreference
+metadata:
+  name: fedora
+spec:
+  devices:
+    preferredDiskBus: virtio
+  requirements:
+    cpu:
+      guest: 1
+    memory:
+      guest: 2Gi
+"""
+
+VIRTUAL_MACHINE = """\
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: my-vm
+  creationTimestamp: null
+spec:
+  runStrategy: Always
+  instancetype:
+    kind: VirtualMachineClusterInstancetype
+    name: u1.medium
+  preference:
+    kind: VirtualMachineClusterPreference
+    name: fedora
+  template:
+    spec:
+      domain:
+        devices: {}
+      volumes:
+        - name: containerdisk
+          containerDisk:
+            image: quay.io/containerdisks/fedora:latest
+            imagePullPolicy: IfNotPresent
+        - name: cloudinitdisk
+          cloudInitNoCloud:
+            userData: |
+              #cloud-config
+              password: fedora
+"""
+
+KINDS = (
+    "VirtualMachine, VirtualMachineClusterInstancetype, VirtualMachineClusterPreference, "
+    "VirtualMachineInstancetype, VirtualMachinePreference"
+)
+
+
+def load(text: str) -> dict:
+    return yaml.safe_load(text)
+
+
+def instancetype(**changes) -> dict:
+    """The sample instancetype with ``spec`` paths changed: ``cpu__guest=2``; None deletes."""
+    data = load(INSTANCETYPE)
+    for dotted, value in changes.items():
+        *parents, last = dotted.split("__")
+        node = data["spec"]
+        for key in parents:
+            node = node[key]
+        if value is None:
+            del node[last]
+        else:
+            node[last] = value
+    return data
+
+
+# --- what is valid stays valid ---
+
+
+def upstream_bundles() -> list[str]:
+    from conftest import UPSTREAM
+
+    return sorted(p.name for p in UPSTREAM.glob("*.yaml")) or ["(absent)"]
+
+
+@pytest.mark.parametrize("bundle", upstream_bundles())
+def test_every_upstream_object_validates_clean(upstream_dir, bundle):
+    docs = read_bundles([upstream_dir / bundle])
+    assert docs, f"{bundle} holds no objects"
+    problems = [str(p) for doc in docs for p in schema_problems(doc)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("text", [INSTANCETYPE, PREFERENCE, VIRTUAL_MACHINE], ids=["instancetype", "preference", "vm"])
+def test_the_samples_are_valid(text):
+    assert check_object(load(text)) == []
+
+
+def test_every_known_kind_has_a_compiled_validator_built_once():
+    assert known_kinds() == tuple(KINDS.split(", "))
+    for kind in known_kinds():
+        assert validator(kind) is validator(kind)
+
+
+# --- the messages for broken objects ---
+
+
+def test_unknown_field_suggests_the_closest_known_one():
+    data = instancetype(cpu__guests=1, cpu__guest=None)
+    assert check_object(data) == [
+        (("spec", "cpu"), "missing required field 'guest'"),
+        (("spec", "cpu", "guests"), "unknown field 'guests'; did you mean 'guest'?"),
+    ]
+
+
+def test_unknown_field_without_a_close_match_has_no_suggestion():
+    data = instancetype(colour="blue")
+    assert check_object(data) == [(("spec", "colour"), "unknown field 'colour'")]
+
+
+def test_each_unknown_field_of_one_object_is_its_own_problem_in_order():
+    data = instancetype(memory__zeta=1, memory__alpha=2)
+    assert check_object(data) == [
+        (("spec", "memory", "alpha"), "unknown field 'alpha'"),
+        (("spec", "memory", "zeta"), "unknown field 'zeta'"),
+    ]
+
+
+def test_wrong_type_says_what_was_expected():
+    assert check_object(instancetype(cpu__guest="two")) == [
+        (("spec", "cpu", "guest"), "expected integer, got string 'two'")
+    ]
+    assert check_object(instancetype(cpu=4)) == [(("spec", "cpu"), "expected object, got integer 4")]
+
+
+def test_label_values_must_be_strings():
+    data = load(INSTANCETYPE)
+    data["metadata"]["labels"]["instancetype.kubevirt.io/cpu"] = 1
+    assert check_object(data) == [
+        (("metadata", "labels", "instancetype.kubevirt.io/cpu"), "expected string, got integer 1")
+    ]
+
+
+def test_bad_quantity_is_not_a_kubernetes_quantity():
+    assert check_object(instancetype(memory__guest="4GB")) == [
+        (
+            ("spec", "memory", "guest"),
+            "'4GB' is not a Kubernetes quantity (expected a number with an optional suffix "
+            "Ki, Mi, Gi, Ti, Pi, Ei, m, k, M, G, T, P, E, e.g. 2Gi or 512Mi)",
+        )
+    ]
+
+
+def test_quantity_of_the_wrong_type():
+    assert check_object(instancetype(memory__guest=True)) == [
+        (("spec", "memory", "guest"), "expected a Kubernetes quantity such as 2Gi, got boolean true")
+    ]
+
+
+def test_quantities_written_as_numbers_or_with_exponents_are_fine():
+    assert check_object(instancetype(memory__guest=4294967296)) == []
+    assert check_object(instancetype(memory__guest="4e9")) == []
+
+
+def test_int32_out_of_range_names_the_range():
+    assert check_object(instancetype(memory__overcommitPercent=2**31)) == [
+        (("spec", "memory", "overcommitPercent"), "2147483648 is out of range for int32 (-2147483648 to 2147483647)")
+    ]
+
+
+def test_bad_enum_value_lists_the_allowed_values():
+    data = load(VIRTUAL_MACHINE)
+    data["spec"]["template"]["spec"]["volumes"][0]["containerDisk"]["imagePullPolicy"] = "Sometimes"
+    assert check_object(data) == [
+        (
+            ("spec", "template", "spec", "volumes", 0, "containerDisk", "imagePullPolicy"),
+            "'Sometimes' is not an allowed value; expected one of 'Always', 'IfNotPresent', 'Never'",
+        )
+    ]
+
+
+def test_missing_required_field_is_reported_on_its_parent():
+    assert check_object(instancetype(memory=None)) == [(("spec",), "missing required field 'memory'")]
+
+
+def test_wrong_api_version_for_the_kind():
+    data = load(PREFERENCE)
+    data["apiVersion"] = "instancetype.kubevirt.io/v1alpha2"
+    assert check_object(data) == [
+        (("apiVersion",), "expected 'instancetype.kubevirt.io/v1beta1', got 'instancetype.kubevirt.io/v1alpha2'")
+    ]
+
+
+def test_unknown_kind_is_one_problem():
+    data = load(INSTANCETYPE)
+    data["kind"] = "VirtualMachineClusterInstanceType"
+    assert check_object(data) == [
+        (("kind",), f"unknown kind 'VirtualMachineClusterInstanceType'; expected one of {KINDS}")
+    ]
+
+
+def test_missing_kind_and_non_objects():
+    assert check_object({"apiVersion": "v1"}) == [((), f"missing kind; expected one of {KINDS}")]
+    assert check_object(["a"]) == [((), "expected a Kubernetes object (a mapping), got array")]
+
+
+def test_problems_come_one_per_field_in_path_order():
+    data = instancetype(cpu__guest="1", memory__guest="lots", zzz=1)
+    data["metadata"]["nme"] = "x"
+    paths = [path for path, _ in check_object(data)]
+    assert paths == [
+        ("metadata", "nme"),
+        ("spec", "cpu", "guest"),
+        ("spec", "memory", "guest"),
+        ("spec", "zzz"),
+    ]
+    assert check_object(copy.deepcopy(data)) == check_object(data)
+
+
+def test_a_valid_virtual_machine_with_a_typo_in_its_domain():
+    data = load(VIRTUAL_MACHINE)
+    data["spec"]["template"]["spec"]["domain"]["devices"]["disk"] = []
+    assert check_object(data) == [
+        (("spec", "template", "spec", "domain", "devices", "disk"), "unknown field 'disk'; did you mean 'disks'?")
+    ]
+
+
+# --- problems located in a bundle ---
+
+
+def test_schema_problems_are_located_in_the_bundle_file():
+    text = INSTANCETYPE.replace("guest: 4Gi", "guest: 4GB")
+    doc = next(iter_documents(text, "bundle.yaml"))
+    bundle_doc = BundleDoc("bundle.yaml", doc.index, doc.data, doc.source)
+    [problem] = schema_problems(bundle_doc)
+    assert problem.rule == "schema"
+    assert problem.location.line == text.splitlines().index("    guest: 4GB") + 1
+    assert str(problem).startswith("bundle.yaml#0 (u1.medium) $.spec.memory.guest: '4GB' is not a Kubernetes quantity")
+    assert str(problem).endswith("[schema]")
+
+
+def test_schema_problems_of_a_multi_document_file(tmp_path: Path):
+    bundle = tmp_path / "mixed.yaml"
+    pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
+    bundle.write_text("---\n".join([INSTANCETYPE, pod, PREFERENCE.replace("preferredDiskBus", "preferedDiskBus")]))
+    problems = [str(p) for doc in read_bundles([bundle]) for p in schema_problems(doc)]
+    assert problems == [
+        f"{bundle}#1 (p) $.kind: unknown kind 'Pod'; expected one of {KINDS} [schema]",
+        f"{bundle}#2 (fedora) $.spec.devices.preferedDiskBus: unknown field 'preferedDiskBus'; "
+        "did you mean 'preferredDiskBus'? [schema]",
+    ]
