@@ -1,0 +1,128 @@
+"""``citgen validate``: check bundles against the CRD schema and the catalog rules.
+
+Kept apart from cli.py so the command can be tested on its own; cli.py only
+registers it. The exit code is decided here once: 0 clean, 1 problems found,
+2 unusable input or usage (a CitgenError's own exit code), never a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import textwrap
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence, Tuple
+
+import click
+
+from .documents import BundleDoc, read_bundles
+from .errors import CitgenError, InputError
+from .problems import Location
+from .report import FORMATS, render
+from .rules import RULES, RuleContext
+from .validate import SCHEMA, validate_documents
+from .yamlsrc import load_file
+
+#: What --list-rules says about the schema check, which is not a rule module.
+SCHEMA_DOC = (
+    "Every object matches the schema of its kind.",
+    "Each document is checked against the structural JSON Schema of its kind, generated\n"
+    "from KubeVirt's OpenAPI document and shipped under generator/schemas/. As with\n"
+    "`kubeconform -strict`, a field the schema does not know is an error, so a typo such\n"
+    "as `spec.cpu.gueest` is caught rather than silently dropped by the API server.",
+)
+
+
+def _pipeline(attribute: str) -> Optional[Callable[[], Any]]:
+    """``generator.pipeline.<attribute>`` if that hook exists in this checkout, else None."""
+    try:
+        module = importlib.import_module("generator.pipeline")
+    except ModuleNotFoundError as exc:
+        if exc.name != "generator.pipeline":
+            raise
+        return None
+    return getattr(module, attribute, None)
+
+
+def _builtin_catalog_file() -> Optional[Path]:
+    """catalog.yaml of the built-in catalog: inside an installed wheel, else in the checkout."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "catalog" / "catalog.yaml", here.parent / "catalog.yaml"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def default_context() -> RuleContext:
+    """The rule context of the built-in catalog: its vendor and, when available, its series.
+
+    ``generator.pipeline.rule_context()`` knows the series ratios; until it exists,
+    only the vendor is read from catalog.yaml and the ratio rule has no series
+    to check.
+    """
+    hook = _pipeline("rule_context")
+    if hook is not None:
+        return hook()
+    path = _builtin_catalog_file()
+    if path is None:
+        return RuleContext()
+    data = load_file(path, "catalog.yaml").data
+    vendor = data.get("vendor") if isinstance(data, dict) else None
+    return RuleContext(vendor=vendor if isinstance(vendor, str) else None)
+
+
+def _catalog_documents() -> Sequence[BundleDoc]:
+    hook = _pipeline("catalog_documents")
+    if hook is None:
+        raise InputError.at(
+            Location("citgen"),
+            "validating the catalog's own output needs generator.pipeline.catalog_documents, "
+            "which this build lacks; pass the bundle files to validate instead",
+        )
+    return hook()
+
+
+def list_rules() -> str:
+    """Each check's ID, summary and documentation, in the order they run."""
+    entries = [(SCHEMA, *SCHEMA_DOC)] + [(r.id, r.summary, r.doc) for r in RULES.values()]
+    blocks = []
+    for rule_id, summary, doc in entries:
+        block = f"{rule_id}: {summary}"
+        if doc:
+            block += "\n" + textwrap.indent(doc, "    ")
+        blocks.append(block)
+    return "\n\n".join(blocks) + "\n"
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="How to print problems: for people, for programs, or as GitHub annotations.")
+@click.option("--vendor", metavar="V",
+              help="Expected instancetype.kubevirt.io/vendor label (default: the catalog's vendor).")
+@click.option("--list-rules", "show_rules", is_flag=True, help="Describe every rule and exit.")
+@click.option("--rule", "selected", multiple=True, metavar="ID",
+              help="Run only this rule (repeatable); 'schema' selects the schema check.")
+@click.pass_context
+def validate(ctx: click.Context, files: Tuple[Path, ...], fmt: str, vendor: Optional[str],
+             show_rules: bool, selected: Tuple[str, ...]) -> None:
+    """Validate FILE... (multi-document bundles), or the catalog's output when none is given.
+
+    Exit status: 0 clean, 1 problems found, 2 unusable input.
+    """
+    if show_rules:
+        click.echo(list_rules(), nl=False)
+        return
+    try:
+        docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents()
+        context = default_context()
+        if vendor is not None:
+            context = dataclasses.replace(context, vendor=vendor)
+        problems = validate_documents(docs, context, rules=selected or None)
+    except CitgenError as err:
+        for problem in err.problems:
+            click.echo(f"error: {problem}", err=True)
+        ctx.exit(err.exit_code)
+        return
+    click.echo(render(problems, len(docs), fmt), nl=False)
+    ctx.exit(1 if problems else 0)

@@ -1,0 +1,182 @@
+"""Labels that describe an object agree with its spec.
+
+Labels are how users and UIs pick an instancetype or preference without
+reading its spec (``kubectl get virtualmachineclusterinstancetypes -l
+instancetype.kubevirt.io/cpu=4``), so a label that disagrees with the spec
+sends them to the wrong object. A label is expected exactly when the spec has
+what it describes, and must then say the same thing.
+
+On instancetypes:
+
+- ``cpu`` is ``spec.cpu.guest``;
+- ``memory`` is ``spec.memory.guest``, compared as quantities (``1Gi`` equals
+  ``1024Mi``);
+- ``size`` is the part of the name after the first dot (``2xlarge1gi`` for
+  ``cx1.2xlarge1gi``);
+- ``hugepages`` is ``spec.memory.hugepages.pageSize``, compared as quantities;
+- ``numa``, ``dedicatedCPUPlacement``, ``isolateEmulatorThread``, ``realtime``
+  and ``gpus`` are ``"true"`` exactly when the spec has the feature:
+  ``spec.cpu.numa.guestMappingPassthrough`` is set, ``spec.cpu.dedicatedCPUPlacement``
+  is true, ``spec.cpu.isolateEmulatorThread`` is true, ``spec.cpu.realtime`` is
+  set, ``spec.gpus`` lists at least one GPU. Any other value (such as
+  ``"false"``) is the same as no label.
+
+On preferences:
+
+- ``required-cpu`` is ``spec.requirements.cpu.guest``;
+- ``required-memory`` is ``spec.requirements.memory.guest``, as quantities;
+- ``preferred-architecture`` is ``spec.preferredArchitecture``;
+- ``required-architecture`` is ``spec.requirements.architecture``.
+
+A spec value that is itself malformed (memory that is not a quantity) is left
+to the schema check. The ``vendor`` label has its own rule, vendor-label.
+
+Examples::
+
+    bundle.yaml#0 (u1.small) $.metadata.labels['instancetype.kubevirt.io/memory']: label instancetype.kubevirt.io/memory is '4Gi' but spec.memory.guest is '2Gi' [labels-match-spec]
+    bundle.yaml#0 (cx1.large) $.metadata.labels: spec.cpu.numa.guestMappingPassthrough is set but label instancetype.kubevirt.io/numa is missing (expected 'true') [labels-match-spec]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Tuple
+
+from ..documents import BundleDoc
+from ..model import label
+from ..problems import Problem, dotted
+from ._objects import LABELS, count, dig, family, labels, quantity, split_name
+from .base import RuleContext
+
+ID = "labels-match-spec"
+
+
+@dataclass(frozen=True)
+class _Value:
+    """A label that repeats a spec value, compared after ``parse``."""
+
+    short: str
+    path: Tuple[str, ...]
+    parse: Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class _Flag:
+    """A label that is "true" exactly when ``present(spec)`` holds."""
+
+    short: str
+    where: str  # the spec field, as the message names it
+    present: Callable[[Any], bool]
+    yes: str  # how the message says the spec has the feature
+    no: str  # ... and that it does not
+
+
+def _whole(value: Any) -> Optional[int]:
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return count(value)
+
+
+def _text(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) else None
+
+
+def _list(value: Any) -> bool:
+    return isinstance(value, list) and len(value) > 0
+
+
+_INSTANCETYPE_VALUES = (
+    _Value("cpu", ("spec", "cpu", "guest"), _whole),
+    _Value("memory", ("spec", "memory", "guest"), quantity),
+    _Value("hugepages", ("spec", "memory", "hugepages", "pageSize"), quantity),
+)
+_PREFERENCE_VALUES = (
+    _Value("required-cpu", ("spec", "requirements", "cpu", "guest"), _whole),
+    _Value("required-memory", ("spec", "requirements", "memory", "guest"), quantity),
+    _Value("preferred-architecture", ("spec", "preferredArchitecture"), _text),
+    _Value("required-architecture", ("spec", "requirements", "architecture"), _text),
+)
+_FLAGS = (
+    _Flag("dedicatedCPUPlacement", "spec.cpu.dedicatedCPUPlacement",
+          lambda d: dig(d, "spec", "cpu", "dedicatedCPUPlacement") is True, "is true", "is not true"),
+    _Flag("isolateEmulatorThread", "spec.cpu.isolateEmulatorThread",
+          lambda d: dig(d, "spec", "cpu", "isolateEmulatorThread") is True, "is true", "is not true"),
+    _Flag("numa", "spec.cpu.numa.guestMappingPassthrough",
+          lambda d: dig(d, "spec", "cpu", "numa", "guestMappingPassthrough") is not None, "is set", "is not set"),
+    _Flag("realtime", "spec.cpu.realtime",
+          lambda d: dig(d, "spec", "cpu", "realtime") is not None, "is set", "is not set"),
+    _Flag("gpus", "spec.gpus", lambda d: _list(dig(d, "spec", "gpus")), "lists GPUs", "lists no GPUs"),
+)
+
+
+def _show(value: Any) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _compare(doc: BundleDoc, found: Mapping[str, Any], short: str, what: str, written: Any,
+             expected: Any, parse: Callable[[Any], Any]) -> Iterator[Problem]:
+    """One value label against the value ``what`` (a spec path or the name) says it should be."""
+    key = label(short)
+    if key not in found:
+        if expected is not None:
+            yield Problem(doc.locate(LABELS),
+                          f"{what} is {_show(written)} but label {key} is missing", ID)
+        return
+    value = found[key]
+    if expected is None:
+        yield Problem(doc.locate(LABELS + (key,)),
+                      f"label {key} is {_show(value)} but {what} is not set", ID)
+    elif parse(value) != expected:
+        yield Problem(doc.locate(LABELS + (key,)),
+                      f"label {key} is {_show(value)} but {what} is {_show(written)}", ID)
+
+
+def _values(doc: BundleDoc, found: Mapping[str, Any], table: Sequence[_Value]) -> Iterator[Problem]:
+    for item in table:
+        written = dig(doc.data, *item.path)
+        expected = item.parse(written) if written is not None else None
+        if written is not None and expected is None:
+            continue  # malformed spec value: the schema check reports it
+        yield from _compare(doc, found, item.short, dotted(item.path), written, expected, item.parse)
+
+
+def _flags(doc: BundleDoc, found: Mapping[str, Any]) -> Iterator[Problem]:
+    for flag in _FLAGS:
+        key = label(flag.short)
+        has = flag.present(doc.data)
+        value = found.get(key)
+        if has and value != "true":
+            if key in found:
+                yield Problem(doc.locate(LABELS + (key,)),
+                              f"label {key} is {_show(value)} but {flag.where} {flag.yes} "
+                              "(expected 'true')", ID)
+            else:
+                yield Problem(doc.locate(LABELS),
+                              f"{flag.where} {flag.yes} but label {key} is missing "
+                              "(expected 'true')", ID)
+        elif not has and value == "true":
+            yield Problem(doc.locate(LABELS + (key,)),
+                          f"label {key} is 'true' but {flag.where} {flag.no}", ID)
+
+
+def _size(doc: BundleDoc, found: Mapping[str, Any]) -> Iterator[Problem]:
+    parts = split_name(doc.name)
+    if parts is None:
+        return  # name-grammar reports names without a size
+    size = parts[1]
+    yield from _compare(doc, found, "size", f"the size in the name {doc.name}", size, size,
+                        lambda v: v)
+
+
+def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
+    for doc in docs:
+        fam = family(doc)
+        if fam is None:
+            continue
+        found = labels(doc)
+        if fam == "instancetype":
+            yield from _values(doc, found, _INSTANCETYPE_VALUES)
+            yield from _size(doc, found)
+            yield from _flags(doc, found)
+        else:
+            yield from _values(doc, found, _PREFERENCE_VALUES)

@@ -1,0 +1,55 @@
+"""Validation of parsed documents: the CRD schema first, then every selected rule.
+
+Both ``citgen validate`` and ``citgen build`` come through here, so what a user
+checks by hand is exactly what a build refuses to ship. The schema check runs
+under the rule ID ``schema`` and can be selected like any rule.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List, Sequence
+
+from .documents import BundleDoc
+from .errors import CitgenError
+from .problems import Problem, sort_problems
+from .rules import RULES, RuleContext
+
+#: The rule ID under which schema problems are reported and selected.
+SCHEMA = "schema"
+
+
+def known_ids() -> List[str]:
+    """Every ID ``--rule`` accepts: the schema, then the registered rules."""
+    return [SCHEMA, *RULES]
+
+
+def validate_documents(
+    docs: Sequence[BundleDoc],
+    ctx: RuleContext,
+    *,
+    rules: Iterable[str] | None = None,
+) -> list[Problem]:
+    """Every problem of ``docs``, sorted; ``rules`` limits the check to those IDs.
+
+    Raises CitgenError (exit 2) for an unknown rule ID: a typo in ``--rule``
+    must not pass as "no problems found".
+    """
+    selected = None if rules is None else list(dict.fromkeys(rules))
+    if selected is not None:
+        unknown = [r for r in selected if r not in RULES and r != SCHEMA]
+        if unknown:
+            raise CitgenError(
+                f"unknown rule {', '.join(map(repr, unknown))}; known rules: {', '.join(known_ids())}"
+            )
+    problems: list[Problem] = []
+    if selected is None or SCHEMA in selected:
+        # Imported here so rules can be used while the schema module is absent
+        # from a partial checkout, and its schema is loaded only when needed.
+        from .schema import schema_problems
+
+        for doc in docs:
+            problems.extend(schema_problems(doc))
+    for rule_id, rule in RULES.items():
+        if selected is None or rule_id in selected:
+            problems.extend(rule.check(docs, ctx))
+    return sort_problems(problems)
