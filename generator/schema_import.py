@@ -55,6 +55,14 @@ _KEPT = frozenset(
     {"enum", "format", "pattern", "minimum", "maximum", "minLength", "maxLength",
      "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "multipleOf"}
 )
+#: Keywords whose value must have a given JSON shape for the conversion to make sense.
+_SHAPES: Mapping[str, type | tuple[type, ...]] = {
+    "properties": dict, "required": list, "items": dict, "additionalProperties": (bool, dict),
+    "allOf": list, "anyOf": list, "oneOf": list,
+}
+_SHAPE_NAMES = {"properties": "object", "required": "array", "items": "object",
+                "additionalProperties": "object or boolean", "allOf": "array", "anyOf": "array",
+                "oneOf": "array"}
 #: Keywords dropped: prose, defaults and hints for generators and the API server.
 _DROPPED = frozenset({"description", "default", "example", "title", "externalDocs"})
 
@@ -145,6 +153,8 @@ class _Converter:
         for key, value in node.items():
             if key in _DROPPED or key.startswith("x-"):
                 continue
+            if key in _SHAPES and not isinstance(value, _SHAPES[key]):
+                raise _fail(self.source, f"{where}: {key!r} must be a JSON {_SHAPE_NAMES[key]}")
             if key == "type":
                 out["type"] = value
             elif key == "nullable":

@@ -242,3 +242,10 @@ def test_convert_covers_all_five_kinds_from_the_real_document(swagger_path):
     vm = files["virtualmachine_v1.json"]
     assert vm["properties"]["apiVersion"]["const"] == "kubevirt.io/v1"
     assert vm["$defs"][QUANTITY_DEFINITION]["pattern"] == QUANTITY_PATTERN
+
+
+def test_a_malformed_definition_is_an_error_naming_where():
+    document = toy_document()
+    document["definitions"]["v1.ToySpec"]["required"] = "size"
+    with pytest.raises(SchemaSourceError, match="definitions.v1.ToySpec: 'required' must be a JSON array"):
+        convert_kind(document, TOY)
