@@ -1,6 +1,155 @@
-"""placeholder"""
+"""The `citgen` command line: parse options, call the pipeline, report.
+
+Every user mistake arrives here as a CitgenError, printed as located problems
+with the error's exit code (2 for unusable input, 1 for problems found); no
+Python traceback reaches a user for a mistake in their input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Sequence
+
 import click
 
-@click.group()
+from . import __version__
+from .errors import CitgenError, InputError
+from .model import CLUSTER_KINDS, CatalogObject
+from .pipeline import BuildOptions, catalog_objects, generate
+from .problems import Location
+from .quantity import QuantityError, parse as parse_quantity
+from .selector import matches, parse_selector
+from .tables import memory, text_table
+from .write import write_outputs
+
+
+class CitgenGroup(click.Group):
+    """Reports CitgenErrors as messages and exit codes instead of tracebacks."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CitgenError as exc:
+            for problem in exc.problems:
+                click.echo(f"error: {problem}", err=True)
+            count = len(exc.problems)
+            click.echo(f"citgen: {count} problem{'s' if count != 1 else ''}, nothing written"
+                       if ctx.invoked_subcommand == "build" else
+                       f"citgen: {count} problem{'s' if count != 1 else ''}", err=True)
+            ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("citgen: interrupted", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=CitgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="citgen")
 def main() -> None:
-    """citgen"""
+    """Generate KubeVirt's common instancetype and preference catalog from data.
+
+    The built-in catalog (series, size matrices, preferences, templates) ships
+    with citgen; --catalog DIR points any command at another catalog.
+    """
+
+
+catalog_option = click.option(
+    "--catalog", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Catalog directory (default: the built-in catalog).")
+
+
+@main.command()
+@catalog_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("bundles"),
+              show_default=True, help="Output directory; a build replaces its whole contents.")
+@click.option("--version", "version", default=None,
+              help="Catalog version stamped as the common-instancetypes-version label "
+                   "(default: catalog.yaml's version, or --release).")
+@click.option("--release", default=None, metavar="vX.Y.Z",
+              help="Also write versioned bundle names (common-...-bundle-vX.Y.Z.yaml) for a release.")
+@click.option("--gpu-device", default=None, help="GPU device name of the GN series (default: catalog.yaml).")
+@click.option("--gpu-count", type=int, default=None, help="GPUs per GN instancetype (default: catalog.yaml).")
+@click.option("--retain-from", "retain_from", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Old bundle whose objects the catalog no longer defines are carried over, "
+                   "labelled deprecated. Repeatable.")
+def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
+          gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path]) -> None:
+    """Build, validate and write the bundles and checksums.
+
+    Everything is rendered and validated first; the output directory is replaced
+    only when all of it passed, so a failed build leaves earlier outputs untouched.
+    """
+    options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
+                           gpu_count=gpu_count, retain_from=tuple(retain_from))
+    result = generate(options)
+    if result.problems:
+        raise InputError(list(result.problems))
+    write_outputs(out, result.files)
+    counts = {}
+    for obj in result.objects:
+        for kind in obj.kinds:
+            counts[kind] = counts.get(kind, 0) + 1
+    summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
+    click.echo(f"wrote {len(result.files)} files to {out} ({summary})")
+
+
+def _row(obj: CatalogObject) -> list[str]:
+    facts = obj.facts
+    return [obj.name, str(facts["class"]), str(facts["cpu"]), memory(facts["memory"]),
+            ",".join(facts["features"]) or "-"]
+
+
+def _preference_row(obj: CatalogObject) -> list[str]:
+    facts = obj.facts
+    return [obj.name, str(facts.get("displayName", "")), str(facts.get("cpu") or "-"),
+            memory(facts.get("memory")), str(facts.get("architecture") or "-")]
+
+
+@main.command(name="list")
+@catalog_option
+@click.option("--preferences", is_flag=True, help="List preferences instead of instancetypes.")
+@click.option("--series", "series", multiple=True, help="Only these series (u, cx1, ...). Repeatable.")
+@click.option("--cpu", type=int, default=None, help="Only objects with (or requiring) this many vCPUs.")
+@click.option("--memory", "memory_", default=None, help="Only objects with (or requiring) this memory, e.g. 8Gi.")
+@click.option("-l", "--selector", default=None,
+              help="Label selector as kubectl reads it, e.g. -l 'cpu=4,!gpus'; a key without "
+                   "'/' means instancetype.kubevirt.io/<key>.")
+@click.option("-o", "--output", type=click.Choice(["table", "name", "json"]), default="table",
+              show_default=True)
+def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: int | None,
+          memory_: str | None, selector: str | None, output: str) -> None:
+    """List the catalog's instancetypes (or preferences) with their sizes and features."""
+    requirements = parse_selector(selector) if selector else ()
+    wanted_memory = None
+    if memory_ is not None:
+        try:
+            wanted_memory = parse_quantity(memory_)
+        except QuantityError as exc:
+            raise InputError.at(Location("--memory"), str(exc)) from None
+    _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
+    family = "preference" if preferences else "instancetype"
+    chosen = [
+        o for o in objects
+        if o.family == family and any(k in CLUSTER_KINDS for k in o.kinds)
+        and (not series or o.group in series or o.name.split(".")[0] in series)
+        and (cpu is None or o.facts.get("cpu") == cpu)
+        and (wanted_memory is None or Fraction(o.facts.get("memory") or 0) == wanted_memory)
+        and matches(requirements, o.labels)
+    ]
+    if output == "name":
+        click.echo("".join(f"{o.name}\n" for o in chosen), nl=False)
+    elif output == "json":
+        click.echo(json.dumps([{"name": o.name, "labels": dict(o.labels), "spec": o.spec} for o in chosen],
+                              indent=2, sort_keys=True))
+    elif preferences:
+        click.echo(text_table(["NAME", "DISPLAY NAME", "MIN VCPUS", "MIN MEMORY", "ARCH"],
+                              [_preference_row(o) for o in chosen]), nl=False)
+    else:
+        click.echo(text_table(["NAME", "CLASS", "VCPUS", "MEMORY", "FEATURES"], [_row(o) for o in chosen]),
+                   nl=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

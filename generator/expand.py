@@ -103,10 +103,10 @@ def series_objects(series: Series, catalog: Catalog, parameters: Mapping[str, An
 
 def unique(objects: Iterable[CatalogObject]) -> list[CatalogObject]:
     """Objects sorted by name; two definitions of one name are an input error naming both."""
-    by_name: dict[tuple[str, str], CatalogObject] = {}
+    by_name: dict[tuple, CatalogObject] = {}
     problems = []
     for obj in objects:
-        key = (obj.family, obj.name)
+        key = (obj.family, obj.name, obj.only_kinds)
         first = by_name.get(key)
         if first is not None:
             problems.append(Problem(obj.location, f"{obj.family} '{obj.name}' is defined twice "

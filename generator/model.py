@@ -97,7 +97,10 @@ class CatalogObject:
     spec: Mapping[str, Any]
     location: Location
     facts: Mapping[str, Any] = field(default_factory=dict)  # derived numbers for tables and lists
+    only_kinds: tuple[str, ...] = ()  # set for objects retained from an old bundle in some kinds only
 
     @property
-    def kinds(self) -> tuple[str, str]:
+    def kinds(self) -> tuple[str, ...]:
+        if self.only_kinds:
+            return self.only_kinds
         return INSTANCETYPE_KINDS if self.family == "instancetype" else PREFERENCE_KINDS

@@ -1,0 +1,177 @@
+"""The build, step by step: load, expand, render, parse back, validate, lay out outputs.
+
+Each step lives in its own module; this one only strings them together and
+decides what a build produces. Nothing is written here (see write.py), so the
+same pipeline serves `citgen build`, `citgen validate`, `citgen list` and tests.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from .documents import BundleDoc, read_bundles
+from .errors import InputError
+from .expand import instancetype_objects, unique
+from .load import Catalog, load_catalog
+from .model import CLUSTER_KINDS, INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, label
+from .paths import builtin_catalog
+from .problems import Location, Problem
+from .render import Renderer
+from .retain import retained_objects
+from .write import checksums
+from .yamlsrc import load_stream_fast
+
+#: Bundle file name (without .yaml) for each kind, as KubeVirt's virt-operator expects them.
+BUNDLES = {
+    INSTANCETYPE_KINDS[0]: "common-clusterinstancetypes-bundle",
+    INSTANCETYPE_KINDS[1]: "common-instancetypes-bundle",
+    PREFERENCE_KINDS[0]: "common-clusterpreferences-bundle",
+    PREFERENCE_KINDS[1]: "common-preferences-bundle",
+}
+ALL_BUNDLE = "common-instancetypes-all-bundle"
+#: The all-bundle's order: cluster kinds first, then namespaced ones.
+ALL_ORDER = (INSTANCETYPE_KINDS[0], PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[1], PREFERENCE_KINDS[1])
+RELEASE = re.compile(r"^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Everything a build can be told; None means "as the catalog says"."""
+
+    catalog: Path | None = None
+    version: str | None = None
+    release: str | None = None
+    gpu_device: str | None = None
+    gpu_count: int | None = None
+    retain_from: tuple[Path, ...] = ()
+
+    @property
+    def catalog_dir(self) -> Path:
+        return Path(self.catalog) if self.catalog is not None else builtin_catalog()
+
+
+@dataclass(frozen=True)
+class Build:
+    """The result of a build: objects, rendered bundles, parsed documents, problems, files."""
+
+    catalog: Catalog
+    version: str
+    objects: tuple[CatalogObject, ...]
+    bundles: Mapping[str, str]  # file name -> text
+    documents: tuple[BundleDoc, ...]  # the all-bundle, parsed back
+    problems: tuple[Problem, ...] = ()
+    files: Mapping[str, bytes] = field(default_factory=dict)
+
+    def of_family(self, family: str) -> list[CatalogObject]:
+        return [o for o in self.objects if o.family == family]
+
+
+def _option_problems(options: BuildOptions) -> list[Problem]:
+    problems = []
+    if options.release is not None and not RELEASE.match(options.release):
+        problems.append(Problem(Location("--release"), f"expected a release such as v1.2.3, got {options.release!r}"))
+    if options.gpu_count is not None and not 1 <= options.gpu_count <= 16:
+        problems.append(Problem(Location("--gpu-count"), f"expected 1 to 16 GPUs, got {options.gpu_count}"))
+    return problems
+
+
+def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
+    gpu = dict(catalog.settings.parameters["gpu"])
+    if options.gpu_device is not None:
+        gpu["deviceName"] = options.gpu_device
+    if options.gpu_count is not None:
+        gpu["count"] = options.gpu_count
+    return {**catalog.settings.parameters, "gpu": gpu}
+
+
+def _preference_objects(catalog: Catalog) -> list[CatalogObject]:
+    from .preferences import build_preferences
+
+    return build_preferences(catalog.root, provider=catalog.settings.provider)
+
+
+def stamp(objects: Sequence[CatalogObject], vendor: str, version: str) -> list[CatalogObject]:
+    """Add the labels every catalog object carries: who ships it and which catalog release."""
+    extra = {label("vendor"): vendor, label("common-instancetypes-version"): version}
+    return [replace(o, labels={**o.labels, **extra}) for o in objects]
+
+
+def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogObject]]:
+    """Load and expand the catalog: every object, stamped and sorted, with retained ones."""
+    problems = _option_problems(options)
+    catalog = load_catalog(options.catalog_dir, extra_problems=problems)
+    version = options.version or options.release or catalog.settings.version
+    own = instancetype_objects(catalog, _parameters(catalog, options)) + _preference_objects(catalog)
+    own = stamp(own, catalog.settings.vendor, version)
+    kept = retained_objects(read_bundles(options.retain_from), own) if options.retain_from else []
+    return catalog, version, unique([*own, *kept])
+
+
+def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> dict[str, str]:
+    """The five bundle texts, keyed by file name."""
+    dirs = [catalog.root / "templates"]
+    if builtin_catalog() / "templates" != dirs[0]:
+        dirs.append(builtin_catalog() / "templates")  # a vendor catalog may override some templates
+    by_kind = Renderer(dirs).render_all(objects)
+    texts = {kind: "".join(by_kind.get(kind, [])) for kind in KINDS}
+    bundles = {f"{BUNDLES[kind]}.yaml": texts[kind] for kind in KINDS}
+    bundles[f"{ALL_BUNDLE}.yaml"] = "".join(texts[kind] for kind in ALL_ORDER)
+    return bundles
+
+
+def parse_back(bundles: Mapping[str, str]) -> tuple[BundleDoc, ...]:
+    """Parse the all-bundle as a consumer will; it holds every other bundle's documents."""
+    name = f"{ALL_BUNDLE}.yaml"
+    try:
+        parsed = load_stream_fast(bundles[name])
+    except Exception as exc:  # a template produced text that is not YAML
+        raise InputError.at(Location(name), f"rendered bundle is not valid YAML: {exc}") from None
+    return tuple(BundleDoc(name, i, data) for i, data in enumerate(parsed))
+
+
+def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, bytes]:
+    """The bundles, plus their versioned names when building a release, plus checksums."""
+    files = {name: text.encode() for name, text in bundles.items()}
+    if release:
+        for name, text in bundles.items():
+            files[name.replace(".yaml", f"-{release}.yaml")] = text.encode()
+    files["CHECKSUMS.sha256"] = checksums(files)
+    return files
+
+
+def generate(options: BuildOptions = BuildOptions()) -> Build:
+    """Run every step but writing. Input errors raise InputError; validation problems are returned."""
+    catalog, version, objects = catalog_objects(options)
+    bundles = render_bundles(catalog, objects)
+    documents = parse_back(bundles)
+    problems = tuple(_validate(catalog, documents))
+    files = release_files(bundles, options.release)
+    return Build(catalog, version, tuple(objects), bundles, documents, problems, files)
+
+
+def _validate(catalog: Catalog, documents: Sequence[BundleDoc]) -> list[Problem]:
+    from .validate import validate_documents
+
+    return validate_documents(documents, rule_context(catalog))
+
+
+def rule_context(catalog: Catalog | None = None):  # -> generator.rules.RuleContext
+    """What validation rules need to know of a catalog: its vendor and its series' ratios."""
+    from .rules import RuleContext
+
+    catalog = catalog or load_catalog(builtin_catalog())
+    return RuleContext.from_catalog(catalog)
+
+
+def catalog_documents(catalog: Path | None = None) -> list[BundleDoc]:
+    """The catalog's all-bundle, rendered and parsed back, without validation."""
+    found, _version, objects = catalog_objects(BuildOptions(catalog=catalog))
+    return list(parse_back(render_bundles(found, objects)))
+
+
+def cluster_objects(build: Build, family: str) -> list[CatalogObject]:
+    """The objects of one family that have a cluster-wide kind (all but namespaced-only retained ones)."""
+    return [o for o in build.of_family(family) if any(k in CLUSTER_KINDS for k in o.kinds)]
