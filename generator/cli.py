@@ -16,6 +16,8 @@ from typing import Any, Sequence
 import click
 
 from . import __version__
+from .cli_schema import schema
+from .cli_validate import validate
 from .errors import CitgenError, InputError
 from .model import CLUSTER_KINDS, CatalogObject
 from .pipeline import BuildOptions, catalog_objects, generate
@@ -149,6 +151,11 @@ def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: i
     else:
         click.echo(text_table(["NAME", "CLASS", "VCPUS", "MEMORY", "FEATURES"], [_row(o) for o in chosen]),
                    nl=False)
+
+
+# Commands that live in modules of their own, one per command.
+main.add_command(validate)
+main.add_command(schema)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -27,7 +27,7 @@ def _is_quantity(value: object) -> bool:
     if not isinstance(value, str):
         return True
     if quantity.parse(value) <= 0:
-        raise quantity.QuantityError("must be greater than zero")
+        raise quantity.QuantityError(f"expected a quantity greater than zero, got {value!r}")
     return True
 
 
@@ -90,8 +90,9 @@ def _message(error: jsonschema.ValidationError) -> tuple[Path, str, bool]:
     expected = schema.get("x-expected")
     kind = error.validator
     if kind == "required":
-        missing = [k for k in error.validator_value if k not in error.instance]
-        return path, f"missing required key '{missing[0]}'", False
+        # jsonschema reports each missing key as its own error, naming it only in the message
+        missing = error.message.split("'")[1] if error.message.count("'") >= 2 else "?"
+        return path, f"missing required key '{missing}'", False
     if expected:
         return path, f"expected {expected}, got {describe(error.instance)}", False
     if kind == "type":

@@ -1,0 +1,114 @@
+"""What `citgen build` writes: fresh bundles, checksums, release names, determinism."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.model import label
+from tests.helpers import REPO, default_build, read_yaml_stream
+
+BUNDLES = REPO / "bundles"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_committed_bundles_equal_a_fresh_build():
+    fresh = dict(default_build().files)
+    committed = tree(BUNDLES)
+    stale = sorted(n for n in set(fresh) | set(committed) if fresh.get(n) != committed.get(n))
+    assert not stale, f"bundles/ is stale in {stale}: run `make build` and commit bundles/"
+
+
+def test_build_writes_the_five_bundles_and_their_checksums(tmp_path):
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    names = sorted(tree(tmp_path / "out"))
+    bundles = [n for n in names if n.endswith("-bundle.yaml")]
+    assert bundles == [
+        "common-clusterinstancetypes-bundle.yaml",
+        "common-clusterpreferences-bundle.yaml",
+        "common-instancetypes-all-bundle.yaml",
+        "common-instancetypes-bundle.yaml",
+        "common-preferences-bundle.yaml",
+    ]
+    listed = (tmp_path / "out" / "CHECKSUMS.sha256").read_text().splitlines()
+    assert [line.split("  ")[1] for line in listed] == bundles
+    for line in listed:
+        digest, name = line.split("  ")
+        assert hashlib.sha256((tmp_path / "out" / name).read_bytes()).hexdigest() == digest
+
+
+def test_cluster_and_namespaced_objects_differ_only_in_kind(tmp_path):
+    docs = [d.data for d in default_build().documents]
+    cluster = {d["metadata"]["name"]: d for d in docs if d["kind"] == "VirtualMachineClusterInstancetype"}
+    namespaced = {d["metadata"]["name"]: d for d in docs if d["kind"] == "VirtualMachineInstancetype"}
+    assert cluster.keys() == namespaced.keys()
+    for name, doc in cluster.items():
+        assert {**doc, "kind": "VirtualMachineInstancetype"} == namespaced[name]
+
+
+@pytest.mark.skipif(shutil.which("sha256sum") is None, reason="needs coreutils' sha256sum")
+def test_release_writes_versioned_names_that_pass_sha256sum_strict(tmp_path):
+    out = tmp_path / "release"
+    result = CliRunner().invoke(main, ["build", "--out", str(out), "--release", "v1.8.0"])
+    assert result.exit_code == 0, result.output
+    for kind in ("clusterinstancetypes", "instancetypes", "clusterpreferences", "preferences", "instancetypes-all"):
+        assert (out / f"common-{kind}-bundle-v1.8.0.yaml").is_file()
+    check = subprocess.run(["sha256sum", "--check", "--strict", "CHECKSUMS.sha256"], cwd=out,
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.count(": OK") == 10
+    stamped = read_yaml_stream(out / "common-clusterinstancetypes-bundle-v1.8.0.yaml")
+    assert {d["metadata"]["labels"][label("common-instancetypes-version")] for d in stamped} == {"v1.8.0"}
+
+
+def test_version_option_stamps_the_version_label(tmp_path):
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path), "--version", "v9.9.9"])
+    assert result.exit_code == 0, result.output
+    docs = read_yaml_stream(tmp_path / "common-instancetypes-all-bundle.yaml")
+    assert {d["metadata"]["labels"][label("common-instancetypes-version")] for d in docs} == {"v9.9.9"}
+
+
+def test_a_bad_release_name_is_refused_and_nothing_is_written(tmp_path):
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--release", "1.8"])
+    assert result.exit_code == 2
+    assert "--release: expected a release such as v1.2.3, got '1.8'" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_gpu_device_and_count_are_parameters(tmp_path):
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path), "--gpu-device",
+                                       "nvidia.com/H100", "--gpu-count", "2"])
+    assert result.exit_code == 0, result.output
+    docs = read_yaml_stream(tmp_path / "common-clusterinstancetypes-bundle.yaml")
+    gn = [d for d in docs if d["metadata"]["name"].startswith("gn1.")]
+    assert len(gn) == 4
+    for doc in gn:
+        assert doc["spec"]["gpus"] == [
+            {"name": "gpu1", "deviceName": "nvidia.com/H100"},
+            {"name": "gpu2", "deviceName": "nvidia.com/H100"},
+        ]
+
+
+def _build_in_subprocess(out: Path, env: dict[str, str]) -> dict[str, bytes]:
+    subprocess.run([sys.executable, "-m", "generator.cli", "build", "--out", str(out)],
+                   cwd=REPO, env={**os.environ, **env}, check=True, capture_output=True)
+    return tree(out)
+
+
+def test_two_builds_are_byte_identical_across_time_zones_locales_and_hash_seeds(tmp_path):
+    first = _build_in_subprocess(tmp_path / "a", {"TZ": "UTC", "LC_ALL": "C", "PYTHONHASHSEED": "0"})
+    second = _build_in_subprocess(tmp_path / "b", {"TZ": "Asia/Kolkata", "LC_ALL": "C.UTF-8",
+                                                   "PYTHONHASHSEED": "4242", "LANG": "tr_TR.UTF-8"})
+    assert first and first == second
