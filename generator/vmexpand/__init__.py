@@ -50,6 +50,10 @@ class UnusableInput(ValueError):
 class MatcherError(UnusableInput):
     """A VM's instancetype or preference matcher names nothing in the given documents."""
 
+    def __init__(self, which: str, message: str):
+        super().__init__(message)
+        self.which = which  # "instancetype" or "preference": the matcher at fault
+
 
 @dataclass(frozen=True)
 class ExpandResult:
@@ -161,22 +165,22 @@ def _find(matcher: Any, which: str, kinds: Mapping[str, str], objects: Iterable[
     if matcher is None:
         return None
     if not isinstance(matcher, Mapping):
-        raise MatcherError(f"spec.{which} must be a mapping")
+        raise MatcherError(which, f"spec.{which} must be a mapping")
     if matcher.get("inferFromVolume"):
-        raise MatcherError(f"spec.{which}.inferFromVolume needs the cluster's volumes; name the {which} instead")
+        raise MatcherError(which, f"spec.{which}.inferFromVolume needs the cluster's volumes; name the {which} instead")
     name = matcher.get("name")
     if not name:
-        raise MatcherError(f"spec.{which}.name is required")
+        raise MatcherError(which, f"spec.{which}.name is required")
     matcher_kind = str(matcher.get("kind") or "")
     kind = kinds.get(matcher_kind.lower())
     if kind is None:
         label = "InstancetypeMatcher" if which == "instancetype" else "PreferenceMatcher"
-        raise MatcherError(f"got unexpected kind in {label}: {matcher_kind}")
+        raise MatcherError(which, f"got unexpected kind in {label}: {matcher_kind}")
     for obj in objects:
         meta = obj.get("metadata") if isinstance(obj, Mapping) else None
         if isinstance(obj, Mapping) and obj.get("kind") == kind and isinstance(meta, Mapping) and meta.get("name") == name:
             return obj
-    raise MatcherError(f'{kind} "{name}" not found')
+    raise MatcherError(which, f'{kind} "{name}" not found')
 
 
 def resolve(vm: Mapping[str, Any], objects: Iterable[Mapping[str, Any]]) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]:
