@@ -2,7 +2,8 @@
 
 Both ``citgen validate`` and ``citgen build`` come through here, so what a user
 checks by hand is exactly what a build refuses to ship. The schema check runs
-under the rule ID ``schema`` and can be selected like any rule.
+under the rule ID ``schema`` and can be selected like any rule; it runs first,
+and a rule's finding on a field the schema already reported is dropped.
 """
 
 from __future__ import annotations
@@ -43,13 +44,22 @@ def validate_documents(
             )
     problems: list[Problem] = []
     if selected is None or SCHEMA in selected:
-        # Imported here so rules can be used while the schema module is absent
-        # from a partial checkout, and its schema is loaded only when needed.
+        # Imported here so the rules work on their own and the schemas are
+        # only loaded when they are used.
         from .schema import schema_problems
 
         for doc in docs:
             problems.extend(schema_problems(doc))
+    # One message per field: where the schema already objects to a field (a wrong
+    # apiVersion, a misspelt key), a rule saying the same thing in other words
+    # would only be noise.
+    flagged = {_field(p) for p in problems}
     for rule_id, rule in RULES.items():
         if selected is None or rule_id in selected:
-            problems.extend(rule.check(docs, ctx))
+            problems.extend(p for p in rule.check(docs, ctx) if _field(p) not in flagged)
     return sort_problems(problems)
+
+
+def _field(problem: Problem) -> tuple:
+    loc = problem.location
+    return (loc.file, loc.doc, loc.path)

@@ -36,6 +36,7 @@ def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
                 f"kind is {kind!r}, expected one of {', '.join(KINDS)}",
                 ID,
             )
+            continue  # its apiVersion is whatever its own kind needs
         api_version = doc.data.get("apiVersion")
         if api_version != API_VERSION:
             yield Problem(

@@ -1,0 +1,119 @@
+"""`citgen validate` on folders of bundles: broken ones with the exact report, clean ones.
+
+Each folder under tests/cases/invalid/ holds a bundle.yaml with one kind of
+mistake and expected.txt, the text report a user sees for it; an optional
+args.txt adds command-line options. Folders under tests/cases/valid/ must
+validate clean. The command runs inside the case folder so reports name the
+file as a user would type it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli_validate import validate
+
+CASES = Path(__file__).parent / "cases"
+
+
+def _cases(kind: str) -> list[Path]:
+    return sorted(p for p in (CASES / kind).iterdir() if (p / "bundle.yaml").is_file())
+
+
+def _run(folder: Path, monkeypatch: pytest.MonkeyPatch, *extra: str):
+    monkeypatch.chdir(folder)
+    args_file = folder / "args.txt"
+    args = args_file.read_text().split() if args_file.is_file() else []
+    return CliRunner().invoke(validate, ["bundle.yaml", *args, *extra])
+
+
+@pytest.mark.parametrize("folder", _cases("invalid"), ids=lambda p: p.name)
+def test_invalid_case_reports_exactly_the_expected_problems(folder, monkeypatch):
+    result = _run(folder, monkeypatch)
+    assert result.output == (folder / "expected.txt").read_text()
+    assert result.exit_code == 1
+
+
+@pytest.mark.parametrize("folder", _cases("invalid"), ids=lambda p: p.name)
+def test_invalid_case_json_report_holds_the_same_problems(folder, monkeypatch):
+    result = _run(folder, monkeypatch, "--format", "json")
+    records = json.loads(result.output)
+    expected = (folder / "expected.txt").read_text().splitlines()[:-1]  # without the summary
+    assert [f"{r['file']}#{r['document']} ({r['name']}) {r['path']}: {r['message']} [{r['rule']}]"
+            for r in records] == expected
+    assert all(r["line"] is not None for r in records)
+    assert result.exit_code == 1
+
+
+@pytest.mark.parametrize("folder", _cases("valid"), ids=lambda p: p.name)
+def test_valid_case_is_clean(folder, monkeypatch):
+    result = _run(folder, monkeypatch)
+    documents = (folder / "bundle.yaml").read_text().count("\nkind: ")
+    assert result.output == f"no problems in {documents} document{'s' if documents > 1 else ''}\n"
+    assert result.exit_code == 0
+
+
+def test_every_rule_has_a_broken_bundle_among_the_cases():
+    from generator.rules import RULES
+
+    reported = "".join((p / "expected.txt").read_text() for p in _cases("invalid"))
+    assert [rule for rule in [*RULES, "schema"] if f"[{rule}]" not in reported] == []
+
+
+def test_upstream_bundles_validate_clean(upstream_dir):
+    files = [str(upstream_dir / "common-instancetypes-all-bundle.yaml"), str(upstream_dir / "gn-series.yaml")]
+    result = CliRunner().invoke(validate, files)
+    assert result.output == "no problems in 248 documents\n"
+    assert result.exit_code == 0
+
+
+def test_unusable_input_exits_2_without_a_traceback(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("broken.yaml").write_text("kind: [unclosed\n")
+    result = CliRunner().invoke(validate, ["broken.yaml", "missing.yaml"])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: broken.yaml:2:1: malformed YAML")
+    assert "Traceback" not in result.output
+
+
+def test_missing_file_exits_2(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(validate, ["missing.yaml"])
+    assert (result.exit_code, result.output) == (2, "error: missing.yaml: file not found\n")
+
+
+def test_unknown_rule_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("empty.yaml").write_text("")
+    result = CliRunner().invoke(validate, ["empty.yaml", "--rule", "no-such-rule"])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: citgen: unknown rule 'no-such-rule'; known rules: schema, api-version,")
+
+
+def test_selected_rules_only_run(monkeypatch):
+    folder = CASES / "invalid" / "label-numa"
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(validate, ["bundle.yaml", "--rule", "known-labels", "--rule", "vendor-label"])
+    assert (result.exit_code, result.output) == (0, "no problems in 2 documents\n")
+
+
+def test_list_rules_shows_every_rule_with_summary_and_documentation():
+    from generator.rules import RULES
+
+    result = CliRunner().invoke(validate, ["--list-rules"])
+    assert result.exit_code == 0
+    headings = [line for line in result.output.splitlines() if line and not line.startswith(" ")]
+    assert headings == ["schema: Every object matches the schema of its kind."] + [
+        f"{rule.id}: {rule.summary}" for rule in RULES.values()
+    ]
+    assert "    Example::" in result.output
+
+
+def test_validating_the_catalog_output_without_files():
+    result = CliRunner().invoke(validate, [])
+    assert result.output.startswith("no problems in "), result.output
+    assert result.exit_code == 0
