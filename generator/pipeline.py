@@ -16,6 +16,7 @@ from .documents import BundleDoc, read_bundles
 from .errors import InputError
 from .expand import instancetype_objects, unique
 from .load import Catalog, load_catalog
+from .outputs import OutputContext, output_files
 from .model import CLUSTER_KINDS, INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, label
 from .paths import builtin_catalog
 from .problems import Location, Problem
@@ -47,6 +48,7 @@ class BuildOptions:
     gpu_device: str | None = None
     gpu_count: int | None = None
     retain_from: tuple[Path, ...] = ()
+    helm_package: bool = False
 
     @property
     def catalog_dir(self) -> Path:
@@ -149,6 +151,7 @@ def generate(options: BuildOptions = BuildOptions()) -> Build:
     documents = parse_back(bundles)
     problems = tuple(_validate(catalog, documents))
     files = release_files(bundles, options.release)
+    files.update(output_files(OutputContext(catalog, version, objects, bundles, options.helm_package)))
     return Build(catalog, version, tuple(objects), bundles, documents, problems, files)
 
 

@@ -1,0 +1,36 @@
+"""Outputs derived from a build besides the bundle files: each a function of the build.
+
+Every producer gets the same OutputContext and returns relative paths (inside
+the output directory) mapped to file contents. The pipeline collects them all
+before anything is written, so they are part of the same atomic replacement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+from ..load import Catalog
+from ..model import CatalogObject
+
+
+@dataclass(frozen=True)
+class OutputContext:
+    catalog: Catalog
+    version: str
+    objects: Sequence[CatalogObject]  # sorted by family, then name
+    bundles: Mapping[str, str]  # bundle file name -> rendered text
+    helm_package: bool = False  # also write the packaged chart (.tgz)
+
+
+Producer = Callable[[OutputContext], Mapping[str, bytes]]
+
+#: Every producer, in the order their files are laid out.
+OUTPUTS: list[Producer] = []
+
+
+def output_files(ctx: OutputContext) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    for produce in OUTPUTS:
+        files.update(produce(ctx))
+    return files
