@@ -76,15 +76,20 @@ catalog_option = click.option(
 @click.option("--retain-from", "retain_from", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Old bundle whose objects the catalog no longer defines are carried over, "
                    "labelled deprecated. Repeatable.")
+@click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Overlay file changing the catalog without copying it; applied in order. Repeatable.")
+@click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
 def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
-          gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path]) -> None:
+          gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
+          overlays: Sequence[Path], helm_package: bool) -> None:
     """Build, validate and write the bundles and checksums.
 
     Everything is rendered and validated first; the output directory is replaced
     only when all of it passed, so a failed build leaves earlier outputs untouched.
     """
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
-                           gpu_count=gpu_count, retain_from=tuple(retain_from))
+                           gpu_count=gpu_count, retain_from=tuple(retain_from),
+                           overlays=tuple(overlays), helm_package=helm_package)
     result = generate(options)
     if result.problems:
         raise InputError(list(result.problems))

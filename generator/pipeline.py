@@ -19,6 +19,7 @@ from .load import Catalog, load_catalog
 from .outputs import OutputContext, output_files
 from .model import CLUSTER_KINDS, INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, label
 from .paths import builtin_catalog
+from .preferences import PreferenceCatalog, expand_preferences, load_preference_catalog
 from .problems import Location, Problem
 from .render import Renderer
 from .retain import retained_objects
@@ -49,6 +50,7 @@ class BuildOptions:
     gpu_count: int | None = None
     retain_from: tuple[Path, ...] = ()
     helm_package: bool = False
+    overlays: tuple[Path, ...] = ()
 
     @property
     def catalog_dir(self) -> Path:
@@ -89,24 +91,30 @@ def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
     return {**catalog.settings.parameters, "gpu": gpu}
 
 
-def _preference_objects(catalog: Catalog) -> list[CatalogObject]:
-    from .preferences import build_preferences
-
-    return build_preferences(catalog.root, provider=catalog.settings.provider)
-
-
 def stamp(objects: Sequence[CatalogObject], vendor: str, version: str) -> list[CatalogObject]:
     """Add the labels every catalog object carries: who ships it and which catalog release."""
     extra = {label("vendor"): vendor, label("common-instancetypes-version"): version}
     return [replace(o, labels={**o.labels, **extra}) for o in objects]
 
 
-def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogObject]]:
-    """Load and expand the catalog: every object, stamped and sorted, with retained ones."""
+def load_all(options: BuildOptions) -> tuple[Catalog, PreferenceCatalog]:
+    """Both halves of the catalog's model, with the overlays applied in order."""
     problems = _option_problems(options)
     catalog = load_catalog(options.catalog_dir, extra_problems=problems)
+    preferences = load_preference_catalog(catalog.root)
+    if options.overlays:
+        from .overlay import apply_overlays
+
+        catalog, preferences = apply_overlays(catalog, preferences, options.overlays)
+    return catalog, preferences
+
+
+def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogObject]]:
+    """Load and expand the catalog: every object, stamped and sorted, with retained ones."""
+    catalog, preferences = load_all(options)
     version = options.version or options.release or catalog.settings.version
-    own = instancetype_objects(catalog, _parameters(catalog, options)) + _preference_objects(catalog)
+    own = instancetype_objects(catalog, _parameters(catalog, options)) + expand_preferences(
+        preferences, provider=catalog.settings.provider)
     own = stamp(own, catalog.settings.vendor, version)
     kept = retained_objects(read_bundles(options.retain_from), own) if options.retain_from else []
     return catalog, version, unique([*own, *kept])
