@@ -308,7 +308,8 @@ def _chain(pref: PreferenceDef, catalog: PreferenceCatalog, problems: list[Probl
                                     f"this file{suggest(current.based_on, siblings)}"))
             return None
         if base in chain:
-            cycle = " -> ".join([p.name for p in reversed(chain)] + [base.name])
+            loop = chain[:chain.index(base) + 1]
+            cycle = " -> ".join([current.name] + [p.name for p in reversed(loop)])
             problems.append(Problem(where, f"basedOn goes round in a circle: {cycle}"))
             return None
         chain.insert(0, base)
@@ -372,6 +373,7 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
     family = catalog.families[pref.family]
     chain = _chain(pref, catalog, problems)
     if chain is None:
+        problems += trait_layers(pref.traits, catalog.traits)[1]  # still say which names are unknown
         return None
     os_type = _inherited(chain, "os_type") or family.os_type
     icon = _inherited(chain, "icon_class") or family.icon_class
