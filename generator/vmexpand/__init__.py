@@ -88,9 +88,13 @@ def _refuse(errors: Iterable[ExpandError]) -> ExpandResult:
     return ExpandResult(None, tuple(errors))
 
 
-def _drop_empty_annotations(metadata: dict) -> None:
-    if metadata.get("annotations") == {}:
+def _drop_empty_metadata(template: dict) -> None:
+    """Leave out the empty annotations and metadata that applying created, as Go's omitempty does."""
+    metadata = template.get("metadata")
+    if isinstance(metadata, dict) and metadata.get("annotations") == {}:
         del metadata["annotations"]
+    if metadata == {}:
+        del template["metadata"]
 
 
 def expand(
@@ -136,7 +140,7 @@ def expand(
     if unmet is not None:
         return _refuse([unmet])
 
-    _drop_empty_annotations(metadata)
+    _drop_empty_metadata(template)
     expanded["spec"].pop("instancetype", None)
     expanded["spec"].pop("preference", None)
     return ExpandResult(expanded)
