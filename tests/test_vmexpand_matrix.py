@@ -1,0 +1,142 @@
+"""The instancetype x preference matrix on the upstream catalog.
+
+KubeVirt accepts 3265 of upstream's 3705 cluster pairs and refuses 251 for
+memory, 51 for vCPUs and 138 for spread topology (the DPDK and realtime
+preferences). The expected verdict of each pair is recomputed here from the
+objects' numbers alone, without the expansion code, so the two must agree pair
+by pair and not only in the totals.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+import yaml
+
+from generator.quantity import parse
+from generator.vmexpand.matrix import PairResult, default_vm, format_json, format_text, matrix, summary
+
+
+@pytest.fixture(scope="module")
+def upstream_objects() -> list[dict]:
+    from tests.conftest import UPSTREAM, shared_file
+
+    bundle = shared_file(UPSTREAM / "common-instancetypes-all-bundle.yaml")
+    return [d for d in yaml.safe_load_all(bundle.read_text()) if d]
+
+
+@pytest.fixture(scope="module")
+def results(upstream_objects: list[dict]) -> list[PairResult]:
+    return matrix(upstream_objects, upstream_objects)
+
+
+def _of_kind(objects: list[dict], kind: str) -> dict[str, dict]:
+    return {o["metadata"]["name"]: o["spec"] for o in objects if o["kind"] == kind}
+
+
+def _expected_refusal(it: dict, pref: dict) -> str | None:
+    """Which of spread, vCPUs or memory refuses the pair, from the numbers alone."""
+    vcpus = it["cpu"]["guest"]
+    cpu_pref = pref.get("cpu", {})
+    if cpu_pref.get("preferredCPUTopology") == "spread":
+        across = cpu_pref.get("spreadOptions", {}).get("across", "SocketsCores")
+        ratio = cpu_pref.get("spreadOptions", {}).get("ratio", 2)
+        per_socket = ratio * 2 if across == "SocketsCoresThreads" else ratio
+        if vcpus % per_socket:
+            return "topology"
+    required = pref.get("requirements", {})
+    if vcpus < required.get("cpu", {}).get("guest", 0):
+        return "cpu"
+    if parse(it["memory"]["guest"]) < parse(required.get("memory", {}).get("guest", 0)):
+        return "memory"
+    return None
+
+
+def test_upstream_totals_match_kubevirt(results: list[PairResult]) -> None:
+    assert summary(results) == {
+        "pairs": 3705,
+        "accepted": 3265,
+        "rejected": 440,
+        "rejected_cpu": 51,
+        "rejected_memory": 251,
+        "rejected_topology": 138,
+    }
+
+
+def test_every_pair_matches_an_independent_check(upstream_objects: list[dict], results: list[PairResult]) -> None:
+    instancetypes = _of_kind(upstream_objects, "VirtualMachineClusterInstancetype")
+    preferences = _of_kind(upstream_objects, "VirtualMachineClusterPreference")
+    assert len(results) == len(instancetypes) * len(preferences)
+    for r in results:
+        expected = _expected_refusal(instancetypes[r.instancetype], preferences[r.preference])
+        assert (r.ok, r.reason) == (expected is None, expected), (r.instancetype, r.preference, r.error)
+
+
+def test_spread_refusals_are_the_dpdk_and_realtime_preferences(results: list[PairResult]) -> None:
+    refused = Counter(r.preference for r in results if r.reason == "topology")
+    assert sorted(refused) == ["centos.stream9.dpdk", "rhel.8.dpdk", "rhel.9.dpdk", "rhel.9.realtime"]
+    assert sum(refused.values()) == 138
+
+
+def test_refusals_carry_kubevirts_messages(results: list[PairResult]) -> None:
+    by_pair = {(r.instancetype, r.preference): r for r in results}
+    assert by_pair["u1.nano", "rhel.9"].error == (
+        "insufficient Memory resources of 512Mi provided by instance type, preference requires 1536Mi"
+    )
+    assert by_pair["u1.medium", "windows.11"].error == (
+        "insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU"
+    )
+    assert by_pair["cx1.2xlarge", "rhel.9.realtime"].ok
+    assert by_pair["cx1.2xlarge", "rhel.9.realtime"].error is None
+
+
+def test_json_has_one_record_per_pair(results: list[PairResult]) -> None:
+    records = json.loads(format_json(results))
+    assert len(records) == 3705
+    assert all(set(r) == {"instancetype", "preference", "ok", "error"} for r in records)
+    refused = next(r for r in records if not r["ok"])
+    assert isinstance(refused["error"], str) and refused["error"]
+    assert {r["error"] for r in records if r["ok"]} == {None}
+
+
+def test_text_lists_refused_pairs_and_totals(results: list[PairResult]) -> None:
+    lines = format_text(results).splitlines()
+    assert lines[-1] == "3265 of 3705 pairs accepted, 440 rejected"
+    assert len(lines) == 441
+    assert "u1.nano + rhel.9: insufficient Memory resources of 512Mi provided by instance type, " \
+           "preference requires 1536Mi" in lines
+    assert len(format_text(results, all_pairs=True).splitlines()) == 3706
+
+
+def test_default_vm_sets_no_cpu_memory_or_architecture() -> None:
+    vm = default_vm("u1.small", "fedora")
+    spec = vm["spec"]["template"]["spec"]
+    assert "architecture" not in spec
+    assert set(spec["domain"]) == {"devices"}
+    assert [sorted(v) for v in spec["volumes"]] == [["containerDisk", "name"], ["cloudInitNoCloud", "name"]]
+
+
+def test_small_matrix_written_here() -> None:
+    def it(name: str, cpu: int, memory: str) -> dict:
+        return {"kind": "VirtualMachineClusterInstancetype", "metadata": {"name": name},
+                "spec": {"cpu": {"guest": cpu}, "memory": {"guest": memory}}}
+
+    def pref(name: str, spec: dict) -> dict:
+        return {"kind": "VirtualMachineClusterPreference", "metadata": {"name": name}, "spec": spec}
+
+    objects = [
+        it("b.small", 1, "1Gi"),
+        it("a.big", 6, "8Gi"),
+        pref("needs-2g", {"requirements": {"memory": {"guest": "2Gi"}}}),
+        pref("spread3", {"cpu": {"preferredCPUTopology": "spread", "spreadOptions": {"ratio": 3}}}),
+        {"kind": "VirtualMachineInstancetype", "metadata": {"name": "namespaced-ignored"}, "spec": {}},
+    ]
+    verdicts = [(r.instancetype, r.preference, r.ok) for r in matrix(objects, objects)]
+    assert verdicts == [
+        ("a.big", "needs-2g", True),
+        ("a.big", "spread3", True),
+        ("b.small", "needs-2g", False),
+        ("b.small", "spread3", False),
+    ]
