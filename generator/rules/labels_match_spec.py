@@ -53,11 +53,12 @@ ID = "labels-match-spec"
 
 @dataclass(frozen=True)
 class _Value:
-    """A label that repeats a spec value, compared after ``parse``."""
+    """A label that repeats a spec value; ``label`` and ``spec`` read each side's value."""
 
     short: str
     path: Tuple[str, ...]
-    parse: Callable[[Any], Any]
+    label: Callable[[Any], Any]
+    spec: Callable[[Any], Any]
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,8 @@ class _Flag:
 
 
 def _whole(value: Any) -> Optional[int]:
-    if isinstance(value, str) and value.isdigit():
-        return int(value)
-    return count(value)
+    """A label's vCPU count: labels are strings of digits."""
+    return int(value) if isinstance(value, str) and value.isdigit() else None
 
 
 def _text(value: Any) -> Optional[str]:
@@ -86,15 +86,15 @@ def _list(value: Any) -> bool:
 
 
 _INSTANCETYPE_VALUES = (
-    _Value("cpu", ("spec", "cpu", "guest"), _whole),
-    _Value("memory", ("spec", "memory", "guest"), quantity),
-    _Value("hugepages", ("spec", "memory", "hugepages", "pageSize"), quantity),
+    _Value("cpu", ("spec", "cpu", "guest"), _whole, count),
+    _Value("memory", ("spec", "memory", "guest"), quantity, quantity),
+    _Value("hugepages", ("spec", "memory", "hugepages", "pageSize"), quantity, quantity),
 )
 _PREFERENCE_VALUES = (
-    _Value("required-cpu", ("spec", "requirements", "cpu", "guest"), _whole),
-    _Value("required-memory", ("spec", "requirements", "memory", "guest"), quantity),
-    _Value("preferred-architecture", ("spec", "preferredArchitecture"), _text),
-    _Value("required-architecture", ("spec", "requirements", "architecture"), _text),
+    _Value("required-cpu", ("spec", "requirements", "cpu", "guest"), _whole, count),
+    _Value("required-memory", ("spec", "requirements", "memory", "guest"), quantity, quantity),
+    _Value("preferred-architecture", ("spec", "preferredArchitecture"), _text, _text),
+    _Value("required-architecture", ("spec", "requirements", "architecture"), _text, _text),
 )
 _FLAGS = (
     _Flag("dedicatedCPUPlacement", "spec.cpu.dedicatedCPUPlacement",
@@ -134,10 +134,10 @@ def _compare(doc: BundleDoc, found: Mapping[str, Any], short: str, what: str, wr
 def _values(doc: BundleDoc, found: Mapping[str, Any], table: Sequence[_Value]) -> Iterator[Problem]:
     for item in table:
         written = dig(doc.data, *item.path)
-        expected = item.parse(written) if written is not None else None
+        expected = item.spec(written) if written is not None else None
         if written is not None and expected is None:
             continue  # malformed spec value: the schema check reports it
-        yield from _compare(doc, found, item.short, dotted(item.path), written, expected, item.parse)
+        yield from _compare(doc, found, item.short, dotted(item.path), written, expected, item.label)
 
 
 def _flags(doc: BundleDoc, found: Mapping[str, Any]) -> Iterator[Problem]:

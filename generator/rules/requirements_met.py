@@ -117,7 +117,8 @@ def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
         if not offers:
             reason = f"no instancetype is offered for architecture {arch}"
         elif offers.most_cpus() < cpu:
-            reason = f"at most {offers.most_cpus()} vCPUs are offered"
+            most = offers.most_cpus()
+            reason = f"at most {most} vCPU{' is' if most == 1 else 's are'} offered"
         elif offers.most_memory() < memory:
             reason = f"at most {show_bytes(offers.most_memory())} of memory is offered"
         else:
