@@ -117,3 +117,14 @@ def test_validating_the_catalog_output_without_files():
     result = CliRunner().invoke(validate, [])
     assert result.output.startswith("no problems in "), result.output
     assert result.exit_code == 0
+
+
+def test_github_format_points_at_the_line_of_the_label(monkeypatch):
+    result = _run(CASES / "invalid" / "label-cpu", monkeypatch, "--format", "github")
+    assert result.output.splitlines() == [
+        "::error file=bundle.yaml,line=7,col=35,title=labels-match-spec::#0 (u1.large) "
+        "$.metadata.labels['instancetype.kubevirt.io/cpu']: label instancetype.kubevirt.io/cpu is '4' "
+        "but spec.cpu.guest is 2",
+        "::notice title=citgen validate::1 problem in 1 of 1 document",
+    ]
+    assert result.exit_code == 1
