@@ -370,7 +370,11 @@ def _get(spec: Mapping[str, Any], *path: str) -> Any:
 
 def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mapping[str, str],
                 problems: list[Problem]) -> CatalogObject | None:
-    family = catalog.families[pref.family]
+    family = catalog.families.get(pref.family)
+    if family is None:  # only an overlay can get here: files always bring their family
+        problems.append(Problem(pref.location, f"preference {pref.name!r} names family {pref.family!r}, "
+                                "which the catalog does not have"))
+        return None
     chain = _chain(pref, catalog, problems)
     if chain is None:
         problems += trait_layers(pref.traits, catalog.traits)[1]  # still say which names are unknown

@@ -417,3 +417,33 @@ def test_load_and_expand_are_separate_steps(tmp_path):
     objects = expand_preferences(replace(model, preferences={"os": renamed}), provider=PROVIDER)
     assert objects[0].annotations["openshift.io/display-name"] == "Renamed"
     assert objects[0].annotations["openshift.io/documentation-url"] == "https://example.org/docs"
+
+
+def test_a_preferences_own_spec_adds_keys_but_may_not_contradict_a_trait(tmp_path):
+    root = catalog(tmp_path, {"os": """
+        osType: linux
+        iconClass: icon-os
+        traits: [virtio-disk]
+        preferences:
+          os.extra:
+            displayName: Extra
+            spec:
+              devices: {preferredBlockMultiQueue: true}
+            description: Adds a key no trait has.
+          os.wrong:
+            displayName: Wrong
+            spec:
+              devices: {preferredDiskBus: scsi}
+            description: Contradicts the family's trait.
+        """})
+    assert messages(root) == [
+        "preferences/os.yaml:13:7: preferences.os.wrong.spec: the spec of 'os.wrong' sets devices.preferredDiskBus "
+        "to 'scsi', but trait 'virtio-disk' (listed at preferences/os.yaml:3) already set devices.preferredDiskBus "
+        "to 'virtio'; move it under overrideSpec if it is meant to replace that value"
+    ]
+    (root / "preferences" / "os.yaml").write_text(
+        (root / "preferences" / "os.yaml").read_text().replace("    spec:\n      devices: {preferredDiskBus: scsi}",
+                                                               "    overrideSpec:\n      devices: {preferredDiskBus: scsi}"))
+    objects = build(root)
+    assert objects["os.extra"].spec["devices"] == {"preferredBlockMultiQueue": True, "preferredDiskBus": "virtio"}
+    assert objects["os.wrong"].spec["devices"] == {"preferredDiskBus": "scsi"}
