@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import click
 
 from . import __version__
+from . import readme as readme_tables
 from .cli_schema import schema
 from .cli_validate import validate
 from .errors import CitgenError, InputError
@@ -111,7 +112,7 @@ def _row(obj: CatalogObject) -> list[str]:
 def _preference_row(obj: CatalogObject) -> list[str]:
     facts = obj.facts
     return [obj.name, str(facts.get("displayName", "")), str(facts.get("cpu") or "-"),
-            memory(facts.get("memory")), str(facts.get("architecture") or "-")]
+            readme_tables.required_memory(obj), str(facts.get("architecture") or "-")]
 
 
 @main.command(name="list")
@@ -156,6 +157,35 @@ def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: i
     else:
         click.echo(text_table(["NAME", "CLASS", "VCPUS", "MEMORY", "FEATURES"], [_row(o) for o in chosen]),
                    nl=False)
+
+
+@main.command()
+@catalog_option
+@click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), default=Path("README.md"),
+              show_default=True, help="The Markdown file holding the table markers.")
+@click.option("--check", is_flag=True, help="Change nothing; exit 1 when the file is out of date.")
+def readme(catalog: Path | None, path: Path, check: bool) -> None:
+    """Regenerate the series, instancetype and preference tables in README.md.
+
+    Each table sits between '<!-- BEGIN citgen readme: NAME -->' and
+    '<!-- END citgen readme: NAME -->' (NAME: series, instancetypes, preferences).
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError.at(Location(str(path)), f"cannot read: {exc.strerror}") from None
+    _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
+    updated = readme_tables.update(text, readme_tables.tables(objects), str(path))
+    if check:
+        if updated != text:
+            click.echo(f"{path} is out of date: run `citgen readme`", err=True)
+            sys.exit(1)
+        click.echo(f"{path} is up to date")
+    elif updated != text:
+        path.write_text(updated, encoding="utf-8")
+        click.echo(f"updated the tables in {path}")
+    else:
+        click.echo(f"{path} is up to date")
 
 
 # Commands that live in modules of their own, one per command.
