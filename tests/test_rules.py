@@ -77,6 +77,14 @@ def test_every_rule_is_registered_under_its_id_with_summary_and_example():
         assert f"[{rule_id}]" in rule.doc  # the example message
 
 
+def test_every_rule_is_described_in_the_validation_guide():
+    from pathlib import Path
+
+    guide = (Path(__file__).parent.parent / "docs" / "validation.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^### (\S+)$", guide, flags=re.M)
+    assert [h for h in headings if h in RULES] == list(RULES)
+
+
 def test_rules_say_nothing_about_objects_that_follow_them():
     objects = [instancetype(), instancetype(kind=NIT), instancetype("u1.nano", 1, "512Mi"),
                requiring("fedora", 1, "2Gi"), requiring("fedora", 1, "2Gi") | {"kind": NPREF}]
