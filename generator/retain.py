@@ -15,6 +15,8 @@ from typing import Iterable, Sequence
 
 from .documents import BundleDoc
 from .errors import InputError
+from .expand import feature_labels
+from .quantity import is_quantity, parse as parse_quantity
 from .model import INSTANCETYPE_KINDS, KINDS, CatalogObject, label
 from .problems import Problem
 
@@ -23,6 +25,22 @@ def _group(family: str, name: str) -> str:
     """The series or family an old object belonged to, read off its name."""
     head = name.split(".", 1)[0]
     return re.sub(r"[0-9]+$", "", head) if family == "instancetype" else head
+
+
+def _facts(family: str, meta: dict, spec: dict) -> dict:
+    """What listings show of an object, read off its spec since no definition is left."""
+    if family == "instancetype":
+        guest = spec.get("memory", {}).get("guest")
+        return {"retained": True, "cpu": spec.get("cpu", {}).get("guest"),
+                "memory": int(parse_quantity(guest)) if is_quantity(guest) else None,
+                "class": meta.get("labels", {}).get(label("class"), "-"),
+                "features": tuple(sorted(feature_labels(spec)))}
+    requirements = spec.get("requirements", {})
+    guest = requirements.get("memory", {}).get("guest")
+    return {"retained": True, "cpu": requirements.get("cpu", {}).get("guest"),
+            "memory": int(parse_quantity(guest)) if is_quantity(guest) else None,
+            "displayName": meta.get("annotations", {}).get("openshift.io/display-name", ""),
+            "architecture": requirements.get("architecture")}
 
 
 def _problem(doc: BundleDoc, path: tuple, message: str) -> Problem:
@@ -54,7 +72,7 @@ def retained_objects(old: Sequence[BundleDoc], current: Iterable[CatalogObject])
             annotations=dict(meta.get("annotations", {})),
             spec=data.get("spec", {}),
             location=doc.locate(),
-            facts={"retained": True},
+            facts=_facts(family, meta, data.get("spec", {})),
             only_kinds=(doc.kind,),
         ))
     if problems:
