@@ -3,9 +3,10 @@
 The catalog ships exactly four kinds: VirtualMachineClusterInstancetype,
 VirtualMachineInstancetype, VirtualMachineClusterPreference and
 VirtualMachinePreference, all at apiVersion ``instancetype.kubevirt.io/v1beta1``
-(v1alpha1 and v1alpha2 are deprecated and removed from current KubeVirt). A
+(the older v1alpha1 and v1alpha2 are gone from KubeVirt's current API). A
 document of another kind, or one that is not a mapping at all, is reported
-here because no other rule can say anything about it.
+here. The schema check makes the same demands, so in a full run its message
+is shown instead of this rule's.
 
 Example::
 

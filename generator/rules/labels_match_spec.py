@@ -53,12 +53,12 @@ ID = "labels-match-spec"
 
 @dataclass(frozen=True)
 class _Value:
-    """A label that repeats a spec value; ``label`` and ``spec`` read each side's value."""
+    """A label that repeats a spec value; ``read_label`` and ``read_spec`` read each side."""
 
     short: str
     path: Tuple[str, ...]
-    label: Callable[[Any], Any]
-    spec: Callable[[Any], Any]
+    read_label: Callable[[Any], Any]
+    read_spec: Callable[[Any], Any]
 
 
 @dataclass(frozen=True)
@@ -134,10 +134,10 @@ def _compare(doc: BundleDoc, found: Mapping[str, Any], short: str, what: str, wr
 def _values(doc: BundleDoc, found: Mapping[str, Any], table: Sequence[_Value]) -> Iterator[Problem]:
     for item in table:
         written = dig(doc.data, *item.path)
-        expected = item.spec(written) if written is not None else None
+        expected = item.read_spec(written) if written is not None else None
         if written is not None and expected is None:
             continue  # malformed spec value: the schema check reports it
-        yield from _compare(doc, found, item.short, dotted(item.path), written, expected, item.label)
+        yield from _compare(doc, found, item.short, dotted(item.path), written, expected, item.read_label)
 
 
 def _flags(doc: BundleDoc, found: Mapping[str, Any]) -> Iterator[Problem]:
