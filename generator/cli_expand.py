@@ -49,10 +49,20 @@ def load_vm(path: Path) -> Document:
     return document
 
 
+def _keys(field: str) -> tuple[str, ...]:
+    """The VM-file key path behind a KubeVirt field path, for a line number."""
+    first = field.split(", ")[0]
+    if first.startswith("annotations."):
+        return ("spec", "template", "metadata", "annotations", first[len("annotations."):])
+    if first.startswith("instancetype."):
+        return ("spec", "instancetype")  # the instancetype's own field: point at the matcher
+    # KubeVirt names this one by its Go field; the YAML key is spelled differently.
+    return tuple("dedicatedCpuPlacement" if k == "dedicatedCPUPlacement" else k for k in first.split("."))
+
+
 def _locate(document: Document, field: str) -> Location:
     """Where KubeVirt's field path points in the VM file, printed as KubeVirt prints it."""
-    keys = tuple(field.split(".")) if field.startswith("spec.") and ", " not in field else ()
-    found = document.source.locate(keys)
+    found = document.source.locate(_keys(field))
     return Location(found.file, found.line, found.column, (field,))
 
 

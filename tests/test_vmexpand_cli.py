@@ -101,3 +101,28 @@ def test_without_bundles_the_catalogs_own_objects_are_used() -> None:
     spec = yaml.safe_load(result.stdout)["spec"]["template"]["spec"]
     assert spec["domain"]["memory"]["guest"] == "8Gi"
     assert spec["domain"]["cpu"] == {"cores": 2, "sockets": 1, "threads": 1}
+
+
+def test_refusals_point_at_the_line_that_causes_them(tmp_path: Path) -> None:
+    case = CASES / "conflicts"
+    lines = run(case / "vm.yaml", "--bundle", case / "bundle.yaml").stderr.splitlines()
+    where = {line.split(": ")[2]: line.split(": ")[1] for line in lines}
+    vm_file = case / "vm.yaml"
+    assert where["annotations.cpu-quota.crio.io"] == f"{vm_file}:14:28"
+    assert where["spec.template.spec.domain.cpu.dedicatedCPUPlacement"] == f"{vm_file}:22:34"
+
+    bundle = tmp_path / "bundle.yaml"
+    bundle.write_text(
+        "kind: VirtualMachineClusterInstancetype\nmetadata: {name: three}\n"
+        "spec: {cpu: {guest: 3}, memory: {guest: 1Gi}}\n---\n"
+        "kind: VirtualMachineClusterPreference\nmetadata: {name: spread}\n"
+        "spec: {cpu: {preferredCPUTopology: spread}}\n")
+    vm = tmp_path / "vm.yaml"
+    vm.write_text("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: s}\nspec:\n"
+                  "  instancetype: {name: three}\n  preference: {name: spread}\n  template: {spec: {}}\n")
+    result = run(vm, "--bundle", bundle)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {vm}:5:17: instancetype.spec.cpu.guest: 3 vCPUs provided by the instance type are not divisible "
+        "by the Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of 2 provided by the "
+        "preference [expand-topology]\n")
