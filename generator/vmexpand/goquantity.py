@@ -14,7 +14,7 @@ import struct
 from fractions import Fraction
 from typing import Union
 
-from ..quantity import QuantityError, parse
+from ..quantity import parse
 
 BINARY_SI = "BinarySI"
 DECIMAL_SI = "DecimalSI"
@@ -86,4 +86,4 @@ def float32(value: float) -> float:
     return struct.unpack("f", struct.pack("f", value))[0]
 
 
-__all__ = ["QuantityError", "canonical", "float32", "go_string", "quantity_format"]
+__all__ = ["canonical", "float32", "go_string", "quantity_format"]
