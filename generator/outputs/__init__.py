@@ -25,8 +25,10 @@ class OutputContext:
 
 Producer = Callable[[OutputContext], Mapping[str, bytes]]
 
+from .kustomize import kustomize_files  # noqa: E402 - producers import OutputContext lazily
+
 #: Every producer, in the order their files are laid out.
-OUTPUTS: list[Producer] = []
+OUTPUTS: list[Producer] = [kustomize_files]
 
 
 def output_files(ctx: OutputContext) -> dict[str, bytes]:
