@@ -68,8 +68,15 @@ CATALOG: dict[str, Any] = {
             "required": ["displayName", "documentationURL", "supportURL"],
             "additionalProperties": False,
         },
+        # A vendor catalog builds on the built-in one and holds only what differs.
+        "extends": {"enum": ["builtin"], "x-expected": "builtin (the catalog that ships with citgen)"},
+        # Overlay files applied in order, relative to the catalog directory (see overlay.py).
+        "overlays": {"type": "array", "items": {"type": "string", "minLength": 1}},
     },
-    "required": ["vendor", "version"],
+    # An extending catalog inherits vendor and version unless it sets them.
+    "if": {"required": ["extends"]},
+    "then": {},
+    "else": {"required": ["vendor", "version"]},
     "additionalProperties": False,
 }
 
