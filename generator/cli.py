@@ -17,6 +17,7 @@ import click
 
 from . import __version__
 from . import readme as readme_tables
+from .cli_expand import expand_command
 from .cli_schema import schema
 from .cli_validate import validate
 from .errors import CitgenError, InputError
@@ -190,6 +191,7 @@ def readme(catalog: Path | None, path: Path, check: bool) -> None:
 
 # Commands that live in modules of their own, one per command.
 main.add_command(validate)
+main.add_command(expand_command)
 main.add_command(schema)
 
 

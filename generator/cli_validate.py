@@ -21,6 +21,7 @@ from .problems import Location
 from .report import FORMATS, render
 from .rules import RULES, RuleContext
 from .validate import SCHEMA, validate_documents
+from .vmexpand.matrix import format_json, format_text, matrix as pair_matrix
 from .yamlsrc import load_file
 
 #: What --list-rules says about the schema check, which is not a rule module.
@@ -103,18 +104,30 @@ def list_rules() -> str:
 @click.option("--list-rules", "show_rules", is_flag=True, help="Describe every rule and exit.")
 @click.option("--rule", "selected", multiple=True, metavar="ID",
               help="Run only this rule (repeatable); 'schema' selects the schema check.")
+@click.option("--matrix", "cross_product", is_flag=True,
+              help="Instead of checking objects, expand every cluster instancetype against every cluster "
+                   "preference on a default VM and report the pairs KubeVirt would reject, and why.")
+@click.option("--arch", default="amd64", show_default=True,
+              help="With --matrix: the cluster's default architecture.")
 @click.pass_context
 def validate(ctx: click.Context, files: Tuple[Path, ...], fmt: str, vendor: Optional[str],
-             show_rules: bool, selected: Tuple[str, ...]) -> None:
+             show_rules: bool, selected: Tuple[str, ...], cross_product: bool, arch: str) -> None:
     """Validate FILE... (multi-document bundles), or the catalog's output when none is given.
 
-    Exit status: 0 clean, 1 problems found, 2 unusable input.
+    Exit status: 0 clean, 1 problems found, 2 unusable input. With --matrix the
+    rejected pairs are a report, not problems: the exit status is 0 unless the
+    input is unusable.
     """
     if show_rules:
         click.echo(list_rules(), nl=False)
         return
     try:
         docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents()
+        if cross_product:
+            objects = [d.data for d in docs]
+            results = pair_matrix(objects, objects, arch=arch)
+            click.echo(format_json(results) if fmt == "json" else format_text(results), nl=False)
+            return
         context = default_context()
         if vendor is not None:
             context = dataclasses.replace(context, vendor=vendor)
