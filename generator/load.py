@@ -6,7 +6,7 @@ Problems from every file are collected, so one run reports them all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -32,6 +32,11 @@ class Settings:
     parameters: Mapping[str, Any]
     provider: Mapping[str, str]
     location: Location
+    # Stamped on every object beside the vendor label; only overlays set them.
+    extra_labels: Mapping[str, str] = field(default_factory=dict)
+    extra_annotations: Mapping[str, str] = field(default_factory=dict)
+    # catalog.yaml's overlays, joined to the catalog directory as it was named.
+    overlays: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,9 @@ class Catalog:
     settings: Settings
     matrices: Mapping[str, SizeMatrix]
     series: tuple[Series, ...]
+    # The catalog this one extends (its series and preferences are the starting
+    # point, its templates the fallback); None for a self-contained catalog.
+    base: Path | None = None
 
 
 DEFAULT_PARAMETERS = {"gpu": {"deviceName": "nvidia.com/A400", "count": 1}}
@@ -68,16 +76,46 @@ class _Collector:
         return None if found else document
 
 
-def _settings(doc: Document) -> Settings:
+def _settings(doc: Document, root: Path | None = None, inherited: Settings | None = None) -> Settings:
+    """catalog.yaml's settings; an extending catalog takes what it leaves out from ``inherited``."""
     data = doc.data
-    parameters = {**DEFAULT_PARAMETERS, **data.get("parameters", {})}
+    parameters = {**(inherited.parameters if inherited else DEFAULT_PARAMETERS), **data.get("parameters", {})}
+    provider = {**(inherited.provider if inherited else DEFAULT_PROVIDER), **data.get("provider", {})}
     return Settings(
-        vendor=data["vendor"],
-        version=data["version"],
+        vendor=data["vendor"] if "vendor" in data or inherited is None else inherited.vendor,
+        version=data["version"] if "version" in data or inherited is None else inherited.version,
         parameters=parameters,
-        provider={**DEFAULT_PROVIDER, **data.get("provider", {})},
+        provider=provider,
         location=doc.source.locate(()),
+        overlays=tuple(Path(root or ".") / name for name in data.get("overlays", [])),
     )
+
+
+def _overlay_problems(root: Path, doc: Document) -> list[Problem]:
+    """Overlays listed in catalog.yaml that are not there, reported at their line."""
+    return [doc.source.problem(("overlays", i), f"overlay file {name!r} not found in {root}")
+            for i, name in enumerate(doc.data.get("overlays", [])) if not (root / name).is_file()]
+
+
+def _extending(root: Path, doc: Document, problems: list[Problem]) -> Catalog:
+    """A vendor catalog: the built-in catalog's series and matrices under the vendor's settings.
+
+    Series and preferences of a vendor catalog come from its overlays; folders
+    that look like a full catalog are refused rather than silently ignored.
+    """
+    from .paths import builtin_catalog
+
+    problems = problems + _overlay_problems(root, doc)
+    for folder in ("series", "preferences"):
+        if (root / folder).is_dir():
+            problems.append(doc.source.problem(("extends",), (
+                f"{folder}/ is not read in a catalog that extends another; add series, size matrices, "
+                "traits and preferences through an overlay instead")))
+    if problems:
+        raise InputError(problems)
+    base_root = builtin_catalog()
+    base = load_catalog(base_root)
+    return Catalog(root, _settings(doc, root, base.settings), base.matrices, base.series, base=base_root)
 
 
 def _matrices(doc: Document) -> dict[str, SizeMatrix]:
@@ -183,6 +221,8 @@ def load_catalog(root: Path, *, extra_problems: Iterable[Problem] = ()) -> Catal
         raise InputError.at(Location(str(root)), f"not a catalog directory: {CATALOG_FILE} is missing")
     files = _Collector(root)
     settings_doc = files.read(CATALOG_FILE, formats.CATALOG)
+    if settings_doc is not None and "extends" in settings_doc.data:
+        return _extending(root, settings_doc, files.problems + list(extra_problems))
     sizes_doc = files.read(SIZES_FILE, formats.SIZES)
     series_docs = [files.read(name, formats.SERIES) for name in series_files(root)]
     problems = files.problems + list(extra_problems)
@@ -194,6 +234,8 @@ def load_catalog(root: Path, *, extra_problems: Iterable[Problem] = ()) -> Catal
                 loaded = _series(doc, matrices, problems)
                 if loaded is not None:
                     series.append(loaded)
+    if settings_doc is not None:
+        problems += _overlay_problems(root, settings_doc)
     if problems or settings_doc is None:
         raise InputError(problems)
-    return Catalog(root, _settings(settings_doc), matrices, tuple(series))
+    return Catalog(root, _settings(settings_doc, root), matrices, tuple(series))
