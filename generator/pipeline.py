@@ -91,21 +91,29 @@ def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
     return {**catalog.settings.parameters, "gpu": gpu}
 
 
-def stamp(objects: Sequence[CatalogObject], vendor: str, version: str) -> list[CatalogObject]:
-    """Add the labels every catalog object carries: who ships it and which catalog release."""
+def stamp(objects: Sequence[CatalogObject], vendor: str, version: str, *,
+          labels: Mapping[str, str] | None = None,
+          annotations: Mapping[str, str] | None = None) -> list[CatalogObject]:
+    """Add the labels every catalog object carries: who ships it and which catalog release.
+
+    ``labels`` and ``annotations`` are a vendor's own (set by an overlay); what the
+    catalog itself sets on an object wins over them.
+    """
     extra = {label("vendor"): vendor, label("common-instancetypes-version"): version}
-    return [replace(o, labels={**o.labels, **extra}) for o in objects]
+    return [replace(o, labels={**(labels or {}), **o.labels, **extra},
+                    annotations={**(annotations or {}), **o.annotations}) for o in objects]
 
 
 def load_all(options: BuildOptions) -> tuple[Catalog, PreferenceCatalog]:
     """Both halves of the catalog's model, with the overlays applied in order."""
     problems = _option_problems(options)
     catalog = load_catalog(options.catalog_dir, extra_problems=problems)
-    preferences = load_preference_catalog(catalog.root)
-    if options.overlays:
+    preferences = load_preference_catalog(catalog.base or catalog.root)  # a vendor catalog starts from its base
+    overlays = catalog.settings.overlays + tuple(options.overlays)  # catalog.yaml's first, then --overlay
+    if overlays:
         from .overlay import apply_overlays
 
-        catalog, preferences = apply_overlays(catalog, preferences, options.overlays)
+        catalog, preferences = apply_overlays(catalog, preferences, overlays)
     return catalog, preferences
 
 
@@ -115,7 +123,8 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     version = options.version or options.release or catalog.settings.version
     own = instancetype_objects(catalog, _parameters(catalog, options)) + expand_preferences(
         preferences, provider=catalog.settings.provider)
-    own = stamp(own, catalog.settings.vendor, version)
+    own = stamp(own, catalog.settings.vendor, version, labels=catalog.settings.extra_labels,
+                annotations=catalog.settings.extra_annotations)
     kept = retained_objects(read_bundles(options.retain_from), own) if options.retain_from else []
     return catalog, version, unique([*own, *kept])
 
