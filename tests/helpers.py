@@ -19,8 +19,12 @@ def default_build() -> Build:
     return generate(BuildOptions())
 
 
+def parse_stream(text: str) -> list[Any]:
+    return [d for d in yaml.safe_load_all(text) if d is not None]
+
+
 def read_yaml_stream(path: Path) -> list[Any]:
-    return [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d is not None]
+    return parse_stream(path.read_text(encoding="utf-8"))
 
 
 def by_name(docs: list[Any], kind: str | None = None) -> dict[str, Any]:
