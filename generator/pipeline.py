@@ -17,7 +17,7 @@ from .errors import InputError
 from .expand import instancetype_objects, unique
 from .load import Catalog, load_catalog
 from .outputs import OutputContext, output_files
-from .model import CLUSTER_KINDS, INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, label
+from .model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, label
 from .paths import builtin_catalog
 from .preferences import PreferenceCatalog, expand_preferences, load_preference_catalog
 from .problems import Location, Problem
@@ -68,9 +68,6 @@ class Build:
     documents: tuple[BundleDoc, ...]  # the all-bundle, parsed back
     problems: tuple[Problem, ...] = ()
     files: Mapping[str, bytes] = field(default_factory=dict)
-
-    def of_family(self, family: str) -> list[CatalogObject]:
-        return [o for o in self.objects if o.family == family]
 
 
 def _option_problems(options: BuildOptions) -> list[Problem]:
@@ -190,8 +187,3 @@ def catalog_documents(catalog: Path | None = None) -> list[BundleDoc]:
     """The catalog's all-bundle, rendered and parsed back, without validation."""
     found, _version, objects = catalog_objects(BuildOptions(catalog=catalog))
     return list(parse_back(render_bundles(found, objects)))
-
-
-def cluster_objects(build: Build, family: str) -> list[CatalogObject]:
-    """The objects of one family that have a cluster-wide kind (all but namespaced-only retained ones)."""
-    return [o for o in build.of_family(family) if any(k in CLUSTER_KINDS for k in o.kinds)]
