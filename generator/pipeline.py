@@ -163,10 +163,23 @@ def generate(options: BuildOptions = BuildOptions()) -> Build:
     catalog, version, objects = catalog_objects(options)
     bundles = render_bundles(catalog, objects)
     documents = parse_back(bundles)
-    problems = tuple(_validate(catalog, documents))
+    problems = tuple(_point_at_sources(_validate(catalog, documents), objects))
     files = release_files(bundles, options.release)
     files.update(output_files(OutputContext(catalog, version, objects, bundles, options.helm_package)))
     return Build(catalog, version, tuple(objects), bundles, documents, problems, files)
+
+
+def _point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObject]) -> list[Problem]:
+    """Add where each offending object is defined, so a catalog author knows which file to fix."""
+    defined = {o.name: o.location for o in objects}
+    pointed = []
+    for problem in problems:
+        source = defined.get(problem.location.name or "")
+        if source is not None and source.file != problem.location.file:
+            where = source.file + (f":{source.line}" if source.line else "")
+            problem = replace(problem, message=f"{problem.message} (defined in {where})")
+        pointed.append(problem)
+    return pointed
 
 
 def _validate(catalog: Catalog, documents: Sequence[BundleDoc]) -> list[Problem]:

@@ -1,0 +1,55 @@
+"""`citgen build` validates what it renders and writes nothing that fails."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.model import label
+from generator.paths import builtin_catalog
+from tests.helpers import read_yaml_stream
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    root = tmp_path / "catalog"
+    for name in ("series", "preferences", "templates"):
+        shutil.copytree(builtin_catalog() / name, root / name)
+    shutil.copy(builtin_catalog() / "catalog.yaml", root)
+    return root
+
+
+def test_a_spec_fragment_that_breaks_the_crd_schema_is_refused_and_nothing_is_written(catalog, tmp_path):
+    series = catalog / "series" / "u.yaml"
+    series.write_text(series.read_text() + "spec:\n  cpu:\n    dedicatedCpuPlacement: true\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(out)])
+    assert result.exit_code == 2
+    assert ("error: common-instancetypes-all-bundle.yaml#59 (u1.2xlarge) $.spec.cpu.dedicatedCpuPlacement: "
+            "unknown field 'dedicatedCpuPlacement'; did you mean 'dedicatedCPUPlacement'? "
+            "(defined in series/u.yaml:1) [schema]") in result.output
+    assert result.output.rstrip().endswith("problems, nothing written")
+    assert not out.exists()
+
+
+def test_a_vendor_that_breaks_the_label_rules_is_refused(catalog, tmp_path):
+    settings = catalog / "catalog.yaml"
+    settings.write_text(settings.read_text().replace("vendor: kubevirt.io", "vendor: -acme-"))
+    result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "catalog.yaml:5:9: vendor: expected a Kubernetes label value" in result.output
+
+
+def test_a_deprecated_series_is_labelled_deprecated(catalog, tmp_path):
+    series = catalog / "series" / "o.yaml"
+    series.write_text(series.read_text() + "deprecated: true\n")
+    result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    docs = read_yaml_stream(tmp_path / "out" / "common-clusterinstancetypes-bundle.yaml")
+    deprecated = {d["metadata"]["name"] for d in docs if d["metadata"]["labels"].get(label("deprecated")) == "true"}
+    assert deprecated == {d["metadata"]["name"] for d in docs if d["metadata"]["name"].startswith("o1.")}
+    assert len(deprecated) == 9
