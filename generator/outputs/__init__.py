@@ -25,10 +25,11 @@ class OutputContext:
 
 Producer = Callable[[OutputContext], Mapping[str, bytes]]
 
-from .kustomize import kustomize_files  # noqa: E402 - producers import OutputContext lazily
+from .helm import helm_files  # noqa: E402 - producers import OutputContext lazily
+from .kustomize import kustomize_files  # noqa: E402
 
 #: Every producer, in the order their files are laid out.
-OUTPUTS: list[Producer] = [kustomize_files]
+OUTPUTS: list[Producer] = [kustomize_files, helm_files]
 
 
 def output_files(ctx: OutputContext) -> dict[str, bytes]:

@@ -1,0 +1,291 @@
+"""The Helm chart: the catalog as a chart whose values pick kinds, series, sizes and preferences.
+
+Two kinds of files meet here and never mix. Helm's own templates (Go
+templates full of ``{{ }}``) are static files under ``templates/helm/chart/``,
+copied byte for byte. What belongs to one build is generated: Chart.yaml and
+values.yaml from Jinja templates (``templates/helm/*.yaml.j2``), the values
+schema from the catalog's names, and ``catalog/objects.json``, the objects the
+Go templates read with ``.Files.Get | fromJson``. The objects are the bundles'
+documents parsed back, so default values render exactly the all-bundle.
+
+Chart versions must be SemVer 2; catalog versions are tags like ``v1.8.0-dev``.
+:func:`chart_version` maps one to the other (see its docstring); appVersion
+keeps the catalog version as written.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import re
+import tarfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+import jinja2
+from ..errors import InputError
+from ..model import CLUSTER_KINDS, CatalogObject, label
+from ..paths import builtin_catalog
+from ..problems import Location
+from ..render import environment, template_error
+from ..yamlsrc import load_stream_fast
+
+if TYPE_CHECKING:  # the registry in __init__ imports this module
+    from . import OutputContext
+
+CHART = "common-instancetypes"
+ROOT = f"helm/{CHART}"
+STATIC = "helm/chart"  # inside a templates directory: copied verbatim
+RENDERED = {"Chart.yaml": "helm/Chart.yaml.j2", "values.yaml": "helm/values.yaml.j2"}
+DATA_FILE = "catalog/objects.json"
+ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
+FAMILY_KEY = {"instancetype": "instancetypes", "preference": "preferences"}
+
+_SEMVER = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
+    r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$")
+_NUMERIC_HEAD = re.compile(r"^(\d+)(?:\.(\d+))?(?:\.(\d+))?(.*)$")
+#: A label value as Kubernetes accepts it (empty or 63 characters, alphanumeric at both ends).
+LABEL_VALUE = r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"
+
+
+def _identifiers(text: str) -> list[str]:
+    """Dot-separated SemVer pre-release identifiers made of what ``text`` holds."""
+    out = []
+    for part in re.split(r"[.+]", text):
+        part = re.sub(r"[^0-9A-Za-z-]+", "-", part).strip("-")
+        if part.isdigit():
+            part = str(int(part))  # numeric identifiers have no leading zeros
+        if part:
+            out.append(part)
+    return out
+
+
+def chart_version(version: str) -> str:
+    """The SemVer 2 chart version for a catalog version.
+
+    ``v1.8.0`` -> ``1.8.0`` and ``v1.8.0-dev`` -> ``1.8.0-dev`` (a leading ``v``
+    is dropped; ``-dev`` is a pre-release, so Helm repositories need
+    ``--devel`` to offer it). Missing minor or patch numbers become 0
+    (``v2`` -> ``2.0.0``) and whatever follows the numbers becomes the
+    pre-release (``v1.8rc1`` -> ``1.8.0-rc1``). A version with no leading
+    number is a pre-release of 0.0.0 (``main`` -> ``0.0.0-main``).
+    """
+    text = version[1:] if version[:1] in ("v", "V") else version
+    if _SEMVER.match(text):
+        return text
+    found = _NUMERIC_HEAD.match(text)
+    if found:
+        core = ".".join(str(int(n or 0)) for n in found.group(1, 2, 3))
+        rest = found.group(4)
+    else:
+        core, rest = "0.0.0", version
+    identifiers = _identifiers(rest)
+    result = f"{core}-{'.'.join(identifiers)}" if identifiers else core
+    return result if _SEMVER.match(result) else core
+
+
+def template_dirs(ctx: OutputContext) -> list[Path]:
+    """The catalog's templates first, then the built-in ones (as the bundles are rendered)."""
+    dirs = [ctx.catalog.root / "templates"]
+    if builtin_catalog() / "templates" != dirs[0]:
+        dirs.append(builtin_catalog() / "templates")
+    return dirs
+
+
+def static_files(dirs: Sequence[Path]) -> dict[str, bytes]:
+    """Helm's own chart files, byte for byte; a catalog's copy of a file wins over the built-in one."""
+    files: dict[str, bytes] = {}
+    for base in reversed(dirs):
+        root = base / STATIC
+        if root.is_dir():
+            for path in sorted(root.rglob("*")):
+                if path.is_file():
+                    files[path.relative_to(root).as_posix()] = path.read_bytes()
+    if "templates/catalog.yaml" not in files:
+        raise InputError.at(Location(f"templates/{STATIC}/templates/catalog.yaml"), "Helm chart template not found")
+    return files
+
+
+def _documents(ctx: OutputContext) -> dict[tuple[str, str], dict]:
+    """The all-bundle parsed back, by (kind, name): what the chart renders is what is shipped."""
+    try:
+        docs = load_stream_fast(ctx.bundles[ALL_BUNDLE])
+    except Exception as exc:  # a template produced text that is not YAML
+        raise InputError.at(Location(ALL_BUNDLE), f"rendered bundle is not valid YAML: {exc}") from None
+    return {(d.get("kind"), (d.get("metadata") or {}).get("name")): d for d in docs if isinstance(d, dict)}
+
+
+def _entry(obj: CatalogObject, documents: Mapping[tuple[str, str], dict]) -> dict[str, Any]:
+    """One object as the chart's templates read it: what values select on, and its document."""
+    scopes = ["cluster" if kind in CLUSTER_KINDS else "namespaced" for kind in obj.kinds]
+    document = dict(documents[(obj.kinds[0], obj.name)])
+    document.pop("kind", None)  # the template sets the kind it renders
+    entry: dict[str, Any] = {"name": obj.name}
+    if obj.family == "instancetype":
+        head, _, size = obj.name.partition(".")
+        entry.update(group=obj.group, series=head, size=size)
+    else:
+        entry.update(family=obj.group)
+    entry.update(deprecated=obj.labels.get(label("deprecated")) == "true", kinds=scopes, document=document)
+    return entry
+
+
+def gpu_device_name(ctx: OutputContext) -> str:
+    """The GPU device the objects ask for when they all ask for one; else the catalog parameter.
+
+    With several devices in one build there is no single default to show, so
+    the value is empty and the chart leaves every device as built.
+    """
+    names = {gpu.get("deviceName") for o in ctx.objects for gpu in (o.spec.get("gpus") or [])
+             if isinstance(gpu, Mapping)}
+    if len(names) > 1:
+        return ""
+    if names:
+        return str(names.pop())
+    return str(ctx.catalog.settings.parameters.get("gpu", {}).get("deviceName", ""))
+
+
+def chart_data(ctx: OutputContext) -> dict[str, Any]:
+    """``catalog/objects.json``: the objects per family, in bundle order, and what they were built with."""
+    documents = _documents(ctx)
+    data: dict[str, Any] = {"built": {"vendor": ctx.catalog.settings.vendor, "gpuDeviceName": gpu_device_name(ctx)}}
+    for family, key in FAMILY_KEY.items():
+        data[key] = [_entry(o, documents) for o in ctx.objects if o.family == family]
+    return data
+
+
+def _names(ctx: OutputContext) -> dict[str, list[str]]:
+    """What values may name: series (prefix and versioned name), sizes, preferences and families."""
+    instancetypes = [o for o in ctx.objects if o.family == "instancetype"]
+    preferences = [o for o in ctx.objects if o.family == "preference"]
+    series: dict[str, set[str]] = {}
+    for obj in instancetypes:
+        series.setdefault(obj.group, set()).add(obj.name.partition(".")[0])
+    return {
+        "series_help": [f"{g} ({', '.join(sorted(s))})" for g, s in sorted(series.items())],
+        "series": sorted(set(series) | {n for s in series.values() for n in s}),
+        "sizes": sorted({o.name.partition(".")[2] for o in instancetypes}),
+        "families": sorted({o.group for o in preferences}),
+        "preferences": sorted({o.group for o in preferences} | {o.name for o in preferences}),
+    }
+
+
+def _string_list(names: Iterable[str]) -> dict[str, Any]:
+    return {"type": "array", "uniqueItems": True, "items": {"type": "string", "enum": list(names)}}
+
+
+def _string_map(value_pattern: str | None) -> dict[str, Any]:
+    value: dict[str, Any] = {"type": "string"}
+    if value_pattern:
+        value.update(pattern=value_pattern, maxLength=63)
+    return {"type": "object", "propertyNames": {"type": "string", "minLength": 1, "maxLength": 316},
+            "additionalProperties": value}
+
+
+def values_schema(ctx: OutputContext) -> dict[str, Any]:
+    """values.schema.json: every value typed, and every name checked against what the catalog has."""
+    names = _names(ctx)
+
+    def closed(properties: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": False, "required": sorted(properties),
+                "properties": properties}
+
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": f"Values of the {CHART} chart",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "global": {"type": "object"},
+            "kinds": closed({"cluster": {"type": "boolean"}, "namespaced": {"type": "boolean"}}),
+            "instancetypes": closed({
+                "enabled": {"type": "boolean"},
+                "series": _string_list(names["series"]),
+                "excludeSeries": _string_list(names["series"]),
+                "sizes": _string_list(names["sizes"]),
+                "excludeSizes": _string_list(names["sizes"]),
+            }),
+            "preferences": closed({
+                "enabled": {"type": "boolean"},
+                "include": _string_list(names["preferences"]),
+                "exclude": _string_list(names["preferences"]),
+            }),
+            "vendor": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": LABEL_VALUE},
+            "labels": _string_map(LABEL_VALUE),
+            "annotations": _string_map(None),
+            "gpu": closed({"deviceName": {"type": "string"}}),
+            "keepDeprecated": {"type": "boolean"},
+        },
+    }
+
+
+def _render(dirs: Sequence[Path], variables: Mapping[str, Any]) -> dict[str, bytes]:
+    env = environment(dirs)
+    files = {}
+    for target, name in RENDERED.items():
+        try:
+            files[target] = env.get_template(name).render(**variables).encode()
+        except jinja2.TemplateNotFound:
+            raise InputError.at(Location("templates/" + name), "template not found") from None
+        except Exception as exc:  # any failure inside a template is the template's fault
+            raise template_error(exc, name, env, "templates/" + name) from None
+    return files
+
+
+def _dump_data(data: Mapping[str, Any]) -> bytes:
+    """JSON, not YAML: Helm reads YAML 1.1, where a series named ``n`` would turn into false."""
+    return (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode()
+
+
+def chart_files(ctx: OutputContext) -> dict[str, bytes]:
+    """Every file of the chart, keyed by its path inside the chart directory."""
+    dirs = template_dirs(ctx)
+    names = _names(ctx)
+    files = static_files(dirs)
+    files.update(_render(dirs, {
+        "name": CHART,
+        "description": f"KubeVirt common instancetypes and preferences ({ctx.catalog.settings.vendor})",
+        "chart_version": chart_version(ctx.version),
+        "app_version": ctx.version,
+        "home": ctx.catalog.settings.provider.get("documentationURL", ""),
+        "vendor": ctx.catalog.settings.vendor,
+        "gpu_device_name": gpu_device_name(ctx),
+        "series": names["series_help"],
+        "sizes": names["sizes"],
+        "families": names["families"],
+    }))
+    files["values.schema.json"] = (json.dumps(values_schema(ctx), indent=2, sort_keys=True) + "\n").encode()
+    files[DATA_FILE] = _dump_data(chart_data(ctx))
+    return dict(sorted(files.items()))
+
+
+def package(files: Mapping[str, bytes], chart: str = CHART) -> bytes:
+    """The chart as ``helm package`` lays it out (``<chart>/...`` in a gzipped tar), reproducibly.
+
+    Sorted entries, mtime 0, owner root, mode 0644 and a gzip header without
+    name or time: the same chart always gives the same bytes.
+    """
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for name, data in sorted(files.items()):
+            info = tarfile.TarInfo(f"{chart}/{name}")
+            info.size, info.mtime, info.mode = len(data), 0, 0o644
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            tar.addfile(info, io.BytesIO(data))
+    packed = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=packed, mtime=0) as gz:
+        gz.write(raw.getvalue())
+    return packed.getvalue()
+
+
+def helm_files(ctx: OutputContext) -> Mapping[str, bytes]:
+    """The chart directory under ``helm/``, and its package when asked for."""
+    files = chart_files(ctx)
+    out = {f"{ROOT}/{name}": data for name, data in files.items()}
+    if ctx.helm_package:
+        out[f"helm/{CHART}-{chart_version(ctx.version)}.tgz"] = package(files)
+    return out
