@@ -1,0 +1,159 @@
+"""The kustomize tree, built with real kustomize (`kubectl kustomize`) and compared with the bundles.
+
+Every generated kustomization is built: the root must give the all-bundle, a
+kind directory its kind's bundle, a series or family directory that group's
+objects of that kind. Which objects belong to which group is read off the
+catalog's objects, not off the tree. kubectl is a tool on the machine: absent,
+the tests skip, except under CI=true, where its absence is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+from typing import Any, Iterable
+
+import pytest
+import yaml
+
+from tests.helpers import default_build
+
+BUNDLE_OF = {
+    "instancetypes/cluster": "common-clusterinstancetypes-bundle.yaml",
+    "instancetypes/namespaced": "common-instancetypes-bundle.yaml",
+    "preferences/cluster": "common-clusterpreferences-bundle.yaml",
+    "preferences/namespaced": "common-preferences-bundle.yaml",
+}
+ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
+
+
+def kustomization_dirs() -> list[str]:
+    """Every directory of the generated tree that holds a kustomization, relative to the output."""
+    names = default_build().files
+    return sorted(n[: -len("/kustomization.yaml")] for n in names
+                  if n.startswith("kustomize/") and n.endswith("/kustomization.yaml")) + ["kustomize"]
+
+
+def kubectl() -> str:
+    found = shutil.which("kubectl")
+    if found:
+        return found
+    if os.environ.get("CI") == "true":
+        pytest.fail("kubectl is required under CI to build the kustomize tree")
+    pytest.skip("kubectl is not installed")
+
+
+def kustomize(directory: Path) -> list[dict]:
+    run = subprocess.run([kubectl(), "kustomize", str(directory)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return [d for d in yaml.safe_load_all(run.stdout) if d is not None]
+
+
+def stream(text: str) -> list[dict]:
+    return [d for d in yaml.safe_load_all(text) if d is not None]
+
+
+def keyed(docs: Iterable[dict]) -> dict[tuple[str, str], dict]:
+    docs = list(docs)
+    out = {(d["kind"], d["metadata"]["name"]): d for d in docs}
+    assert len(out) == len(docs), "the same kind and name twice"
+    return out
+
+
+def expected_objects(directory: str) -> list[dict]:
+    """What the catalog says a kustomization directory must hold."""
+    build = default_build()
+    if directory == "kustomize":
+        return stream(build.bundles[ALL_BUNDLE])
+    parts = directory.split("/")
+    bundle = stream(build.bundles[BUNDLE_OF["/".join(parts[1:3])]])
+    if len(parts) == 3:
+        return bundle
+    family = parts[1][: -len("s")]
+    members = {o.name for o in build.objects if o.family == family and o.group == parts[3]}
+    return [d for d in bundle if d["metadata"]["name"] in members]
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default build's files, written as `citgen build --out` would."""
+    root = tmp_path_factory.mktemp("build")
+    for name, data in default_build().files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    return root
+
+
+def test_the_tree_has_a_kustomization_per_kind_and_per_series_or_family():
+    build = default_build()
+    groups = {family: sorted({o.group for o in build.objects if o.family == family})
+              for family in ("instancetype", "preference")}
+    wanted = {"kustomize"} | {f"kustomize/{kind}" for kind in BUNDLE_OF}
+    for kind in BUNDLE_OF:
+        wanted |= {f"kustomize/{kind}/{g}" for g in groups[kind.split("s/")[0]]}
+    assert set(kustomization_dirs()) == wanted
+    assert "kustomize/instancetypes/cluster/u" in wanted and "kustomize/preferences/namespaced/windows" in wanted
+
+
+@pytest.mark.parametrize("directory", kustomization_dirs())
+def test_kustomization_builds_exactly_its_bundle_objects(out: Path, directory: str):
+    built = kustomize(out / directory)
+    expected = expected_objects(directory)
+    assert expected, f"{directory} stands for no object"
+    assert keyed(built) == keyed(expected)
+
+
+def test_the_root_keeps_the_all_bundle_order(out: Path):
+    assert kustomize(out / "kustomize") == stream(default_build().bundles[ALL_BUNDLE])
+
+
+def test_resource_files_are_the_bundle_documents_as_rendered():
+    """Concatenating a kind's group files in kustomization order gives its bundle text, byte for byte."""
+    files = default_build().files
+    for kind, bundle in BUNDLE_OF.items():
+        listed = yaml.safe_load(files[f"kustomize/{kind}/kustomization.yaml"])["resources"]
+        text = b"".join(files[f"kustomize/{kind}/{group}/{group}.yaml"] for group in listed)
+        assert text.decode() == default_build().bundles[bundle], kind
+
+
+def overlay(directory: Path, base: Path, text: str) -> Path:
+    directory.mkdir()
+    spec: dict[str, Any] = yaml.safe_load(textwrap.dedent(text))
+    spec["resources"] = [os.path.relpath(base, directory)]
+    (directory / "kustomization.yaml").write_text(yaml.safe_dump(spec, sort_keys=False))
+    return directory
+
+
+def test_a_gitops_overlay_takes_the_u_series_relabels_prefixes_and_drops_a_size(out: Path, tmp_path: Path):
+    base = out / "kustomize" / "instancetypes" / "cluster" / "u"
+    dropped = "u1.8xlarge"
+    site = overlay(tmp_path / "site", base, f"""
+        apiVersion: kustomize.config.k8s.io/v1beta1
+        kind: Kustomization
+        namePrefix: acme-
+        labels:
+          - pairs:
+              example.com/team: platform
+        patches:
+          - patch: |
+              $patch: delete
+              apiVersion: instancetype.kubevirt.io/v1beta1
+              kind: VirtualMachineClusterInstancetype
+              metadata:
+                name: {dropped}
+        """)
+    source = expected_objects("kustomize/instancetypes/cluster/u")
+    assert dropped in {d["metadata"]["name"] for d in source}
+    expected = []
+    for doc in source:
+        if doc["metadata"]["name"] == dropped:
+            continue
+        doc["metadata"]["name"] = "acme-" + doc["metadata"]["name"]
+        doc["metadata"]["labels"]["example.com/team"] = "platform"
+        expected.append(doc)
+    built = kustomize(site)
+    assert keyed(built) == keyed(expected)
+    assert len(built) == len(source) - 1
