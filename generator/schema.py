@@ -20,6 +20,7 @@ from jsonschema.exceptions import ValidationError
 from .documents import BundleDoc
 from .problems import Path, Problem
 from .quantity import QuantityError, parse
+from .schema_fast import Check, compile_schema
 from .schema_import import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
 
 RULE = "schema"
@@ -50,6 +51,17 @@ def validator(kind: str) -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+@lru_cache(maxsize=None)
+def quick_check(kind: str) -> Check | None:
+    """``kind``'s schema compiled to a yes/no check (schema_fast.py), or None if it cannot be.
+
+    Valid objects, nearly all of them, pass through it about ten times faster than
+    through jsonschema; only the others are explained by jsonschema.
+    """
+    checker = validator(kind)
+    return compile_schema(checker.schema) if checker.format_checker is None else None
+
+
 def check_object(data: Any) -> list[tuple[Path, str]]:
     """(JSON key path, message) for each bad field of ``data``, deepest first per field, sorted."""
     kinds = known_kinds()
@@ -60,6 +72,9 @@ def check_object(data: Any) -> list[tuple[Path, str]]:
         return [((), f"missing kind; expected one of {', '.join(kinds)}")]
     if kind not in kinds:
         return [(("kind",), f"unknown kind {kind!r}; expected one of {', '.join(kinds)}")]
+    valid = quick_check(kind)
+    if valid is not None and valid(data):
+        return []
     found: dict[tuple, tuple[int, Path, str]] = {}
     for error in validator(kind).iter_errors(data):
         for leaf in _leaves(error):

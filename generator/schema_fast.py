@@ -1,0 +1,156 @@
+"""A fast yes/no check of an object against a shipped schema, compiled to Python closures.
+
+jsonschema walks the schema anew for every object, which costs about a quarter of a
+millisecond per catalog object: most of a large build. Almost every object is valid,
+and "is it valid?" needs none of that machinery, so each schema is compiled once into
+nested closures that answer only that question. Only when the answer is "no" does
+schema.py run jsonschema to find and explain the errors, so messages are unchanged.
+
+The compiled check may be stricter than JSON Schema, never more lenient: a keyword it
+does not know makes the whole schema uncompilable (every object then goes the slow
+way), and a value it is unsure about (a float where an integer is expected, a bool in
+an enum) counts as invalid and is left to jsonschema to judge.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Dict, Mapping, Optional
+
+Check = Callable[[Any], bool]
+
+#: Keywords that never change whether an object is valid (annotations), as the
+#: schema validator is built without a format checker.
+_ANNOTATIONS = frozenset({"$schema", "$defs", "$comment", "title", "description", "format", "default",
+                          "examples", "x-kubernetes-preserve-unknown-fields"})
+_KNOWN = frozenset({"type", "$ref", "properties", "additionalProperties", "required", "items",
+                    "enum", "const", "pattern", "minimum", "maximum"}) | _ANNOTATIONS
+
+
+class Uncompilable(Exception):
+    """The schema uses something the fast check does not implement."""
+
+
+def _is_type(name: str) -> Check:
+    if name == "object":
+        return lambda v: type(v) is dict
+    if name == "array":
+        return lambda v: type(v) is list
+    if name == "string":
+        return lambda v: type(v) is str
+    if name == "integer":
+        return lambda v: type(v) is int
+    if name == "number":
+        return lambda v: type(v) is int or type(v) is float
+    if name == "boolean":
+        return lambda v: type(v) is bool
+    if name == "null":
+        return lambda v: v is None
+    raise Uncompilable(f"type {name!r}")
+
+
+def _plain(value: Any) -> bool:
+    """Values whose == agrees with JSON equality (no bool/int or int/float confusion)."""
+    return type(value) in (str, int, type(None))
+
+
+class _Compiler:
+    def __init__(self, root: Mapping[str, Any]):
+        self.root = root
+        self.refs: Dict[str, Optional[Check]] = {}
+
+    def ref(self, target: str) -> Check:
+        if not target.startswith("#/$defs/"):
+            raise Uncompilable(f"$ref {target!r}")
+        if target not in self.refs:
+            self.refs[target] = None  # a recursive reference finds it while compiling
+            name = target[len("#/$defs/"):]
+            try:
+                schema = self.root["$defs"][name]
+            except (KeyError, TypeError):
+                raise Uncompilable(f"$ref {target!r} not found") from None
+            self.refs[target] = self.compile(schema)
+        refs = self.refs
+        return lambda v: refs[target](v)  # type: ignore[misc]
+
+    def compile(self, schema: Any) -> Check:
+        if schema is True or schema == {}:
+            return lambda v: True
+        if schema is False:
+            return lambda v: False
+        if not isinstance(schema, dict):
+            raise Uncompilable("schema is not an object")
+        unknown = [k for k in schema if k not in _KNOWN and not k.startswith("x-")]
+        if unknown:
+            raise Uncompilable(f"keywords {unknown}")
+        checks: list[Check] = []
+        if "type" in schema:
+            names = [schema["type"]] if isinstance(schema["type"], str) else list(schema["type"])
+            kinds = [_is_type(n) for n in names]
+            checks.append(kinds[0] if len(kinds) == 1 else (lambda v: any(k(v) for k in kinds)))
+        if "$ref" in schema:
+            checks.append(self.ref(schema["$ref"]))
+        if "enum" in schema:
+            allowed = list(schema["enum"])
+            if not all(_plain(a) for a in allowed):
+                raise Uncompilable("enum of non-plain values")
+            checks.append(lambda v: _plain(v) and any(type(v) is type(a) and v == a for a in allowed))
+        if "const" in schema:
+            const = schema["const"]
+            if not _plain(const):
+                raise Uncompilable("const of a non-plain value")
+            checks.append(lambda v: type(v) is type(const) and v == const)
+        if "pattern" in schema:
+            search = re.compile(schema["pattern"]).search
+            checks.append(lambda v: type(v) is not str or search(v) is not None)
+        if "minimum" in schema:
+            low = schema["minimum"]
+            checks.append(lambda v: type(v) not in (int, float) or v >= low)
+        if "maximum" in schema:
+            high = schema["maximum"]
+            checks.append(lambda v: type(v) not in (int, float) or v <= high)
+        if "required" in schema:
+            required = list(schema["required"])
+            checks.append(lambda v: type(v) is not dict or all(k in v for k in required))
+        if "properties" in schema or "additionalProperties" in schema:
+            checks.append(self.members(schema.get("properties", {}), schema.get("additionalProperties", True)))
+        if "items" in schema:
+            item = self.compile(schema["items"])
+            checks.append(lambda v: type(v) is not list or all(item(x) for x in v))
+        if not checks:
+            return lambda v: True
+        if len(checks) == 1:
+            return checks[0]
+        return lambda v: all(c(v) for c in checks)
+
+    def members(self, properties: Mapping[str, Any], additional: Any) -> Check:
+        known = {name: self.compile(sub) for name, sub in properties.items()}
+        if additional is False:
+            def check(v: Any) -> bool:
+                if type(v) is not dict:
+                    return True
+                for key, value in v.items():
+                    sub = known.get(key) if type(key) is str else None
+                    if sub is None or not sub(value):
+                        return False
+                return True
+            return check
+        extra = self.compile(additional)
+
+        def check_open(v: Any) -> bool:
+            if type(v) is not dict:
+                return True
+            for key, value in v.items():
+                sub = known.get(key) if type(key) is str else None
+                if not (sub or extra)(value):
+                    return False
+            return True
+        return check_open
+
+
+def compile_schema(schema: Mapping[str, Any]) -> Optional[Check]:
+    """A function telling whether an object is valid, or None when the schema is beyond it."""
+    try:
+        return _Compiler(schema).compile(schema)
+    except (Uncompilable, re.error):
+        return None
