@@ -200,6 +200,7 @@ class _Overlay:
         if not section:
             return
         known = {size.name for matrix in self.catalog.matrices.values() for size in matrix.sizes}
+        before = len(self.problems)
         chosen: dict[str, set[str]] = {}
         for op in ("keep", "drop"):
             names = set()
@@ -211,6 +212,8 @@ class _Overlay:
                                  f"(sizes: {_names(known)})")
             if op in section:
                 chosen[op] = names
+        if len(self.problems) > before:
+            return  # with a name unknown, which series would be emptied is only guesswork
         series = []
         for one in self.catalog.series:
             sizes = [s for s in one.sizes if ("keep" not in chosen or s in chosen["keep"])
@@ -221,6 +224,7 @@ class _Overlay:
             op = "keep" if "keep" in section else "drop"
             self.problem(("sizes", op), f"leaves series {one.name!r} without sizes (it has: "
                          f"{', '.join(one.sizes)}); drop the series with series.drop, or keep one of its sizes")
+            series.append(one)  # kept as it was, so later steps do not report it missing too
         self.set_series(series)
 
     def add_series(self) -> None:
