@@ -1,0 +1,288 @@
+"""The Helm chart, rendered and linted by Helm's own engine (helm-python-sdk, `helm_python`).
+
+What each set of values must give is worked out here from the build's
+documents and the catalog's objects with plain Python, following the values'
+documented meaning; the chart's Go templates are the thing under test.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import io
+import os
+import re
+import tarfile
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from generator.model import CLUSTER_KINDS, INSTANCETYPE_KINDS, label
+from generator.outputs.helm import chart_version
+from generator.pipeline import Build, BuildOptions, generate
+from tests.helpers import REPO, default_build
+
+try:
+    import helm_python
+except ImportError:  # pragma: no cover - depends on the test environment
+    helm_python = None
+
+CHART = "helm/common-instancetypes"
+#: SemVer 2, as written on semver.org.
+SEMVER = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$")
+
+
+@pytest.fixture(scope="module")
+def helm() -> Any:
+    if helm_python is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("helm-python-sdk is required under CI")
+        pytest.skip("helm-python-sdk is not installed")
+    return helm_python
+
+
+def write_files(build: Build, root: Path) -> Path:
+    for name, data in build.files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    return root
+
+
+@pytest.fixture(scope="module")
+def chart_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_files(default_build(), tmp_path_factory.mktemp("build")) / CHART
+
+
+@pytest.fixture(scope="module")
+def chart(helm: Any, chart_dir: Path) -> Iterator[Any]:
+    with helm.Chart.load(str(chart_dir)) as loaded:
+        yield loaded
+
+
+def render(chart: Any, values: Mapping[str, Any] | None = None) -> list[dict]:
+    out = chart.render(dict(values or {}), name="catalog", namespace="vms")
+    return [d for text in out.values() for d in yaml.safe_load_all(text) if d is not None]
+
+
+def keyed(docs: list[dict]) -> dict[tuple[str, str], dict]:
+    out = {(d["kind"], d["metadata"]["name"]): d for d in docs}
+    assert len(out) == len(docs), "the same kind and name twice"
+    return out
+
+
+def expected(build: Build, values: Mapping[str, Any]) -> list[dict]:
+    """The objects a release with ``values`` must hold, by the values' documented meaning."""
+    kinds = {"cluster": True, "namespaced": True, **values.get("kinds", {})}
+    its = {"enabled": True, "series": [], "excludeSeries": [], "sizes": [], "excludeSizes": [],
+           **values.get("instancetypes", {})}
+    prefs = {"enabled": True, "include": [], "exclude": [], **values.get("preferences", {})}
+    group = {(o.family, o.name): o.group for o in build.objects}
+    out = []
+    for doc in (d.data for d in build.documents):
+        kind, name, labels = doc["kind"], doc["metadata"]["name"], doc["metadata"]["labels"]
+        if not kinds["cluster" if kind in CLUSTER_KINDS else "namespaced"]:
+            continue
+        if labels.get(label("deprecated")) == "true" and not values.get("keepDeprecated", True):
+            continue
+        if kind in INSTANCETYPE_KINDS:
+            series, _, size = name.partition(".")
+            names = {series, group[("instancetype", name)]}
+            if (not its["enabled"] or (its["series"] and not names & set(its["series"]))
+                    or names & set(its["excludeSeries"])
+                    or (its["sizes"] and size not in its["sizes"]) or size in its["excludeSizes"]):
+                continue
+        else:
+            names = {name, group[("preference", name)]}
+            if not prefs["enabled"] or (prefs["include"] and not names & set(prefs["include"])) \
+                    or names & set(prefs["exclude"]):
+                continue
+        doc = copy.deepcopy(doc)
+        meta = doc["metadata"]
+        if "vendor" in values:
+            meta["labels"][label("vendor")] = values["vendor"]
+        meta["labels"].update(values.get("labels", {}))
+        meta["annotations"].update(values.get("annotations", {}))
+        for gpu in doc["spec"].get("gpus", []):
+            gpu["deviceName"] = values.get("gpu", {}).get("deviceName", gpu["deviceName"])
+        out.append(doc)
+    return out
+
+
+VALUE_SETS: dict[str, dict[str, Any]] = {
+    "namespaced-only": {"kinds": {"cluster": False}},
+    "cluster-only": {"kinds": {"namespaced": False}},
+    "series-subset": {"instancetypes": {"series": ["u", "cx1", "gn"], "excludeSeries": ["gn1"]}},
+    "sizes": {"instancetypes": {"sizes": ["large", "2xlarge", "2xlarge1gi"], "excludeSizes": ["2xlarge"]}},
+    "no-instancetypes": {"instancetypes": {"enabled": False}},
+    "vendor-label": {"vendor": "example.com"},
+    "preferences-excluded": {"preferences": {"enabled": False}},
+    "preferences-exclude-list": {"preferences": {"exclude": ["windows", "rhel.9"]}},
+    "preferences-include-list": {"preferences": {"include": ["fedora", "ubuntu", "rhel.9"]}},
+    "extra-labels-and-annotations": {
+        "labels": {"example.com/team": "platform", label("vendor"): "team.example.com"},
+        "annotations": {"example.com/contact": "VM team <vm-team@example.com>"}},
+    "gpu-device": {"gpu": {"deviceName": "nvidia.com/GH100"}},
+    "together": {"kinds": {"namespaced": False}, "instancetypes": {"series": ["gn", "u"], "sizes": ["xlarge"]},
+                 "preferences": {"include": ["windows"], "exclude": ["windows.xp"]},
+                 "vendor": "example.com", "gpu": {"deviceName": "nvidia.com/L4"}, "keepDeprecated": False},
+}
+
+
+def test_default_values_render_exactly_the_all_bundle(chart: Any):
+    bundle = [d.data for d in default_build().documents]
+    assert render(chart) == bundle
+    assert len(bundle) == sum(len(o.kinds) for o in default_build().objects)
+
+
+@pytest.mark.parametrize("values", VALUE_SETS.values(), ids=VALUE_SETS.keys())
+def test_values_choose_and_change_objects(chart: Any, values: dict):
+    wanted = expected(default_build(), values)
+    assert wanted, "a value set that selects nothing checks nothing"
+    assert wanted != expected(default_build(), {}), "a value set that changes nothing checks nothing"
+    assert keyed(render(chart, values)) == keyed(wanted)
+
+
+def test_the_gpu_device_reaches_every_gpu_instancetype(chart: Any):
+    gpus = [g for d in render(chart, VALUE_SETS["gpu-device"]) for g in d["spec"].get("gpus", [])]
+    assert gpus and {g["deviceName"] for g in gpus} == {"nvidia.com/GH100"}
+
+
+def test_deprecated_objects_are_kept_unless_told_otherwise(helm: Any, tmp_path: Path):
+    """Retained objects (gone from the catalog, labelled deprecated) follow keepDeprecated."""
+    current = {d.data["metadata"]["name"]: d.data for d in default_build().documents
+               if d.data["kind"] == INSTANCETYPE_KINDS[0]}
+    old = copy.deepcopy(current["u1.large"])
+    old["metadata"]["name"] = "u1.3xlarge"
+    old["metadata"]["labels"][label("size")] = "3xlarge"
+    (tmp_path / "old.yaml").write_text(yaml.safe_dump(old))
+    build = generate(BuildOptions(retain_from=(tmp_path / "old.yaml",)))
+    with helm.Chart.load(str(write_files(build, tmp_path / "out") / CHART)) as retained:
+        kept = keyed(render(retained))
+        dropped = keyed(render(retained, {"keepDeprecated": False}))
+    assert kept[(INSTANCETYPE_KINDS[0], "u1.3xlarge")]["metadata"]["labels"][label("deprecated")] == "true"
+    assert (INSTANCETYPE_KINDS[1], "u1.3xlarge") not in kept  # it was only ever a cluster object
+    assert kept == keyed(expected(build, {}))
+    assert dropped == keyed(expected(build, {"keepDeprecated": False}))
+    assert set(kept) - set(dropped) == {(INSTANCETYPE_KINDS[0], "u1.3xlarge")}
+
+
+def test_helm_lint_finds_no_errors(helm: Any, chart_dir: Path):
+    for values in (None, VALUE_SETS["together"]):
+        report = helm.lint(str(chart_dir), values, strict=True)
+        assert report["errors"] == []
+        assert [m for m in report["messages"] if m["severity"] >= 2] == []
+
+
+BAD_VALUES = {
+    "kind-not-boolean": ({"kinds": {"cluster": "yes"}}, "/kinds/cluster"),
+    "unknown-series": ({"instancetypes": {"series": ["zz"]}}, "/instancetypes/series/0"),
+    "unknown-size": ({"instancetypes": {"excludeSizes": ["huge"]}}, "/instancetypes/excludeSizes/0"),
+    "unknown-preference": ({"preferences": {"include": ["windows.95"]}}, "/preferences/include/0"),
+    "series-not-a-list": ({"instancetypes": {"series": "u"}}, "/instancetypes/series"),
+    "unknown-value": ({"namespace": "vms"}, "namespace"),
+    "misspelt-key": ({"kinds": {"clusters": False}}, "clusters"),
+    "vendor-not-a-label-value": ({"vendor": "ACME Inc."}, "/vendor"),
+    "label-value-too-long": ({"labels": {"example.com/team": "x" * 64}}, "/labels/example.com~1team"),
+    "annotation-not-a-string": ({"annotations": {"example.com/n": 3}}, "/annotations/example.com~1n"),
+    "device-not-a-string": ({"gpu": {"deviceName": 1}}, "/gpu/deviceName"),
+    "deprecated-not-boolean": ({"keepDeprecated": "no"}, "/keepDeprecated"),
+}
+
+
+@pytest.mark.parametrize("values, where", BAD_VALUES.values(), ids=BAD_VALUES.keys())
+def test_values_breaking_the_schema_are_rejected(helm: Any, chart: Any, values: dict, where: str):
+    with pytest.raises(helm.HelmValuesError) as refused:
+        chart.render(values, name="catalog", namespace="vms")
+    assert where in str(refused.value)
+    with pytest.raises(helm.HelmValuesError):
+        chart.validate_schema(values)
+
+
+@pytest.mark.parametrize("values", VALUE_SETS.values(), ids=VALUE_SETS.keys())
+def test_documented_value_sets_pass_the_schema(chart: Any, values: dict):
+    chart.validate_schema(values)
+
+
+def test_helm_templates_are_copied_verbatim(chart_dir: Path):
+    static = REPO / "templates" / "helm" / "chart"
+    copied = sorted(p.relative_to(static) for p in static.rglob("*") if p.is_file())
+    assert Path("templates/catalog.yaml") in copied
+    for relative in copied:
+        assert (chart_dir / relative).read_bytes() == (static / relative).read_bytes(), relative
+
+
+def test_chart_yaml_carries_the_catalog_version(chart: Any):
+    meta = chart.metadata
+    assert meta["appVersion"] == default_build().version
+    assert meta["version"] == chart_version(default_build().version)
+    assert SEMVER.match(meta["version"])
+
+
+@pytest.mark.parametrize("version, semver", [
+    ("v1.8.0-dev", "1.8.0-dev"),
+    ("v1.8.0", "1.8.0"),
+    ("v1.8.0+build.7", "1.8.0+build.7"),
+    ("v2", "2.0.0"),
+    ("v1.9rc1", "1.9.0-rc1"),
+    ("2024.01.15", "2024.1.15"),
+    ("main", "0.0.0-main"),
+])
+def test_catalog_versions_become_chart_versions_helm_accepts(helm: Any, tmp_path: Path, version: str, semver: str):
+    build = generate(BuildOptions(version=version))
+    with helm.Chart.load(str(write_files(build, tmp_path) / CHART)) as loaded:
+        assert loaded.version == semver
+        assert loaded.metadata["appVersion"] == version
+
+
+@given(st.text(max_size=30))
+def test_every_version_maps_to_semver(version: str):
+    assert SEMVER.match(chart_version(version))
+
+
+@pytest.fixture(scope="module")
+def packaged() -> tuple[Build, str]:
+    build = generate(BuildOptions(helm_package=True))
+    archives = [n for n in build.files if n.endswith(".tgz")]
+    assert archives == [f"helm/common-instancetypes-{chart_version(build.version)}.tgz"]
+    return build, archives[0]
+
+
+def test_the_package_loads_and_renders_like_the_directory(helm: Any, chart: Any, packaged: tuple[Build, str],
+                                                          tmp_path: Path):
+    build, archive = packaged
+    (tmp_path / "chart.tgz").write_bytes(build.files[archive])
+    with helm.Chart.load(str(tmp_path / "chart.tgz")) as from_file:
+        assert render(from_file) == render(chart)
+        assert render(from_file, VALUE_SETS["together"]) == render(chart, VALUE_SETS["together"])
+    with helm.Chart.load_archive(build.files[archive]) as from_bytes:
+        assert from_bytes.metadata == chart.metadata
+        assert render(from_bytes) == [d.data for d in build.documents]
+    lint = helm.lint(str(tmp_path / "chart.tgz"))
+    assert lint["errors"] == []
+
+
+def test_the_package_is_reproducible(packaged: tuple[Build, str]):
+    build, archive = packaged
+    data = build.files[archive]
+    assert generate(BuildOptions(helm_package=True)).files[archive] == data
+    assert data[4:8] == b"\0\0\0\0"  # gzip header mtime
+    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(data))) as tar:
+        members = tar.getmembers()
+        names = [m.name for m in members]
+        assert names == sorted(names)
+        chart_files = sorted(n for n in build.files if n.startswith(CHART + "/"))
+        assert ["helm/" + n for n in names] == chart_files
+        assert {(m.mtime, m.uid, m.gid, m.mode) for m in members} == {(0, 0, 0, 0o644)}
+        for member in members:
+            assert tar.extractfile(member).read() == build.files["helm/" + member.name]
+
+
+def test_without_helm_package_no_archive_is_written():
+    assert not [n for n in default_build().files if n.endswith(".tgz")]
