@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import jinja2
 from ..errors import InputError
 from ..model import CLUSTER_KINDS, CatalogObject, label
-from ..paths import builtin_catalog
 from ..problems import Location
 from ..render import environment, template_error
 from ..yamlsrc import load_stream_fast
+from .kustomize import template_dirs
 
 if TYPE_CHECKING:  # the registry in __init__ imports this module
     from . import OutputContext
@@ -87,14 +87,6 @@ def chart_version(version: str) -> str:
     return result if _SEMVER.match(result) else core
 
 
-def template_dirs(ctx: OutputContext) -> list[Path]:
-    """The catalog's templates first, then the built-in ones (as the bundles are rendered)."""
-    dirs = [ctx.catalog.root / "templates"]
-    if builtin_catalog() / "templates" != dirs[0]:
-        dirs.append(builtin_catalog() / "templates")
-    return dirs
-
-
 def static_files(dirs: Sequence[Path]) -> dict[str, bytes]:
     """Helm's own chart files, byte for byte; a catalog's copy of a file wins over the built-in one."""
     files: dict[str, bytes] = {}
@@ -112,7 +104,7 @@ def static_files(dirs: Sequence[Path]) -> dict[str, bytes]:
 def _documents(ctx: OutputContext) -> dict[tuple[str, str], dict]:
     """The all-bundle parsed back, by (kind, name): what the chart renders is what is shipped."""
     try:
-        docs = load_stream_fast(ctx.bundles[ALL_BUNDLE])
+        docs = [d.data for d in ctx.documents] if ctx.documents else load_stream_fast(ctx.bundles[ALL_BUNDLE])
     except Exception as exc:  # a template produced text that is not YAML
         raise InputError.at(Location(ALL_BUNDLE), f"rendered bundle is not valid YAML: {exc}") from None
     return {(d.get("kind"), (d.get("metadata") or {}).get("name")): d for d in docs if isinstance(d, dict)}
@@ -167,10 +159,22 @@ def _names(ctx: OutputContext) -> dict[str, list[str]]:
     return {
         "series_help": [f"{g} ({', '.join(sorted(s))})" for g, s in sorted(series.items())],
         "series": sorted(set(series) | {n for s in series.values() for n in s}),
-        "sizes": sorted({o.name.partition(".")[2] for o in instancetypes}),
+        "sizes": sorted({o.name.partition(".")[2] for o in instancetypes}, key=_size_order(ctx)),
         "families": sorted({o.group for o in preferences}),
         "preferences": sorted({o.group for o in preferences} | {o.name for o in preferences}),
     }
+
+
+def _size_order(ctx: OutputContext):
+    """Smallest first, as the size matrices list them; a variant (``large1gi``) right after its size."""
+    known = [s.name for m in ctx.catalog.matrices.values() for s in m.sizes]
+
+    def key(size: str) -> tuple[int, int, str]:
+        bases = [i for i, name in enumerate(known) if size.startswith(name)]
+        best = max(bases, key=lambda i: len(known[i]), default=len(known))
+        return (best, len(size), size)
+
+    return key
 
 
 def _string_list(names: Iterable[str]) -> dict[str, Any]:

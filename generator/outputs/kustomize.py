@@ -54,25 +54,28 @@ _DOCUMENT_START = re.compile(r"(?m)^(?=---(?:[ \t]|$))")
 
 
 def template_dirs(ctx: OutputContext) -> list[Path]:
-    """The catalog's templates first, then the built-in ones (as the bundles are rendered)."""
+    """The catalog's templates first, then the built-in ones, as the bundles are rendered (Helm's too)."""
     dirs = [ctx.catalog.root / "templates"]
     if builtin_catalog() / "templates" != dirs[0]:
         dirs.append(builtin_catalog() / "templates")
     return dirs
 
 
-def split_documents(text: str, bundle: str) -> list[tuple[str, str, str]]:
+def split_documents(text: str, bundle: str, parsed: Sequence[object] | None = None) -> list[tuple[str, str, str]]:
     """Cut a rendered bundle into (kind, name, text) per document, keeping the text as rendered.
 
     Anything before the first ``---`` (a comment a template may print) stays
     with the first document; a chunk that holds no document is dropped.
+    ``parsed`` may give the bundle's documents as already parsed, in order; when
+    there is one per chunk they name the chunks, sparing a second parse.
     """
     chunks = [c for c in _DOCUMENT_START.split(text) if c]
     if len(chunks) > 1 and not _DOCUMENT_START.match(chunks[0]):
         chunks[:2] = [chunks[0] + chunks[1]]
+    known = list(parsed) if parsed is not None and len(parsed) == len(chunks) else None
     found = []
-    for chunk in chunks:
-        docs = load_stream_fast(chunk)
+    for i, chunk in enumerate(chunks):
+        docs = [known[i]] if known is not None else load_stream_fast(chunk)
         if not docs:
             continue
         doc = docs[0]
@@ -94,10 +97,14 @@ def kind_groups(ctx: OutputContext) -> dict[str, dict[str, list[str]]]:
     """For each kind, its groups in order of first appearance, each with its documents' texts."""
     _check_groups(ctx.objects)
     group_of = {(kind, o.name): o.group for o in ctx.objects for kind in o.kinds}
+    parsed: dict[str, list[object]] = {}
+    for doc in ctx.documents:  # the all-bundle holds each kind's bundle, in order
+        parsed.setdefault(str(doc.kind), []).append(doc.data)
     out: dict[str, dict[str, list[str]]] = {}
     for kind, bundle in BUNDLE_OF_KIND.items():
         groups: dict[str, list[str]] = {}
-        for doc_kind, name, text in split_documents(ctx.bundles.get(bundle, ""), bundle):
+        for doc_kind, name, text in split_documents(ctx.bundles.get(bundle, ""), bundle,
+                                                    parsed.get(kind) if ctx.documents else None):
             group = group_of.get((doc_kind, name))
             if doc_kind != kind or group is None:
                 raise InputError.at(Location(bundle), f"{doc_kind} {name!r} is not a catalog object of this bundle")
