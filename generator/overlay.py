@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -49,6 +50,8 @@ RESERVED_ANNOTATIONS = {
     "openshift.io/support-url": "provider.supportURL",
 }
 _GLOB = set("*?[")
+QUALIFIED_KEY = re.compile(r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+                           r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$")
 
 
 class _Rebased(SourceMap):
@@ -114,7 +117,7 @@ class _Overlay:
     def rebased(self, data: Any, old: KeyPath, new: KeyPath) -> Document:
         return Document(data, _Rebased(self.doc.source, old, new), 0)
 
-    def find_series(self, name: str, path: KeyPath) -> Series | None:
+    def find_series(self, name: str, path: KeyPath, *, key: bool = False) -> Series | None:
         """A series by name (``cx1``) or, when only one series has it, by prefix (``cx``)."""
         series = self.catalog.series
         found = [s for s in series if s.name == name] or [s for s in series if s.prefix == name]
@@ -122,11 +125,11 @@ class _Overlay:
             return found[0]
         if found:
             self.problem(path, f"prefix {name!r} names several series ({_names(s.name for s in found)}); "
-                         "write the series name")
+                         "write the series name", key=key)
         else:
             known = [s.name for s in series] + [s.prefix for s in series]
             self.problem(path, f"unknown series {name!r}{suggest(name, known)} "
-                         f"(series: {_names(s.name for s in series)})")
+                         f"(series: {_names(s.name for s in series)})", key=key)
         return None
 
     def set_series(self, series: Sequence[Series]) -> None:
@@ -141,12 +144,22 @@ class _Overlay:
             if key in self.data:
                 changes[key] = self.data[key]
         labels = self.data.get("labels", {})
+        annotations = self.data.get("annotations", {})
+        for section, keys in (("labels", labels), ("annotations", annotations)):
+            for key in keys:
+                if not isinstance(key, str) or not QUALIFIED_KEY.match(key):
+                    self.problem((section, key), f"{key!r} is not a Kubernetes {section[:-1]} key (an optional "
+                                 "DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.', such as "
+                                 "example.com/team)", key=True)
         for key in labels:
+            if not isinstance(key, str):
+                continue
             if key.startswith(LABEL_PREFIX):
                 self.problem(("labels", key), f"labels under {LABEL_PREFIX} are the catalog's own; set the "
                              "vendor label with `vendor:` and leave the others to the catalog", key=True)
-        annotations = self.data.get("annotations", {})
         for key in annotations:
+            if not isinstance(key, str):
+                continue
             if key.startswith(LABEL_PREFIX):
                 self.problem(("annotations", key), f"annotations under {LABEL_PREFIX} are the catalog's own "
                              "(displayName and description come from the series or preference)", key=True)
@@ -223,7 +236,8 @@ class _Overlay:
                 continue
             op = "keep" if "keep" in section else "drop"
             self.problem(("sizes", op), f"leaves series {one.name!r} without sizes (it has: "
-                         f"{', '.join(one.sizes)}); drop the series with series.drop, or keep one of its sizes")
+                         f"{', '.join(one.sizes)}); drop the series with series.drop, or keep one of its sizes",
+                         key=True)
             series.append(one)  # kept as it was, so later steps do not report it missing too
         self.set_series(series)
 
@@ -256,7 +270,7 @@ class _Overlay:
     def change_series(self) -> None:
         for name, body in self.section("series").get("change", {}).items():
             base = ("series", "change", name)
-            found = self.find_series(name, base)
+            found = self.find_series(name, base, key=True)
             if found is None:
                 continue
             changed = self.changed_series(found, body, base)
@@ -354,8 +368,9 @@ class _Overlay:
         remaining = {n: p for n, p in current.items() if n not in removed}
         for name, pref in remaining.items():
             if pref.based_on in removed:
-                self.problem(removed[pref.based_on], f"removes {pref.based_on!r}, which {name!r} is based on; "
-                             f"remove {name!r} too, or keep both")
+                where = removed[pref.based_on]
+                self.problem(where, f"removes {pref.based_on!r}, which {name!r} is based on; "
+                             f"remove {name!r} too, or keep both", key=len(where) == 2)
         self.prefs = replace(self.prefs, preferences=remaining)
 
     def trait_refs(self, entries: Sequence[Any], path: KeyPath) -> tuple[TraitRef, ...]:

@@ -25,14 +25,6 @@ NAME_LIST: dict[str, Any] = {
     "items": {"type": "string", "minLength": 1},
 }
 
-#: A Kubernetes label or annotation key: an optional DNS-subdomain prefix and a name.
-QUALIFIED_KEY: dict[str, Any] = {
-    "type": "string",
-    "pattern": r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-               r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",
-    "x-expected": "a Kubernetes label or annotation key such as example.com/team",
-}
-
 PREFERENCE_NAME: dict[str, Any] = {
     "type": "string",
     "pattern": r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
@@ -150,9 +142,9 @@ OVERLAY: dict[str, Any] = {
     "properties": {
         "vendor": formats.LABEL_VALUE,
         "version": formats.LABEL_VALUE,
-        "labels": {"type": "object", "propertyNames": QUALIFIED_KEY, "additionalProperties": formats.LABEL_VALUE},
-        "annotations": {"type": "object", "propertyNames": QUALIFIED_KEY,
-                        "additionalProperties": {"type": "string"}},
+        # Keys are checked where the overlay is applied, which can point at the key's own line.
+        "labels": {"type": "object", "additionalProperties": formats.LABEL_VALUE},
+        "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
         "parameters": _section(gpu=_GPU),
         "provider": _PROVIDER,
         "matrices": _section(add=formats.SIZES["properties"]["matrices"]),
