@@ -165,7 +165,8 @@ def generate(options: BuildOptions = BuildOptions()) -> Build:
     documents = parse_back(bundles)
     problems = tuple(_point_at_sources(_validate(catalog, documents), objects))
     files = release_files(bundles, options.release)
-    files.update(output_files(OutputContext(catalog, version, objects, bundles, options.helm_package)))
+    files.update(output_files(OutputContext(catalog, version, objects, bundles, options.helm_package,
+                                            documents=documents)))
     return Build(catalog, version, tuple(objects), bundles, documents, problems, files)
 
 

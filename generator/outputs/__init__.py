@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
+from ..documents import BundleDoc
 from ..load import Catalog
 from ..model import CatalogObject
 
@@ -21,6 +22,9 @@ class OutputContext:
     objects: Sequence[CatalogObject]  # sorted by family, then name
     bundles: Mapping[str, str]  # bundle file name -> rendered text
     helm_package: bool = False  # also write the packaged chart (.tgz)
+    # The all-bundle as the pipeline parsed it back, in its order; producers use it
+    # instead of parsing the bundles again (empty: parse them yourself).
+    documents: Sequence[BundleDoc] = ()
 
 
 Producer = Callable[[OutputContext], Mapping[str, bytes]]

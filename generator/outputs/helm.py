@@ -220,7 +220,8 @@ def values_schema(ctx: OutputContext) -> dict[str, Any]:
             "vendor": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": LABEL_VALUE},
             "labels": _string_map(LABEL_VALUE),
             "annotations": _string_map(None),
-            "gpu": closed({"deviceName": {"type": "string"}}),
+            # Empty only when the build had no single device to show (and keeps every one as built).
+            "gpu": closed({"deviceName": {"type": "string", "minLength": 1 if gpu_device_name(ctx) else 0}}),
             "keepDeprecated": {"type": "boolean"},
         },
     }
