@@ -192,6 +192,7 @@ BAD_VALUES = {
     "label-value-too-long": ({"labels": {"example.com/team": "x" * 64}}, "/labels/example.com~1team"),
     "annotation-not-a-string": ({"annotations": {"example.com/n": 3}}, "/annotations/example.com~1n"),
     "device-not-a-string": ({"gpu": {"deviceName": 1}}, "/gpu/deviceName"),
+    "device-emptied": ({"gpu": {"deviceName": ""}}, "/gpu/deviceName"),
     "deprecated-not-boolean": ({"keepDeprecated": "no"}, "/keepDeprecated"),
 }
 
