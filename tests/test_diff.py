@@ -1,0 +1,171 @@
+"""`citgen diff`: what changed between two builds or two bundle files, for release notes."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli_vendor import diff
+from generator.model import label
+from generator.pipeline import BuildOptions, generate
+from generator.write import write_outputs
+
+ALL = "common-instancetypes-all-bundle.yaml"
+BOTH_IT = "VirtualMachineClusterInstancetype, VirtualMachineInstancetype"
+BOTH_PREF = "VirtualMachineClusterPreference, VirtualMachinePreference"
+
+#: A release that drops the realtime series, moves CX to 1Gi hugepages and adds a preference.
+NEXT_RELEASE = """\
+    series:
+      drop: [rt]
+      change:
+        cx:
+          features: {hugepages: 1Gi}
+          variants: {}
+    preferences:
+      add:
+        alpine.edge:
+          basedOn: alpine
+          displayName: Alpine Edge
+          description: Alpine's rolling edge branch.
+    """
+
+
+def build(out: Path, overlay: str | None = None, **options) -> Path:
+    overlays = ()
+    if overlay is not None:
+        path = out.parent / f"{out.name}-overlay.yaml"
+        path.write_text(textwrap.dedent(overlay))
+        overlays = (path,)
+    result = generate(BuildOptions(overlays=overlays, **options))
+    assert result.problems == ()
+    write_outputs(out, result.files)
+    return out
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("builds")
+    old = build(root / "old", version="v1.0.0")
+    return {
+        "old": old,
+        "same-but-version": build(root / "same", version="v1.1.0"),
+        "next": build(root / "next", NEXT_RELEASE, version="v1.1.0"),
+        "retained": build(root / "retained", NEXT_RELEASE, version="v1.1.0", retain_from=(old / ALL,)),
+    }
+
+
+def run(*args: object):
+    return CliRunner().invoke(diff, [str(a) for a in args])
+
+
+def test_equal_builds_exit_0(builds):
+    result = run(builds["old"], builds["old"])
+    assert result.exit_code == 0
+    assert result.output == f"no differences between {builds['old']} and {builds['old']}\n"
+
+
+def test_the_version_label_is_ignored_unless_asked_for(builds):
+    assert run(builds["old"], builds["same-but-version"]).exit_code == 0
+    result = run(builds["old"], builds["same-but-version"], "--include-version-label", "--format", "json")
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["added"] == [] and report["removed"] == []
+    assert len(report["changed"]) == 252  # every document of the catalog
+    assert report["changed"][0]["changes"] == [{
+        "path": "$.metadata.labels['instancetype.kubevirt.io/common-instancetypes-version']",
+        "old": "v1.0.0", "new": "v1.1.0"}]
+
+
+def test_text_lists_added_removed_and_changed_objects_with_their_fields(builds):
+    result = run(builds["old"], builds["next"])
+    assert result.exit_code == 1
+    text = result.output
+    assert text.startswith(f"citgen diff {builds['old']} {builds['next']}\n\nadded (1):\n"
+                           f"  + alpine.edge ({BOTH_PREF})\n\nremoved (14):\n")
+    removed = [line for line in text.splitlines() if line.startswith("  - ")]
+    assert removed == sorted(removed)
+    assert f"  - cx1.large1gi ({BOTH_IT})" in removed
+    assert f"  - rt1.small ({BOTH_IT})" in removed
+    assert len([r for r in removed if r.startswith("  - rt1.")]) == 8
+    assert (f"  ~ cx1.large ({BOTH_IT})\n"
+            "      $.metadata.labels['instancetype.kubevirt.io/hugepages']: \"2Mi\" -> \"1Gi\"\n"
+            "      $.spec.memory.hugepages.pageSize: \"2Mi\" -> \"1Gi\"\n") in text
+    assert text.endswith(
+        "note: 14 removed objects may still be referenced by existing VirtualMachines (spec.instancetype.name, "
+        "spec.preference.name). To keep shipping them, labelled deprecated, build with "
+        f"--retain-from {builds['old'] / ALL}\n\nsummary: 1 added, 14 removed, 6 changed\n")
+
+
+def test_json_has_one_entry_per_document(builds):
+    result = run(builds["old"], builds["next"], "--format", "json")
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["equal"] is False
+    assert report["added"] == [{"kind": "VirtualMachineClusterPreference", "name": "alpine.edge"},
+                               {"kind": "VirtualMachinePreference", "name": "alpine.edge"}]
+    assert {"kind": "VirtualMachineInstancetype", "name": "rt1.large"} in report["removed"]
+    assert report["summary"] == {"added": 2, "removed": 28, "changed": 12}
+    assert report["retainFrom"] == str(builds["old"] / ALL)
+    changed = {(e["kind"], e["name"]): e["changes"] for e in report["changed"]}
+    assert changed[("VirtualMachineClusterInstancetype", "cx1.medium")] == [
+        {"path": "$.metadata.labels['instancetype.kubevirt.io/hugepages']", "old": "2Mi", "new": "1Gi"},
+        {"path": "$.spec.memory.hugepages.pageSize", "old": "2Mi", "new": "1Gi"},
+    ]
+    assert report["ignoredLabels"] == [label("common-instancetypes-version")]
+
+
+def test_retained_objects_are_not_removed_but_newly_deprecated(builds):
+    result = run(builds["old"], builds["retained"])
+    assert result.exit_code == 1
+    assert "removed (" not in result.output and "--retain-from" not in result.output
+    assert f"newly deprecated (14):\n  ! cx1.2xlarge1gi ({BOTH_IT}) [deprecated]\n" in result.output
+    assert ("      $.metadata.labels['instancetype.kubevirt.io/deprecated']: (absent) -> \"true\"\n"
+            in result.output)
+    report = json.loads(run(builds["old"], builds["retained"], "--format", "json").output)
+    assert report["removed"] == [] and report["retainFrom"] is None
+    assert {"kind": "VirtualMachineClusterInstancetype", "name": "rt1.large"} in report["newlyDeprecated"]
+
+
+def test_two_bundle_files_compare_like_builds(builds):
+    old = builds["old"] / "common-clusterinstancetypes-bundle.yaml"
+    new = builds["next"] / "common-clusterinstancetypes-bundle.yaml"
+    report = json.loads(run(old, new, "--format", "json").output)
+    assert report["added"] == []
+    assert {e["kind"] for e in report["removed"]} == {"VirtualMachineClusterInstancetype"}
+    assert report["summary"] == {"added": 0, "removed": 14, "changed": 6}
+    assert report["retainFrom"] == str(old)
+
+
+def test_a_changed_list_reports_each_item(tmp_path: Path):
+    old = build(tmp_path / "one")
+    new = build(tmp_path / "two", "parameters:\n  gpu: {count: 2}\n")
+    result = run(old, new)
+    assert (f"  ~ gn1.xlarge ({BOTH_IT})\n"
+            "      $.spec.gpus[1]: (absent) -> {\"deviceName\": \"nvidia.com/A400\", \"name\": \"gpu2\"}\n"
+            ) in result.output
+    assert "summary: 0 added, 0 removed, 4 changed\n" in result.output
+
+
+def test_unusable_input_exits_2(tmp_path: Path, builds):
+    assert run(tmp_path / "missing", builds["old"]).output == f"error: {tmp_path / 'missing'}: no such file or directory\n"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run(builds["old"], empty)
+    assert result.exit_code == 2
+    assert result.output == f"error: {empty}: not a build directory: {ALL} is missing\n"
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("kind: VirtualMachineClusterInstancetype\nmetadata: {name: [\n")
+    result = run(broken, broken)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: {broken}:3:1: malformed YAML")
+    twice = tmp_path / "twice.yaml"
+    twice.write_text("kind: A\nmetadata: {name: a}\n---\nkind: A\nmetadata: {name: a}\n---\n- 1\n")
+    result = run(twice, twice)
+    assert result.exit_code == 2
+    assert result.output == (f"error: {twice}#1 (a) $.metadata.name: A 'a' appears twice (first as document 0)\n"
+                             f"error: {twice}#2 $.kind: expected a Kubernetes object with a kind\n")
