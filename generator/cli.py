@@ -20,6 +20,7 @@ from . import readme as readme_tables
 from .cli_expand import expand_command
 from .cli_schema import schema
 from .cli_validate import validate
+from .cli_vendor import diff, init
 from .errors import CitgenError, InputError
 from .model import CLUSTER_KINDS, CatalogObject
 from .pipeline import BuildOptions, catalog_objects, generate
@@ -193,6 +194,8 @@ def readme(catalog: Path | None, path: Path, check: bool) -> None:
 main.add_command(validate)
 main.add_command(expand_command)
 main.add_command(schema)
+main.add_command(init)
+main.add_command(diff)
 
 
 if __name__ == "__main__":  # pragma: no cover
