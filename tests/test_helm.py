@@ -18,9 +18,11 @@ from typing import Any, Iterator, Mapping
 
 import pytest
 import yaml
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from generator.cli import main
 from generator.model import CLUSTER_KINDS, INSTANCETYPE_KINDS, label
 from generator.outputs.helm import chart_version
 from generator.pipeline import Build, BuildOptions, generate
@@ -287,3 +289,12 @@ def test_the_package_is_reproducible(packaged: tuple[Build, str]):
 
 def test_without_helm_package_no_archive_is_written():
     assert not [n for n in default_build().files if n.endswith(".tgz")]
+
+
+def test_citgen_build_helm_package_writes_a_chart_helm_loads(helm: Any, tmp_path: Path):
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--helm-package"])
+    assert result.exit_code == 0, result.output
+    archives = sorted((tmp_path / "out" / "helm").glob("*.tgz"))
+    assert [a.name for a in archives] == [f"common-instancetypes-{chart_version(default_build().version)}.tgz"]
+    with helm.Chart.load(str(archives[0])) as loaded:
+        assert render(loaded) == [d.data for d in default_build().documents]

@@ -18,7 +18,9 @@ from typing import Any, Iterable
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
+from generator.cli import main
 from tests.helpers import default_build
 
 BUNDLE_OF = {
@@ -157,3 +159,9 @@ def test_a_gitops_overlay_takes_the_u_series_relabels_prefixes_and_drops_a_size(
     built = kustomize(site)
     assert keyed(built) == keyed(expected)
     assert len(built) == len(source) - 1
+
+
+def test_citgen_build_out_writes_the_tree_under_out(tmp_path: Path):
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert keyed(kustomize(tmp_path / "out" / "kustomize")) == keyed(expected_objects("kustomize"))

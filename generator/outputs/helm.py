@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import jinja2
+
 from ..errors import InputError
 from ..model import CLUSTER_KINDS, CatalogObject, label
 from ..problems import Location
