@@ -102,6 +102,30 @@ class Renderer:
         self.env = environment(template_dirs)
         self.prefix = display_prefix
         self._compiled: dict[str, jinja2.Template] = {}
+        self._memo: dict[tuple, tuple[Any, str]] = {}
+        for name in ("yaml_block", "yaml_scalar"):
+            self.env.filters[name] = self._remembering(name, self.env.filters[name])
+
+    def _remembering(self, name: str, dump: Any) -> Any:
+        """The filter ``dump``, remembering its text for each value while one object is rendered.
+
+        Each object is rendered once per kind from the very same values, so dumping
+        them again for the second kind was half of all rendering. An entry holds its
+        value, so the id it is keyed by cannot be reused while it is remembered, and
+        render_all forgets everything after each object.
+        """
+        memo = self._memo
+
+        def remembered(value: Any, *args: Any, **kwargs: Any) -> str:
+            key = (name, id(value), args, tuple(sorted(kwargs.items())))
+            hit = memo.get(key)
+            if hit is not None and hit[0] is value:
+                return hit[1]
+            text = dump(value, *args, **kwargs)
+            memo[key] = (value, text)
+            return text
+
+        return remembered
 
     def template(self, family: str) -> jinja2.Template:
         name = TEMPLATES[family]
@@ -116,14 +140,17 @@ class Renderer:
         return found
 
     def render(self, obj: CatalogObject, kind: str) -> str:
+        return self._render(obj, kind, dict(obj.labels), dict(obj.annotations))
+
+    def _render(self, obj: CatalogObject, kind: str, labels: dict, annotations: dict) -> str:
         template = self.template(obj.family)
         try:
             return template.render(
                 api_version=API_VERSION,
                 kind=kind,
                 name=obj.name,
-                labels=dict(obj.labels),
-                annotations=dict(obj.annotations),
+                labels=labels,
+                annotations=annotations,
                 spec=obj.spec,
             )
         except Exception as exc:  # any failure inside a template is the template's fault
@@ -134,6 +161,8 @@ class Renderer:
         """Rendered text per kind, in the order given."""
         out: dict[str, list[str]] = {}
         for obj in objects:
+            labels, annotations = dict(obj.labels), dict(obj.annotations)  # the same values for every kind
             for kind in obj.kinds:
-                out.setdefault(kind, []).append(self.render(obj, kind))
+                out.setdefault(kind, []).append(self._render(obj, kind, labels, annotations))
+            self._memo.clear()
         return out
