@@ -585,6 +585,8 @@ def load_overlay(path: Path) -> Document:
 def apply_overlay(catalog: Catalog, preferences: PreferenceCatalog,
                   doc: Document) -> tuple[Catalog, PreferenceCatalog]:
     """One checked overlay applied to the model; InputError naming the overlay's lines if it fails."""
+    if not doc.data:  # an empty overlay, as `citgen init` writes it, changes nothing
+        return catalog, preferences
     step = _Overlay(doc, catalog, preferences)
     step.apply()
     if step.problems:
