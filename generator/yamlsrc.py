@@ -27,6 +27,11 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
 #: Nodes that aliases may add beyond what is written. Real catalogs use none or a
 #: few; an alias bomb needs millions.
 ALIAS_EXPANSION_LIMIT = 100_000
+#: Nested lists and mappings allowed in one document. Kubernetes objects nest a
+#: dozen levels; libyaml's composer recurses on the C stack and crashes the
+#: interpreter on a few tens of thousands, so depth is checked on the flat event
+#: stream before anything is composed.
+NESTING_LIMIT = 100
 
 
 @dataclass
@@ -91,6 +96,9 @@ def _expanded_sizes(root: yaml.Node) -> tuple[int, int]:
     return distinct, memo[id(root)]
 
 
+_KEY_TYPES = {int: "a number", float: "a number", bool: "a boolean", type(None): "null"}
+
+
 class _Builder:
     def __init__(self, loader: Any, source: SourceMap):
         self.loader = loader
@@ -114,6 +122,13 @@ class _Builder:
                     )
                     continue
                 key = self.loader.construct_object(key_node, deep=True)
+                if not isinstance(key, str):
+                    self.problems.append(
+                        Problem(Location(self.source.file, *_mark(key_node), path),
+                                f"mapping key {key_node.value!r} is read as {_KEY_TYPES.get(type(key), type(key).__name__)}, "
+                                f"not text; write it in quotes ('{key_node.value}')")
+                    )
+                    continue
                 if key in result:
                     first = self.source.keys.get(path + (key,))
                     where = f" (first at line {first[0]})" if first else ""
@@ -137,11 +152,32 @@ def _syntax_problem(file: str, exc: yaml.YAMLError) -> Problem:
     return Problem(Location(file, line, column), message)
 
 
+def _check_nesting(text: str, file: str) -> None:
+    """Refuse a stream nested deeper than NESTING_LIMIT, reading only its flat events."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > NESTING_LIMIT:
+                    raise InputError.at(
+                        Location(file, event.start_mark.line + 1, event.start_mark.column + 1),
+                        f"lists and mappings are nested more than {NESTING_LIMIT} levels deep; "
+                        "refusing a document this deep",
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError as exc:
+        raise InputError([_syntax_problem(file, exc)]) from None
+
+
 def iter_documents(text: str, file: str) -> Iterator[Document]:
     """Yield each document of a YAML stream with its source map.
 
-    Raises InputError for malformed YAML, duplicate keys and alias bombs.
+    Raises InputError for malformed YAML, duplicate keys, keys that are not
+    text, documents nested too deep and alias bombs.
     """
+    _check_nesting(text, file)
     loader = _Loader(text)
     try:
         index = 0
