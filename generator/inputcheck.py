@@ -75,8 +75,20 @@ def _leaf_errors(error: jsonschema.ValidationError) -> Iterable[jsonschema.Valid
         if expected:
             yield error
             return
-        deepest = max(len(e.absolute_path) for e in error.context)
+        branches: dict[Any, list[jsonschema.ValidationError]] = {}
         for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        # A branch whose type does not fit the value has nothing to say about it:
+        # for a vCPU count of 0, "expected a mapping" would only mislead.
+        depth = len(error.absolute_path)
+        fitting = [sub for subs in branches.values()
+                   if not any(e.validator == "type" and len(e.absolute_path) == depth for e in subs)
+                   for sub in subs]
+        if not fitting:
+            yield error  # no branch fits: _message names every type that would
+            return
+        deepest = max(len(e.absolute_path) for e in fitting)
+        for sub in fitting:
             if len(sub.absolute_path) == deepest:
                 yield from _leaf_errors(sub)
         return
@@ -97,6 +109,11 @@ def _message(error: jsonschema.ValidationError) -> tuple[Path, str, bool]:
         return path, f"expected {expected}, got {describe(error.instance)}", False
     if kind == "type":
         return path, f"expected {_expected_type(error.validator_value)}, got {describe(error.instance)}", False
+    if kind in ("anyOf", "oneOf"):
+        types = [t for branch in error.validator_value if isinstance(branch, Mapping)
+                 for t in ([branch["type"]] if isinstance(branch.get("type"), str) else branch.get("type", []))]
+        if types:
+            return path, f"expected {_expected_type(list(dict.fromkeys(types)))}, got {describe(error.instance)}", False
     if kind == "enum":
         allowed = ", ".join(str(v) for v in error.validator_value)
         return path, f"expected one of {allowed}, got {describe(error.instance)}", False
