@@ -27,6 +27,10 @@ SIZE_NAME = {
 }
 QUANTITY = {"type": "string", "format": "quantity"}
 POSITIVE_INT = {"type": "integer", "minimum": 1}
+#: KubeVirt holds a guest's vCPU count in a uint32.
+CPU_COUNT = {"type": "integer", "minimum": 1, "maximum": 2**32 - 1}
+#: The version is part of every name and a label value: keep it short.
+SERIES_VERSION = {"type": "integer", "minimum": 1, "maximum": 9999}
 
 FEATURE_FLAGS: dict[str, Any] = {
     "type": "object",
@@ -93,10 +97,10 @@ SIZES: dict[str, Any] = {
                 "propertyNames": SIZE_NAME,
                 "additionalProperties": {
                     "anyOf": [
-                        POSITIVE_INT,
+                        CPU_COUNT,
                         {
                             "type": "object",
-                            "properties": {"cpu": POSITIVE_INT, "memory": QUANTITY},
+                            "properties": {"cpu": CPU_COUNT, "memory": QUANTITY},
                             "required": ["cpu", "memory"],
                             "additionalProperties": False,
                         },
@@ -134,7 +138,7 @@ SERIES: dict[str, Any] = {
             "pattern": r"^[a-z]([a-z-]{0,14}[a-z])?$",
             "x-expected": "a short series prefix of lowercase letters such as cx",
         },
-        "version": POSITIVE_INT,
+        "version": SERIES_VERSION,
         "class": LABEL_VALUE,
         "displayName": {"type": "string", "minLength": 1},
         "description": {"type": "string", "minLength": 1},
