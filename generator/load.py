@@ -168,6 +168,37 @@ def select_sizes(
     return tuple(n for n in chosen if n not in exclude)
 
 
+def _ratio_problems(doc: Document, matrix: SizeMatrix, sizes: tuple[str, ...]) -> list[Problem]:
+    """Sizes whose ratio-derived memory would not be a whole number of bytes (``1:0.3``)."""
+    per_cpu = parse_ratio(doc.data["ratio"]) * 1024**3
+    uneven = [s.name for s in matrix.sizes if s.name in sizes and s.memory is None
+              and (per_cpu * s.cpu).denominator != 1]
+    if not uneven:
+        return []
+    return [doc.source.problem(("ratio",), f"ratio {doc.data['ratio']!r} does not give a whole number of bytes "
+                               f"of memory for size{'s' if len(uneven) > 1 else ''} {', '.join(uneven)}; use a ratio in whole MiB per vCPU "
+                               "such as \"1:0.5\", or give those sizes a fixed memory in " + SIZES_FILE)]
+
+
+def _spec_problems(doc: Document) -> list[Problem]:
+    """The series' spec fragment checked against KubeVirt's schema, located in the series file.
+
+    Checked here rather than only in the rendered bundles so that the message
+    points at the line the author wrote, and so that a fragment of the wrong
+    shape (``cpu: 3``) never reaches expansion, which relies on the shape.
+    """
+    if "spec" not in doc.data:
+        return []
+    from .expand import deep_merge  # expand imports this module
+    from .model import API_VERSION, INSTANCETYPE_KINDS
+    from .schema import check_object
+
+    spec = deep_merge({"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}, doc.data["spec"])
+    probe = {"apiVersion": API_VERSION, "kind": INSTANCETYPE_KINDS[0], "metadata": {"name": "probe"}, "spec": spec}
+    return [doc.source.problem(("spec",) + tuple(path[1:]), message, key=message.startswith("unknown field"))
+            for path, message in check_object(probe) if tuple(path[:1]) == ("spec",)]
+
+
 def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Problem]) -> Series | None:
     data = doc.data
     matrix_name = data.get("matrix", "standard")
@@ -183,6 +214,10 @@ def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Pr
         return None
     if parse_ratio(data["ratio"]) == 0:
         problems.append(doc.source.problem(("ratio",), "expected a memory share greater than zero"))
+        return None
+    found = _ratio_problems(doc, matrix, sizes) + _spec_problems(doc)
+    if found:
+        problems.extend(found)
         return None
     variants = tuple(
         Variant(suffix, flags, doc.source.locate(("variants", suffix)))
