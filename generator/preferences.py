@@ -47,6 +47,8 @@ OS_ANNOTATION = "vm.kubevirt.io/os"
 DESCRIPTION = "instancetype.kubevirt.io/description"
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+#: A family is named by its file and groups objects in the outputs (folders, values keys).
+_FAMILY_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 
 
 # --------------------------------------------------------------------------- model
@@ -234,6 +236,10 @@ def load_family(path: Path, display: str) -> tuple[Family | None, list[Preferenc
     problems: list[Problem] = []
     data = doc.data
     top = doc.source.locate(())
+    if not _FAMILY_NAME.match(path.stem):
+        problems.append(Problem(Location(display), f"family name {path.stem!r} (the file name) must be lower-case "
+                                "letters, digits and dashes, at most 63; it names a group of the outputs"))
+        return None, [], problems
     if not isinstance(data, dict):
         problems.append(Problem(top, f"a family file holds a mapping of family settings and preferences, "
                                 f"got {type_name(data)}"))
