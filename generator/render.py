@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import jinja2
 import yaml
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment
 
 from .errors import InputError
 from .model import API_VERSION, CatalogObject
@@ -23,8 +23,10 @@ from .problems import Location, Problem
 
 try:
     _Dumper: type = yaml.CSafeDumper
+    _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML without libyaml
     _Dumper = yaml.SafeDumper
+    _Loader = yaml.SafeLoader
 
 TEMPLATES = {"instancetype": "instancetype.yaml.j2", "preference": "preference.yaml.j2"}
 
@@ -53,9 +55,37 @@ def yaml_block(value: Any, indent: int) -> str:
     return "\n" + "".join(pad + line + "\n" for line in _dump(value).splitlines()).rstrip("\n")
 
 
+#: Largest string or list a template may make with ``*``, and largest power with ``**`` (bits).
+MAX_REPEAT = 1_000_000
+MAX_POWER_BITS = 4096
+
+
+class _Sandbox(ImmutableSandboxedEnvironment):
+    """Jinja's sandbox, where data cannot be changed and arithmetic cannot exhaust memory.
+
+    Immutable: the same values render every kind of an object, so a template that
+    changed one (``spec.update(...)``) would make the kinds differ. Bounded
+    ``*`` and ``**``: ``'x' * 10**10`` or ``9 ** 9 ** 9 ** 9`` would otherwise take
+    the machine down before any error could be reported.
+    """
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for seq, count in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and len(seq) * count > MAX_REPEAT:
+                    raise jinja2.exceptions.SecurityError(
+                        f"repeating a value of length {len(seq)} {count} times exceeds {MAX_REPEAT} items")
+        elif operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1:
+            if right > 0 and right * abs(left).bit_length() > MAX_POWER_BITS:
+                raise jinja2.exceptions.SecurityError(f"{left} ** {right} exceeds {MAX_POWER_BITS} bits")
+        return super().call_binop(context, operator, left, right)
+
+
 def environment(template_dirs: Sequence[Path]) -> SandboxedEnvironment:
     """The one Jinja environment of the tool; earlier directories win over later ones."""
-    env = SandboxedEnvironment(
+    env = _Sandbox(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -88,6 +118,8 @@ def template_error(exc: Exception, name: str, env: jinja2.Environment, display: 
     line = _template_line(exc.__traceback__, filename)
     if isinstance(exc, jinja2.UndefinedError):
         what = f"undefined value in template: {exc.message}"
+    elif isinstance(exc, jinja2.TemplateNotFound):  # an include or import; never show search paths
+        what = f"template {exc.name!r} not found (a template can include only files of templates/)"
     elif isinstance(exc, jinja2.exceptions.SecurityError):
         what = f"template tried something the sandbox forbids: {exc}"
     else:
@@ -142,6 +174,21 @@ class Renderer:
     def render(self, obj: CatalogObject, kind: str) -> str:
         return self._render(obj, kind, dict(obj.labels), dict(obj.annotations))
 
+    def _check_yaml(self, obj: CatalogObject, kind: str, text: str) -> None:
+        """Refuse text that is not YAML, naming the template; a template that writes a
+        value without the yaml filters, or breaks indentation, is found here."""
+        try:
+            for _event in yaml.parse(text, Loader=_Loader):
+                pass
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"line {mark.line + 1}, column {mark.column + 1} of the text" if mark else "the text"
+            what = getattr(exc, "problem", None) or type(exc).__name__
+            name = TEMPLATES[obj.family]
+            raise InputError.at(Location(self.prefix + name), (
+                f"rendering {obj.name!r} as {kind} gave text that is not YAML ({what}, at {where}); "
+                "pass values through the yaml_scalar or yaml_block filters")) from None
+
     def _render(self, obj: CatalogObject, kind: str, labels: dict, annotations: dict) -> str:
         template = self.template(obj.family)
         try:
@@ -160,9 +207,14 @@ class Renderer:
     def render_all(self, objects: Iterable[CatalogObject]) -> dict[str, list[str]]:
         """Rendered text per kind, in the order given."""
         out: dict[str, list[str]] = {}
+        checked: set[tuple[str, str]] = set()
         for obj in objects:
             labels, annotations = dict(obj.labels), dict(obj.annotations)  # the same values for every kind
             for kind in obj.kinds:
-                out.setdefault(kind, []).append(self._render(obj, kind, labels, annotations))
+                text = self._render(obj, kind, labels, annotations)
+                if (obj.family, kind) not in checked:  # the first of each is enough to catch a broken template
+                    checked.add((obj.family, kind))
+                    self._check_yaml(obj, kind, text)
+                out.setdefault(kind, []).append(text)
             self._memo.clear()
         return out
