@@ -101,10 +101,27 @@ def stamp(objects: Sequence[CatalogObject], vendor: str, version: str, *,
                     annotations={**(annotations or {}), **o.annotations}) for o in objects]
 
 
+def _preference_problems(root: Path) -> list[Problem]:
+    """What is wrong with a catalog's preferences, to report beside what is wrong elsewhere."""
+    if not (root / "preferences").is_dir():
+        return []
+    from .load import DEFAULT_PROVIDER
+    from .preferences import build_preferences
+
+    try:
+        build_preferences(root, provider=DEFAULT_PROVIDER)
+    except InputError as exc:
+        return list(exc.problems)
+    return []
+
+
 def load_all(options: BuildOptions) -> tuple[Catalog, PreferenceCatalog]:
     """Both halves of the catalog's model, with the overlays applied in order."""
     problems = _option_problems(options)
-    catalog = load_catalog(options.catalog_dir, extra_problems=problems)
+    try:
+        catalog = load_catalog(options.catalog_dir, extra_problems=problems)
+    except InputError as exc:  # one run reports the mistakes of both halves of the catalog
+        raise InputError([*exc.problems, *_preference_problems(options.catalog_dir)]) from None
     preferences = load_preference_catalog(catalog.base or catalog.root)  # a vendor catalog starts from its base
     overlays = catalog.settings.overlays + tuple(options.overlays)  # catalog.yaml's first, then --overlay
     if overlays:
@@ -118,8 +135,20 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     """Load and expand the catalog: every object, stamped and sorted, with retained ones."""
     catalog, preferences = load_all(options)
     version = options.version or options.release or catalog.settings.version
-    own = instancetype_objects(catalog, _parameters(catalog, options)) + expand_preferences(
-        preferences, provider=catalog.settings.provider)
+    problems: list[Problem] = []
+    instancetypes: list[CatalogObject] = []
+    prefs: list[CatalogObject] = []
+    try:
+        instancetypes = instancetype_objects(catalog, _parameters(catalog, options))
+    except InputError as exc:  # still expand the preferences, to report their problems too
+        problems += exc.problems
+    try:
+        prefs = expand_preferences(preferences, provider=catalog.settings.provider)
+    except InputError as exc:
+        problems += exc.problems
+    if problems:
+        raise InputError(problems)
+    own = instancetypes + prefs
     own = stamp(own, catalog.settings.vendor, version, labels=catalog.settings.extra_labels,
                 annotations=catalog.settings.extra_annotations)
     kept = retained_objects(read_bundles(options.retain_from), own) if options.retain_from else []
