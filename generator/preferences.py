@@ -166,8 +166,10 @@ def _requirements(doc: Document, data: Mapping[str, Any], path: tuple, problems:
     memory = value.get("memory")
     if memory is not None:
         try:
-            if isinstance(memory, bool) or not isinstance(memory, str) or parse(memory) <= 0:
+            if isinstance(memory, bool) or not isinstance(memory, str):
                 raise QuantityError(f"expected a memory quantity such as 2Gi, got {type_name(memory)}")
+            if parse(memory) <= 0:
+                raise QuantityError(f"expected a memory quantity greater than zero, got {memory!r}")
         except QuantityError as exc:
             problems.append(doc.source.problem(where + ("memory",), f"memory: {exc}"))
             memory = None
