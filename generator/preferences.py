@@ -191,7 +191,11 @@ def _fragment(doc: Document, data: Mapping[str, Any], key: str, path: tuple,
 def _preference(doc: Document, family: str, name: Any, data: Any,
                 problems: list[Problem]) -> PreferenceDef | None:
     path = ("preferences", name)
-    if not isinstance(name, str) or not _NAME.match(name) or len(name) > 253:
+    if isinstance(name, str) and _NAME.match(name) and len(name) > 253:
+        problems.append(doc.source.problem(path, f"preference name is {len(name)} characters long; Kubernetes "
+                                           "allows at most 253", key=True))
+        return None
+    if not isinstance(name, str) or not _NAME.match(name):
         problems.append(doc.source.problem(path, f"preference name {name!r} must be lower-case letters, digits, "
                                            "dashes and dots, starting and ending with a letter or digit", key=True))
         return None
