@@ -1,0 +1,138 @@
+"""Broken catalogs, one mistake (or a few) per folder, through the command line.
+
+Each folder of tests/cases/broken/ holds the files that differ from the built-in
+catalog and an ``expected.txt`` with exactly what ``citgen build`` must print on
+stderr. For every case the build must exit with 2, print those lines and no
+traceback, and leave an earlier build's output directory byte-for-byte as it was
+(with no temporary directory left beside it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.paths import builtin_catalog
+
+CASES = Path(__file__).parent / "cases" / "broken"
+CATALOG_PARTS = ("catalog.yaml", "series", "preferences", "templates")
+
+
+def case_names() -> list[str]:
+    return sorted(p.name for p in CASES.iterdir() if (p / "expected.txt").is_file())
+
+
+def lay_out(case: Path, root: Path) -> None:
+    """The built-in catalog at ``root``, with the case's files laid over it."""
+    source = builtin_catalog()
+    root.mkdir()
+    for part in CATALOG_PARTS:
+        if (source / part).is_dir():
+            shutil.copytree(source / part, root / part)
+        else:
+            shutil.copy(source / part, root / part)
+    for path in sorted(case.rglob("*")):
+        relative = path.relative_to(case)
+        if path.is_file() and relative.as_posix() != "expected.txt":
+            (root / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, root / relative)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="session")
+def previous_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real earlier build of the built-in catalog, made once and copied into each case."""
+    out = tmp_path_factory.mktemp("previous") / "out"
+    result = CliRunner().invoke(main, ["build", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, previous_output: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tmp_path as the current directory, holding ``out/`` from an earlier build.
+
+    Paths are passed relative to it, so messages naming files outside the
+    catalog directory (an overlay) read the same on every machine.
+    """
+    shutil.copytree(previous_output, tmp_path / "out")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run_build(workdir: Path) -> tuple[int, list[str], str]:
+    result = CliRunner().invoke(main, ["build", "--catalog", "catalog", "--out", "out"])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"unhandled {type(result.exception).__name__}: {result.exception}\n{result.output}")
+    return result.exit_code, result.stderr.splitlines(), result.output
+
+
+@pytest.mark.parametrize("name", case_names())
+def test_a_broken_catalog_is_refused_with_located_messages(name: str, workdir: Path):
+    case = CASES / name
+    lay_out(case, workdir / "catalog")
+    before = snapshot(workdir / "out")
+
+    code, stderr, output = run_build(workdir)
+
+    expected = (case / "expected.txt").read_text(encoding="utf-8").splitlines()
+    assert stderr == expected
+    assert code == 2
+    assert "Traceback" not in output
+    assert snapshot(workdir / "out") == before
+    assert sorted(p.name for p in workdir.iterdir()) == ["catalog", "out"]
+
+
+def test_every_case_folder_has_an_expected_message():
+    folders = sorted(p.name for p in CASES.iterdir() if p.is_dir())
+    assert folders == case_names()
+    assert len(folders) >= 30
+
+
+def test_a_billion_laughs_file_is_refused_in_bounded_memory(tmp_path: Path):
+    """9^9 strings written as 90: refused before anything walks the expansion.
+
+    tracemalloc measures what Python allocated while loading; the bound is
+    generous (expanding the file would need tens of gigabytes).
+    """
+    root = tmp_path / "catalog"
+    lay_out(CASES / "billion-laughs", root)
+    from generator.errors import InputError
+    from generator.load import load_catalog
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError) as caught:
+            load_catalog(root)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 1024 * 1024
+    [problem] = caught.value.problems
+    assert problem.location.file == "series/sizes.yaml"
+    assert "aliases expand this document" in problem.message
+
+
+def test_a_billion_laughs_file_is_refused_by_the_installed_command(tmp_path: Path):
+    """The same file through a real `citgen` process; the timeout only guards the test run."""
+    root = tmp_path / "catalog"
+    lay_out(CASES / "billion-laughs", root)
+    citgen = Path(sys.executable).with_name("citgen")
+    command = [str(citgen)] if citgen.exists() else [sys.executable, "-m", "generator.cli"]
+    done = subprocess.run(command + ["build", "--catalog", str(root), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 2
+    assert "aliases expand this document" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
