@@ -11,7 +11,8 @@ the objects (Kubernetes documents) handled per second:
    instancetypes (many vendor series over a larger size matrix), to show how time
    and memory grow with the catalog.
 
-Then it shows where the time of case 1 goes, step by step, measured in-process.
+Then it shows where the time of case 1 goes, step by step, measured in-process, and
+the same for the 100x catalog, where per-object costs dominate start-up costs.
 
 The process running this script stays small on purpose and never imports citgen:
 Linux counts the memory a child inherited at fork time into the child's peak RSS,
@@ -84,7 +85,7 @@ class Figures:
 
 
 def child_env() -> dict[str, str]:
-    """The environment of measured children: this checkout's code first, no stray bytecode writes."""
+    """The environment of measured children: this checkout's code comes first on the path."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
     return env
@@ -204,8 +205,8 @@ def write_synthetic_catalog(dest: Path, factor: int) -> dict[str, int]:
     return {"base_instancetypes": base, "instancetypes": made, "series": count, "sizes": len(names)}
 
 
-def breakdown(runs: int, helm_package: bool) -> dict[str, Any]:
-    """Seconds per build step of the built-in catalog, median of ``runs`` after a warm-up.
+def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict[str, Any]:
+    """Seconds per build step of a catalog (the built-in one by default), median of ``runs`` after a warm-up.
 
     Each step is one of the pipeline's own functions called on the previous one's
     result, in the order generate() calls them, so the figures add up to a build.
@@ -219,7 +220,7 @@ def breakdown(runs: int, helm_package: bool) -> dict[str, Any]:
     from generator.write import write_outputs
     imports = time.perf_counter() - start
 
-    options = pipeline.BuildOptions(helm_package=helm_package)
+    options = pipeline.BuildOptions(catalog=Path(catalog) if catalog else None, helm_package=helm_package)
     timings: dict[str, list[float]] = {}
 
     def timed(step: str, call: Callable[[], Any]) -> Any:
@@ -244,7 +245,8 @@ def breakdown(runs: int, helm_package: bool) -> dict[str, Any]:
             files = timed("outputs", lambda: {
                 **pipeline.release_files(bundles, options.release),
                 **output_files(OutputContext(catalog=catalog, version=version, objects=objects,
-                                             bundles=bundles, helm_package=options.helm_package))})
+                                             bundles=bundles, helm_package=options.helm_package,
+                                             documents=documents))})
             timed("write", lambda: write_outputs(Path(tmp) / "out", files))
             timed("generate() whole", lambda: pipeline.generate(options))
     medians = {step: statistics.median(values) for step, values in timings.items()}
@@ -256,7 +258,7 @@ def worker_main(args: Sequence[str]) -> None:
     if kind == "synth":
         result: Any = write_synthetic_catalog(Path(rest[0]), int(rest[1]))
     elif kind == "breakdown":
-        result = breakdown(int(rest[0]), rest[1] == "helm")
+        result = breakdown(int(rest[0]), rest[1] == "helm", rest[2] if len(rest) > 2 else None)
     else:
         raise SystemExit(f"bench: unknown worker {kind!r}")
     print(json.dumps(result))
@@ -280,6 +282,24 @@ def table(rows: Sequence[Figures]) -> str:
         lines.append(f"{f.case:<40} {f.objects:>8} {f.wall:>8.3f} {f.cpu:>8.3f} {f.peak / MIB:>9.1f} "
                      f"{f.rate:>10.0f} {f.us_per_object:>10.1f}")
     return "\n".join(lines)
+
+
+def print_breakdown(title: str, steps: dict[str, Any], startup: Figures) -> None:
+    """One line per step: milliseconds, microseconds per document, share of the build, a bar."""
+    total = sum(v for k, v in steps["steps"].items() if k != "generate() whole")
+    count = steps["documents"]
+    print(title)
+    print(f"  {'interpreter start + imports (process)':<38} {startup.wall * 1000:9.1f} ms")
+    print(f"  {'  of which importing the pipeline':<38} {steps['imports'] * 1000:9.1f} ms  (first import, in the worker)")
+    for step, seconds in steps["steps"].items():
+        if step == "generate() whole":
+            continue
+        share = seconds / total * 100 if total else 0.0
+        print(f"  {step:<38} {seconds * 1000:9.1f} ms {seconds / count * 1e6:7.1f} us/doc "
+              f"{share:5.1f}%  {'#' * round(share / 2)}")
+    print(f"  {'sum of the steps above':<38} {total * 1000:9.1f} ms {total / count * 1e6:7.1f} us/doc")
+    print(f"  {'generate() in one call, for comparison':<38} {steps['steps']['generate() whole'] * 1000:9.1f} ms")
+    print()
 
 
 def supports(option: str, cwd: Path) -> bool:
@@ -323,7 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         validate = measure("2. validate all-bundle", [*citgen, "validate", str(bundle)],
                            tmp, runs, lambda: count_documents(bundle))
 
+        helm = "helm" if extra else "no-helm"
         scaled: list[tuple[int, dict[str, int], Figures]] = []
+        scaled_steps: dict[str, Any] | None = None
         for factor in factors:
             catalog = tmp / f"catalog-{factor}x"
             shape = worker(["synth", str(catalog), str(factor)])
@@ -334,8 +356,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                               tmp, min(runs, 3) if factor >= 1000 else runs,
                               lambda: count_documents(scaled_out / ALL_BUNDLE))
             scaled.append((factor, shape, figures))
+            if factor == 100:  # where the time goes once a catalog is large
+                scaled_steps = worker(["breakdown", str(min(runs, 3)), helm, str(catalog)])
             shutil.rmtree(scaled_out, ignore_errors=True)
-        steps = worker(["breakdown", str(runs), "helm" if extra else "no-helm"])
+        steps = worker(["breakdown", str(runs), helm])
         startup = measure("interpreter start + imports", [sys.executable, "-c", "import generator.cli"],
                           tmp, runs, lambda: 0)
 
@@ -357,18 +381,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = f
     print()
 
-    total = sum(v for k, v in steps["steps"].items() if k != "generate() whole")
-    print(f"where the time of case 1 goes (in-process, {steps['documents']} documents, median of {steps['runs']}):")
-    print(f"  {'interpreter start + imports (process)':<38} {startup.wall * 1000:8.1f} ms")
-    print(f"  {'  of which importing the pipeline':<38} {steps['imports'] * 1000:8.1f} ms  (first import, in the worker)")
-    for step, seconds in steps["steps"].items():
-        if step == "generate() whole":
-            continue
-        share = seconds / total * 100 if total else 0.0
-        print(f"  {step:<38} {seconds * 1000:8.1f} ms  {share:5.1f}%  {'#' * round(share / 2)}")
-    print(f"  {'sum of the steps above':<38} {total * 1000:8.1f} ms")
-    print(f"  {'generate() in one call, for comparison':<38} {steps['steps']['generate() whole'] * 1000:8.1f} ms")
-    print()
+    print_breakdown(f"where the time of case 1 goes (in-process, {steps['documents']} documents, "
+                    f"median of {steps['runs']}):", steps, startup)
+    if scaled_steps is not None:
+        print_breakdown(f"where the time of the 100x build goes ({scaled_steps['documents']} documents, "
+                        f"median of {scaled_steps['runs']}):", scaled_steps, startup)
 
     print("targets (issue 7):")
     print(f"  case 1 wall < {TARGET_WALL_S} s: {build.wall:.3f} s, {verdict(build.wall < TARGET_WALL_S)}")
@@ -392,6 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       "scaled": [{"factor": factor, **shape, **f.as_json()} for factor, shape, f in scaled]},
             "startup": startup.as_json(),
             "breakdown": steps,
+            "breakdown_100x": scaled_steps,
         }
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0
