@@ -17,8 +17,8 @@ import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Mapping
 
-from .errors import InputError
-from .problems import Location
+from .errors import CitgenError, InputError
+from .problems import Location, Problem
 
 MARKER = "CHECKSUMS.sha256"
 
@@ -47,15 +47,38 @@ def _check_target(out: Path) -> None:
 
 
 def _remove_leftovers(parent: Path, name: str) -> None:
-    """Temporary directories of earlier builds that were killed before they could clean up."""
+    """Temporary directories of earlier builds that were killed before they could clean up.
+
+    A build killed between moving the old outputs aside and moving the new ones
+    in leaves no output directory but a complete backup: that backup is put
+    back first, so the earlier outputs are never the thing that is cleaned up.
+    """
+    out = parent / name
+    backups = sorted(parent.glob(f".{name}.citgen-old-*"))
+    if not out.exists() and len(backups) == 1 and (backups[0] / MARKER).is_file():
+        os.rename(backups[0], out)
     for stale in parent.glob(f".{name}.citgen-*"):
         shutil.rmtree(stale, ignore_errors=True)
 
 
 def write_outputs(out: Path, files: Mapping[str, bytes]) -> None:
-    """Replace ``out`` with exactly ``files`` (relative POSIX paths to contents), atomically."""
+    """Replace ``out`` with exactly ``files`` (relative POSIX paths to contents), atomically.
+
+    A file system error (no space, no permission) is a CitgenError naming the
+    path; the earlier outputs are then as they were and no temporary directory
+    is left behind.
+    """
     out = Path(os.path.abspath(out))
     relative = {safe_relative(name): data for name, data in files.items()}
+    try:
+        _replace(out, relative)
+    except OSError as exc:
+        where = exc.filename or out
+        raise CitgenError([Problem(Location(str(out)), f"cannot write the outputs: {exc.strerror or exc} "
+                                   f"({where}); the previous outputs are unchanged")]) from None
+
+
+def _replace(out: Path, relative: Mapping[PurePosixPath, bytes]) -> None:
     _check_target(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     _remove_leftovers(out.parent, out.name)
