@@ -9,6 +9,7 @@ no description or label can change the structure of a document.
 
 from __future__ import annotations
 
+import io
 import types
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -31,9 +32,56 @@ except AttributeError:  # pragma: no cover - PyYAML without libyaml
 TEMPLATES = {"instancetype": "instancetype.yaml.j2", "preference": "preference.yaml.j2"}
 
 
+_TAG = "tag:yaml.org,2002:"
+
+
+class _Unusual(Exception):
+    """A value the direct node builder leaves to PyYAML's representer."""
+
+
+def _node(value: Any, seen: set[int]) -> yaml.Node:
+    """The node PyYAML's SafeRepresenter would make for plain data, built without its machinery.
+
+    The representer's per-value dispatch and alias bookkeeping were most of the
+    time spent rendering; the emitter still decides every style and quote, so the
+    text is the same. A value seen twice (which PyYAML would write as an alias) or
+    of any other type is left to PyYAML.
+    """
+    kind = type(value)
+    if kind is str:
+        return yaml.ScalarNode(_TAG + "str", value)
+    if kind is bool:
+        return yaml.ScalarNode(_TAG + "bool", "true" if value else "false")
+    if kind is int:
+        return yaml.ScalarNode(_TAG + "int", str(value))
+    if value is None:
+        return yaml.ScalarNode(_TAG + "null", "null")
+    if kind is not dict and kind is not list or id(value) in seen:
+        raise _Unusual(kind)
+    seen.add(id(value))
+    if kind is list:
+        return yaml.SequenceNode(_TAG + "seq", [_node(v, seen) for v in value], flow_style=False)
+    if any(type(k) is not str for k in value):
+        raise _Unusual("a key that is not a string")
+    return yaml.MappingNode(_TAG + "map", [(yaml.ScalarNode(_TAG + "str", k), _node(v, seen))
+                                           for k, v in sorted(value.items())], flow_style=False)
+
+
 def _dump(value: Any) -> str:
-    return yaml.dump(value, Dumper=_Dumper, sort_keys=True, default_flow_style=False,
-                     allow_unicode=True, width=1 << 16)
+    try:
+        node = _node(value, set())
+    except _Unusual:
+        return yaml.dump(value, Dumper=_Dumper, sort_keys=True, default_flow_style=False,
+                         allow_unicode=True, width=1 << 16)
+    stream = io.StringIO()
+    dumper = _Dumper(stream, default_flow_style=False, allow_unicode=True, width=1 << 16, sort_keys=True)
+    try:
+        dumper.open()
+        dumper.serialize(node)
+        dumper.close()
+    finally:
+        dumper.dispose()
+    return stream.getvalue()
 
 
 def yaml_scalar(value: Any) -> str:
