@@ -38,3 +38,15 @@ def upstream_dir() -> Path:
 def swagger_path() -> Path:
     """KubeVirt's OpenAPI document, ../shared/kubevirt/swagger.json."""
     return shared_file(SWAGGER)
+
+
+# Hypothesis profiles: `ci` (the default, a few dozen examples per property, for `make
+# test`) and `fuzz` (a long run, `make fuzz`); HYPOTHESIS_PROFILE picks one. No
+# deadline: a generated catalog goes through a whole build, whose time varies by machine.
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("ci", max_examples=30, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("fuzz", max_examples=2000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
