@@ -100,7 +100,10 @@ def yaml_block(value: Any, indent: int) -> str:
     if not value:
         return " {}" if isinstance(value, Mapping) or value is None else " []"
     pad = " " * indent
-    return "\n" + "".join(pad + line + "\n" for line in _dump(value).splitlines()).rstrip("\n")
+    # split on "\n" only: str.splitlines() also breaks at U+2028 and U+0085, which the
+    # dumper leaves inside quoted text, and indenting there would change the text
+    lines = _dump(value).rstrip("\n").split("\n")
+    return "\n" + "\n".join(pad + line for line in lines)
 
 
 #: Largest string or list a template may make with ``*``, and largest power with ``**`` (bits).
