@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from generator.cli import main
 from generator.render import yaml_block, yaml_scalar
@@ -54,6 +54,8 @@ TRICKY = [
     "1:4",
     "Ünïcödé, 日本語 and ελληνικά",
     "emoji 🚀 and a zero-width\u200bspace",
+    "next line\x85character",
+    "line\u2028and paragraph\u2029separators",
     "back\\slash",
     "{{ not a template }}",
 ]
@@ -61,7 +63,8 @@ TRICKY = [
 
 def write_yaml(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    # escaped, not raw: PyYAML's pure-Python emitter writes U+0085 raw, which reads back as a space
+    path.write_text(yaml.safe_dump(data, allow_unicode=False, sort_keys=False), encoding="utf-8")
 
 
 def small_catalog(root: Path) -> None:
@@ -156,11 +159,15 @@ def test_no_text_changes_the_shape_of_a_document(documents):
 
 
 @given(st.text())
+@example("line\u2028separator")
+@example("next\x85line")
 def test_yaml_scalar_round_trips_any_text(text):
     assert yaml.safe_load(f"key: {yaml_scalar(text)}\n") == {"key": text}
 
 
 @given(st.dictionaries(st.text(min_size=1), st.text() | st.integers() | st.booleans(), min_size=1))
+@example({"a": "line\u2028separator", "b": "next\x85line", "c": "paragraph\u2029separator"})
+@example({"multi": "line one\n\nline three\n"})
 def test_yaml_block_round_trips_any_mapping_of_text(mapping):
     assert yaml.safe_load(f"outer:\n  inner:{yaml_block(mapping, 4)}\n  after: 1\n") == {
         "outer": {"inner": mapping, "after": 1}}
