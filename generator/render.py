@@ -21,6 +21,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment
 from .errors import InputError
 from .model import API_VERSION, CatalogObject
 from .problems import Location, Problem
+from .yamlsrc import iter_documents
 
 try:
     _Dumper: type = yaml.CSafeDumper
@@ -220,25 +221,34 @@ class Renderer:
                 raise InputError.at(Location(self.prefix + name), "template not found") from None
             except jinja2.TemplateSyntaxError as exc:
                 raise template_error(exc, name, self.env, self.prefix + name) from None
+            except UnicodeDecodeError as exc:
+                raise InputError.at(Location(self.prefix + name),
+                                    f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         return found
 
     def render(self, obj: CatalogObject, kind: str) -> str:
         return self._render(obj, kind, dict(obj.labels), dict(obj.annotations))
 
     def _check_yaml(self, obj: CatalogObject, kind: str, text: str) -> None:
-        """Refuse text that is not YAML, naming the template; a template that writes a
-        value without the yaml filters, or breaks indentation, is found here."""
-        try:
-            for _event in yaml.parse(text, Loader=_Loader):
-                pass
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"line {mark.line + 1}, column {mark.column + 1} of the text" if mark else "the text"
-            what = getattr(exc, "problem", None) or type(exc).__name__
-            name = TEMPLATES[obj.family]
-            raise InputError.at(Location(self.prefix + name), (
-                f"rendering {obj.name!r} as {kind} gave text that is not YAML ({what}, at {where}); "
-                "pass values through the yaml_scalar or yaml_block filters")) from None
+        """Refuse text that is not one YAML document of the right kind and name, naming the
+        template: a value written without the yaml filters, broken indentation, an
+        empty template or one that writes two documents is found here."""
+        where = Location(self.prefix + TEMPLATES[obj.family])
+        rendering = f"rendering {obj.name!r} as {kind}"
+        try:  # the strict loader of catalog input: duplicate keys are refused, not silently merged
+            docs = [d.data for d in iter_documents(text, "the text")]
+        except InputError as exc:
+            found = "; ".join(str(p) for p in exc.problems)
+            raise InputError.at(where, f"{rendering} gave text that is not valid YAML ({found}); "
+                                "pass values through the yaml_scalar or yaml_block filters") from None
+        if len(docs) != 1 or not isinstance(docs[0], dict):
+            got = f"{len(docs)} documents" if len(docs) != 1 else f"a {type(docs[0]).__name__}, not a mapping"
+            raise InputError.at(where, f"{rendering} gave {got}; a template renders exactly one object")
+        metadata = docs[0].get("metadata")
+        name = metadata.get("name") if isinstance(metadata, dict) else None
+        if docs[0].get("kind") != kind or name != obj.name:
+            raise InputError.at(where, f"{rendering} gave an object of kind {docs[0].get('kind')!r} named "
+                                f"{name!r}; write kind: {{{{ kind }}}} and name: {{{{ name | yaml_scalar }}}}")
 
     def _render(self, obj: CatalogObject, kind: str, labels: dict, annotations: dict) -> str:
         template = self.template(obj.family)
