@@ -65,9 +65,9 @@ CATALOG: dict[str, Any] = {
         "provider": {
             "type": "object",
             "properties": {
-                "displayName": {"type": "string"},
-                "documentationURL": {"type": "string"},
-                "supportURL": {"type": "string"},
+                "displayName": {"type": "string", "minLength": 1},
+                "documentationURL": {"type": "string", "minLength": 1},
+                "supportURL": {"type": "string", "minLength": 1},
             },
             "required": ["displayName", "documentationURL", "supportURL"],
             "additionalProperties": False,
