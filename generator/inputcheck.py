@@ -127,6 +127,8 @@ def _message(error: jsonschema.ValidationError) -> tuple[Path, str, bool]:
         return path, f"expected a number at most {error.validator_value}, got {describe(error.instance)}", False
     if kind == "minProperties":
         return path, "expected at least one entry, got an empty mapping", False
+    if kind == "minLength" and error.validator_value == 1:
+        return path, "expected a non-empty string, got ''", False
     if kind == "minItems":
         return path, "expected at least one item, got an empty list", False
     return path, error.message, False
