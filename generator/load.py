@@ -175,8 +175,9 @@ def _ratio_problems(doc: Document, matrix: SizeMatrix, sizes: tuple[str, ...]) -
               and (per_cpu * s.cpu).denominator != 1]
     if not uneven:
         return []
+    sizes_named = f"size{'s' if len(uneven) > 1 else ''} {', '.join(uneven)}"
     return [doc.source.problem(("ratio",), f"ratio {doc.data['ratio']!r} does not give a whole number of bytes "
-                               f"of memory for size{'s' if len(uneven) > 1 else ''} {', '.join(uneven)}; use a ratio in whole MiB per vCPU "
+                               f"of memory for {sizes_named}; use a ratio in whole MiB per vCPU "
                                "such as \"1:0.5\", or give those sizes a fixed memory in " + SIZES_FILE)]
 
 
