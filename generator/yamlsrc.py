@@ -123,9 +123,10 @@ class _Builder:
                     continue
                 key = self.loader.construct_object(key_node, deep=True)
                 if not isinstance(key, str):
+                    read_as = _KEY_TYPES.get(type(key), type(key).__name__)
                     self.problems.append(
                         Problem(Location(self.source.file, *_mark(key_node), path),
-                                f"mapping key {key_node.value!r} is read as {_KEY_TYPES.get(type(key), type(key).__name__)}, "
+                                f"mapping key {key_node.value!r} is read as {read_as}, "
                                 f"not text; write it in quotes ('{key_node.value}')")
                     )
                     continue
