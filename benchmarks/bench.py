@@ -276,10 +276,10 @@ def verdict(ok: bool) -> str:
 
 
 def table(rows: Sequence[Figures]) -> str:
-    head = f"{'case':<40} {'objects':>8} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'objects/s':>10} {'us/object':>10}"
+    head = f"{'case':<48} {'objects':>8} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'objects/s':>10} {'us/object':>10}"
     lines = [head, "-" * len(head)]
     for f in rows:
-        lines.append(f"{f.case:<40} {f.objects:>8} {f.wall:>8.3f} {f.cpu:>8.3f} {f.peak / MIB:>9.1f} "
+        lines.append(f"{f.case:<48} {f.objects:>8} {f.wall:>8.3f} {f.cpu:>8.3f} {f.peak / MIB:>9.1f} "
                      f"{f.rate:>10.0f} {f.us_per_object:>10.1f}")
     return "\n".join(lines)
 
