@@ -23,17 +23,33 @@ def catalog(tmp_path: Path) -> Path:
     return root
 
 
-def test_a_spec_fragment_that_breaks_the_crd_schema_is_refused_and_nothing_is_written(catalog, tmp_path):
+def test_a_spec_fragment_that_breaks_the_crd_schema_is_caught_at_its_line(catalog, tmp_path):
     series = catalog / "series" / "u.yaml"
     series.write_text(series.read_text() + "spec:\n  cpu:\n    dedicatedCpuPlacement: true\n")
+    result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        "error: series/u.yaml:12:5: spec.cpu.dedicatedCpuPlacement: unknown field 'dedicatedCpuPlacement'; "
+        "did you mean 'dedicatedCPUPlacement'?",
+        "citgen: 1 problem, nothing written",
+    ]
+    assert not (tmp_path / "out").exists()
+
+
+def test_rendered_objects_that_fail_validation_are_refused_and_nothing_is_written(catalog, tmp_path):
+    template = catalog / "templates" / "instancetype.yaml.j2"
+    template.write_text(template.read_text() + "  annotationz: {}\n")
     out = tmp_path / "out"
+    out.mkdir()
+    (out / "CHECKSUMS.sha256").write_text("an earlier build\n")
     result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(out)])
     assert result.exit_code == 2
-    assert ("error: common-instancetypes-all-bundle.yaml#59 (u1.2xlarge) $.spec.cpu.dedicatedCpuPlacement: "
-            "unknown field 'dedicatedCpuPlacement'; did you mean 'dedicatedCPUPlacement'? "
-            "(defined in series/u.yaml:1) [schema]") in result.output
+    assert ("error: common-instancetypes-all-bundle.yaml#59 (u1.2xlarge) $.spec.annotationz: "
+            "unknown field 'annotationz'; did you mean 'annotations'? (defined in series/u.yaml:1) [schema]"
+            ) in result.output.splitlines()
     assert result.output.rstrip().endswith("problems, nothing written")
-    assert not out.exists()
+    assert [p.name for p in out.iterdir()] == ["CHECKSUMS.sha256"]
+    assert (out / "CHECKSUMS.sha256").read_text() == "an earlier build\n"
 
 
 def test_a_vendor_that_breaks_the_label_rules_is_refused(catalog, tmp_path):
