@@ -41,8 +41,9 @@ def feature_labels(spec: Mapping[str, Any]) -> dict[str, str]:
         labels["numa"] = "true"
     if "realtime" in cpu:
         labels["realtime"] = "true"
-    if "hugepages" in memory:
-        labels["hugepages"] = memory["hugepages"]["pageSize"]
+    page_size = (memory.get("hugepages") or {}).get("pageSize")  # a spec fragment may leave it out
+    if page_size:
+        labels["hugepages"] = page_size
     if spec.get("gpus"):
         labels["gpus"] = "true"
     return labels
