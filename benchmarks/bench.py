@@ -236,8 +236,9 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
             catalog, _preferences = timed("load", lambda: pipeline.load_all(options))
             catalog, version, objects = timed("expand", lambda: pipeline.catalog_objects(options))
             timings["expand"][-1] -= timings["load"][-1]
-            bundles = timed("render", lambda: pipeline.render_bundles(catalog, objects))
-            documents = timed("parse", lambda: pipeline.parse_back(bundles))
+            rendered = timed("render", lambda: pipeline.render_bundles(catalog, objects))
+            bundles = rendered.bundles
+            documents = timed("parse", lambda: pipeline.parse_back(rendered))
             timed("schema", lambda: [p for doc in documents for p in schema_problems(doc)])
             ctx = pipeline.rule_context(catalog)
             for rule_id, rule in RULES.items():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .documents import BundleDoc, read_bundles
 from .errors import InputError
@@ -155,8 +155,16 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     return catalog, version, unique([*own, *kept])
 
 
-def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> dict[str, str]:
-    """The five bundle texts, keyed by file name."""
+@dataclass(frozen=True)
+class Rendered:
+    """The rendered text: each kind's documents one by one, and the five bundles they make."""
+
+    by_kind: Mapping[str, Sequence[str]]
+    bundles: Mapping[str, str]  # file name -> text
+
+
+def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Rendered:
+    """Every object rendered as each of its kinds, and the five bundle texts."""
     dirs = [catalog.root / "templates"]
     if builtin_catalog() / "templates" != dirs[0]:
         dirs.append(builtin_catalog() / "templates")  # a vendor catalog may override some templates
@@ -164,14 +172,65 @@ def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> dict[s
     texts = {kind: "".join(by_kind.get(kind, [])) for kind in KINDS}
     bundles = {f"{BUNDLES[kind]}.yaml": texts[kind] for kind in KINDS}
     bundles[f"{ALL_BUNDLE}.yaml"] = "".join(texts[kind] for kind in ALL_ORDER)
-    return bundles
+    return Rendered({kind: by_kind.get(kind, []) for kind in KINDS}, bundles)
 
 
-def parse_back(bundles: Mapping[str, str]) -> tuple[BundleDoc, ...]:
-    """Parse the all-bundle as a consumer will; it holds every other bundle's documents."""
+def _parse_each(texts: Sequence[str]) -> list[Any] | None:
+    """Parse documents one by one; None unless each text is exactly one document."""
+    parsed = []
+    for text in texts:
+        if not (text.startswith("---\n") and text.endswith("\n")):
+            return None
+        one = load_stream_fast(text)
+        if len(one) != 1:
+            return None
+        parsed.append(one[0])
+    return parsed
+
+
+def _parse_twins(rendered: Rendered) -> list[Any] | None:
+    """Parse the cluster kinds, and reuse each parse for its namespaced twin.
+
+    A namespaced document is reused only when its text is the cluster document's
+    text to the byte but for the kind line; since parsing is deterministic, it
+    then parses to the same object with the other kind. Anything else (retained
+    objects in one kind only, a template that renders kinds differently) is
+    parsed on its own. None means "parse the whole stream instead".
+    """
+    out: dict[str, list[Any]] = {}
+    for cluster, namespaced in (INSTANCETYPE_KINDS, PREFERENCE_KINDS):
+        first = _parse_each(rendered.by_kind[cluster])
+        if first is None:
+            return None
+        out[cluster] = first
+        by_text = dict(zip(rendered.by_kind[cluster], first))
+        swap = (f"\nkind: {cluster}\n", f"\nkind: {namespaced}\n")
+        twins = []
+        for text in rendered.by_kind[namespaced]:
+            original = text.replace(swap[1], swap[0], 1)
+            twin = by_text.get(original) if original != text and original.replace(*swap, 1) == text else None
+            if twin is None or twin.get("kind") != cluster:
+                alone = _parse_each([text])
+                if alone is None:
+                    return None
+                twins.append(alone[0])
+            else:
+                twins.append({**twin, "kind": namespaced})
+        out[namespaced] = twins
+    return [doc for kind in ALL_ORDER for doc in out[kind]]
+
+
+def parse_back(rendered: Rendered) -> tuple[BundleDoc, ...]:
+    """Parse the all-bundle's documents as a consumer will; it holds every other bundle's.
+
+    Each cluster document is parsed once and serves its namespaced twin when the
+    two texts differ only in the kind line; when in doubt the whole stream is parsed.
+    """
     name = f"{ALL_BUNDLE}.yaml"
     try:
-        parsed = load_stream_fast(bundles[name])
+        parsed = _parse_twins(rendered)
+        if parsed is None:
+            parsed = load_stream_fast(rendered.bundles[name])
     except Exception as exc:  # a template produced text that is not YAML
         raise InputError.at(Location(name), f"rendered bundle is not valid YAML: {exc}") from None
     return tuple(BundleDoc(name, i, data) for i, data in enumerate(parsed))
@@ -190,8 +249,9 @@ def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, 
 def generate(options: BuildOptions = BuildOptions()) -> Build:
     """Run every step but writing. Input errors raise InputError; validation problems are returned."""
     catalog, version, objects = catalog_objects(options)
-    bundles = render_bundles(catalog, objects)
-    documents = parse_back(bundles)
+    rendered = render_bundles(catalog, objects)
+    bundles = rendered.bundles
+    documents = parse_back(rendered)
     problems = tuple(_point_at_sources(_validate(catalog, documents), objects))
     files = release_files(bundles, options.release)
     files.update(output_files(OutputContext(catalog, version, objects, bundles, options.helm_package,
