@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
+from generator.paths import builtin_catalog
 from generator.pipeline import Build, BuildOptions, generate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,3 +33,28 @@ def read_yaml_stream(path: Path) -> list[Any]:
 
 def by_name(docs: list[Any], kind: str | None = None) -> dict[str, Any]:
     return {d["metadata"]["name"]: d for d in docs if kind is None or d["kind"] == kind}
+
+
+CATALOG_PARTS = ("catalog.yaml", "series", "preferences", "templates")
+
+
+def copy_catalog(root: Path) -> Path:
+    """A writable copy of the built-in catalog at ``root`` (which must not exist yet)."""
+    source = builtin_catalog()
+    root.mkdir()
+    for part in CATALOG_PARTS:
+        if (source / part).is_dir():
+            shutil.copytree(source / part, root / part)
+        else:
+            shutil.copy(source / part, root / part)
+    return root
+
+
+def kubectl() -> str:
+    """The real kubectl, for kustomize; skipped when absent, except under CI where it must be there."""
+    found = shutil.which("kubectl")
+    if found:
+        return found
+    if os.environ.get("CI") == "true":
+        pytest.fail("kubectl is required under CI to build the kustomize tree")
+    pytest.skip("kubectl is not installed")

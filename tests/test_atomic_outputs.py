@@ -8,7 +8,6 @@ byte-for-byte what it was and that no temporary directory is left beside it.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -19,21 +18,11 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.errors import CitgenError
-from generator.paths import builtin_catalog
 from generator.write import MARKER, write_outputs
+from tests.helpers import copy_catalog
 
-CATALOG_PARTS = ("catalog.yaml", "series", "preferences", "templates")
 
 
-def copy_catalog(root: Path) -> Path:
-    source = builtin_catalog()
-    root.mkdir()
-    for part in CATALOG_PARTS:
-        if (source / part).is_dir():
-            shutil.copytree(source / part, root / part)
-        else:
-            shutil.copy(source / part, root / part)
-    return root
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -20,10 +20,9 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.paths import builtin_catalog
+from tests.helpers import copy_catalog
 
 CASES = Path(__file__).parent / "cases" / "broken"
-CATALOG_PARTS = ("catalog.yaml", "series", "preferences", "templates")
 
 
 def case_names() -> list[str]:
@@ -32,13 +31,7 @@ def case_names() -> list[str]:
 
 def lay_out(case: Path, root: Path) -> None:
     """The built-in catalog at ``root``, with the case's files laid over it."""
-    source = builtin_catalog()
-    root.mkdir()
-    for part in CATALOG_PARTS:
-        if (source / part).is_dir():
-            shutil.copytree(source / part, root / part)
-        else:
-            shutil.copy(source / part, root / part)
+    copy_catalog(root)
     for path in sorted(case.rglob("*")):
         relative = path.relative_to(case)
         if path.is_file() and relative.as_posix() != "expected.txt":

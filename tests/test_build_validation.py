@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -10,17 +9,12 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.model import label
-from generator.paths import builtin_catalog
-from tests.helpers import read_yaml_stream
+from tests.helpers import copy_catalog, read_yaml_stream
 
 
 @pytest.fixture
 def catalog(tmp_path: Path) -> Path:
-    root = tmp_path / "catalog"
-    for name in ("series", "preferences", "templates"):
-        shutil.copytree(builtin_catalog() / name, root / name)
-    shutil.copy(builtin_catalog() / "catalog.yaml", root)
-    return root
+    return copy_catalog(tmp_path / "catalog")
 
 
 def test_a_spec_fragment_that_breaks_the_crd_schema_is_caught_at_its_line(catalog, tmp_path):

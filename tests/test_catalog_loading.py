@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -11,18 +10,13 @@ import pytest
 from generator.errors import InputError
 from generator.load import load_catalog
 from generator.paths import builtin_catalog
+from tests.helpers import copy_catalog
 
 
 @pytest.fixture
 def catalog(tmp_path: Path) -> Path:
     """A writable copy of the built-in catalog."""
-    root = tmp_path / "catalog"
-    source = builtin_catalog()
-    root.mkdir()
-    shutil.copy(source / "catalog.yaml", root)
-    for folder in ("series", "preferences", "templates"):
-        shutil.copytree(source / folder, root / folder)
-    return root
+    return copy_catalog(tmp_path / "catalog")
 
 
 def messages(root: Path) -> list[str]:

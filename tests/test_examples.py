@@ -9,7 +9,6 @@ give exactly the example's all-bundle. Absent tools skip, except under CI.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +21,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.model import label
 from generator.pipeline import Build, BuildOptions, generate
-from tests.helpers import REPO
+from tests.helpers import REPO, kubectl
 
 EXAMPLES = REPO / "examples"
 NAMES = sorted(p.name for p in EXAMPLES.iterdir() if (p / "catalog.yaml").is_file())
@@ -97,15 +96,6 @@ def test_the_edge_vendor_keeps_small_sizes_of_u_and_o_only():
     assert max(o.facts["cpu"] for o in found.values()) == 2
     assert found["o1.large"].spec["memory"]["overcommitPercent"] == 100
     assert len(preferences("edge")) == 8
-
-
-def kubectl() -> str:
-    found = shutil.which("kubectl")
-    if found:
-        return found
-    if os.environ.get("CI") == "true":
-        pytest.fail("kubectl is required under CI to build the kustomize tree")
-    pytest.skip("kubectl is not installed")
 
 
 def documents(text: str) -> list[dict]:

@@ -10,7 +10,6 @@ the tests skip, except under CI=true, where its absence is a failure.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import textwrap
 from pathlib import Path
@@ -21,7 +20,7 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
-from tests.helpers import default_build
+from tests.helpers import default_build, kubectl
 
 BUNDLE_OF = {
     "instancetypes/cluster": "common-clusterinstancetypes-bundle.yaml",
@@ -37,15 +36,6 @@ def kustomization_dirs() -> list[str]:
     names = default_build().files
     return sorted(n[: -len("/kustomization.yaml")] for n in names
                   if n.startswith("kustomize/") and n.endswith("/kustomization.yaml")) + ["kustomize"]
-
-
-def kubectl() -> str:
-    found = shutil.which("kubectl")
-    if found:
-        return found
-    if os.environ.get("CI") == "true":
-        pytest.fail("kubectl is required under CI to build the kustomize tree")
-    pytest.skip("kubectl is not installed")
 
 
 def kustomize(directory: Path) -> list[dict]:
