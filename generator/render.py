@@ -21,14 +21,10 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment
 from .errors import InputError
 from .model import API_VERSION, CatalogObject
 from .problems import Location, Problem
+from .yamlclasses import Dumper
 from .yamlsrc import iter_documents
 
-try:
-    _Dumper: type = yaml.CSafeDumper
-    _Loader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML without libyaml
-    _Dumper = yaml.SafeDumper
-    _Loader = yaml.SafeLoader
+_Dumper = Dumper
 
 TEMPLATES = {"instancetype": "instancetype.yaml.j2", "preference": "preference.yaml.j2"}
 

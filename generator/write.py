@@ -85,11 +85,7 @@ def _replace(out: Path, relative: Mapping[PurePosixPath, bytes]) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.citgen-new-", dir=out.parent))
     backup = out.parent / f".{out.name}.citgen-old-{os.getpid()}"
     try:
-        for path, data in sorted(relative.items()):
-            target = staging.joinpath(*path.parts)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        os.chmod(staging, 0o755)
+        _write_tree(staging, relative)
         if out.exists():
             os.rename(out, backup)
         os.rename(staging, out)
@@ -99,3 +95,17 @@ def _replace(out: Path, relative: Mapping[PurePosixPath, bytes]) -> None:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(backup, ignore_errors=True)
+
+
+def _write_tree(staging: Path, relative: Mapping[PurePosixPath, bytes]) -> None:
+    """Every file under ``staging``, each folder made once before the files in it.
+
+    Making a folder per file (``mkdir(parents=True, exist_ok=True)``) asked the
+    file system about a folder that was already there for most files.
+    """
+    targets = {path: staging.joinpath(*path.parts) for path in sorted(relative)}
+    for folder in sorted({target.parent for target in targets.values()} - {staging}):
+        folder.mkdir(parents=True, exist_ok=True)
+    for path, target in targets.items():
+        target.write_bytes(relative[path])
+    os.chmod(staging, 0o755)

@@ -18,11 +18,9 @@ import yaml
 
 from .errors import InputError
 from .problems import Location, Path, Problem
+from .yamlclasses import Loader
 
-try:  # the C loader is several times faster; fall back to pure Python without libyaml
-    _Loader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _Loader = yaml.SafeLoader
+_Loader = Loader
 
 #: Nodes that aliases may add beyond what is written. Real catalogs use none or a
 #: few; an alias bomb needs millions.

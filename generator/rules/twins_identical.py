@@ -38,7 +38,12 @@ def _comparable(data: dict) -> dict:
 
 
 def _differences(here: Any, there: Any, path: Path = ()) -> Iterator[Tuple[Path, Any, Any]]:
-    """Paths where two values differ, with both sides; _MISSING marks an absent key."""
+    """Paths where two values differ, with both sides; _MISSING marks an absent key.
+
+    One object seen from both sides (a twin parsed once and shared) has no differences.
+    """
+    if here is there:
+        return
     if isinstance(here, dict) and isinstance(there, dict):
         for key in sorted(set(here) | set(there), key=str):
             yield from _differences(here.get(key, _MISSING), there.get(key, _MISSING), path + (key,))

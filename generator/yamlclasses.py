@@ -1,0 +1,63 @@
+"""The YAML loader and dumper classes of the tool: libyaml's, with tag resolution remembered.
+
+Loading and dumping both ask the resolver, for every plain scalar, which type its
+text stands for (is ``true`` a bool, ``0o7`` an int, ``2Gi`` a string?), and the
+resolver answers by trying PyYAML's implicit-type expressions one after another.
+A dumper asks twice per scalar to decide whether it needs quotes. A large build
+asks about a million times, mostly about the same few hundred texts (label keys,
+``true``, size names), so each class remembers its answers.
+
+The answer depends only on the scalar's text, whether it is plain or quoted, and
+the class's resolver tables, which nothing here changes after import; path
+resolvers, the one context-dependent feature, are not used by these classes (and
+disable the memory if someone adds one). The memory is bounded: when full it is
+emptied, which costs only the time to learn the common texts again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import yaml
+from yaml.nodes import ScalarNode
+
+try:  # libyaml is several times faster; fall back to pure Python without it
+    _BaseLoader: type = yaml.CSafeLoader
+    _BaseDumper: type = yaml.CSafeDumper
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _BaseLoader = yaml.SafeLoader
+    _BaseDumper = yaml.SafeDumper
+
+#: Scalars each class remembers before it starts over.
+MEMORY = 1 << 16
+
+
+class _RememberingResolver:
+    """Mixin: ``resolve`` as PyYAML's, remembered per (text, implicit) for scalars."""
+
+    _resolved: ClassVar[dict[tuple[str, Any], str]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._resolved = {}
+
+    def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+        if kind is not ScalarNode or self.yaml_path_resolvers:  # type: ignore[attr-defined]
+            return super().resolve(kind, value, implicit)  # type: ignore[misc]
+        memory = self._resolved
+        key = (value, implicit)
+        tag = memory.get(key)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)  # type: ignore[misc]
+            if len(memory) >= MEMORY:
+                memory.clear()
+            memory[key] = tag
+        return tag
+
+
+class Loader(_RememberingResolver, _BaseLoader):  # type: ignore[misc, valid-type]
+    """The safe loader (C where available) that every YAML read of the tool uses."""
+
+
+class Dumper(_RememberingResolver, _BaseDumper):  # type: ignore[misc, valid-type]
+    """The safe dumper (C where available) that every YAML written by the tool goes through."""
