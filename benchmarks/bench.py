@@ -238,7 +238,7 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
             timings["expand"][-1] -= timings["load"][-1]
             rendered = timed("render", lambda: pipeline.render_bundles(catalog, objects))
             bundles = rendered.bundles
-            documents = timed("parse", lambda: pipeline.parse_back(rendered))
+            documents, one_each = timed("parse", lambda: pipeline.parse_rendered(rendered))
             timed("schema", lambda: [p for doc in documents for p in schema_problems(doc)])
             ctx = pipeline.rule_context(catalog)
             for rule_id, rule in RULES.items():
@@ -247,7 +247,8 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
                 **pipeline.release_files(bundles, options.release),
                 **output_files(OutputContext(catalog=catalog, version=version, objects=objects,
                                              bundles=bundles, helm_package=options.helm_package,
-                                             documents=documents))})
+                                             documents=documents,
+                                             texts=rendered.by_kind if one_each else {}))})
             timed("write", lambda: write_outputs(Path(tmp) / "out", files))
             timed("generate() whole", lambda: pipeline.generate(options))
     medians = {step: statistics.median(values) for step, values in timings.items()}

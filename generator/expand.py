@@ -57,11 +57,13 @@ def _memory(series: Series, size: Size) -> int:
 
 def instancetype(series: Series, size: Size, suffix: str, features: Mapping[str, Any],
                  parameters: Mapping[str, Any]) -> CatalogObject:
-    memory = format_bytes(_memory(series, size))
+    memory_bytes = _memory(series, size)
+    memory = format_bytes(memory_bytes)
     spec: dict[str, Any] = {"cpu": {"guest": size.cpu}, "memory": {"guest": memory}}
     apply_features(spec, features, Context(cpu=size.cpu, parameters=parameters))
     deep_merge(spec, series.spec)
     size_name = size.name + suffix
+    features_found = feature_labels(spec)
     labels = {
         "class": series.cls,
         "version": str(series.version),
@@ -69,7 +71,7 @@ def instancetype(series: Series, size: Size, suffix: str, features: Mapping[str,
         "memory": memory,
         "size": size_name,
         "icon-pf": series.icon,
-        **feature_labels(spec),
+        **features_found,
     }
     if series.deprecated:
         labels["deprecated"] = "true"
@@ -84,8 +86,8 @@ def instancetype(series: Series, size: Size, suffix: str, features: Mapping[str,
         },
         spec=spec,
         location=series.location,
-        facts={"cpu": size.cpu, "memory": _memory(series, size), "series": series.name,
-               "class": series.cls, "features": tuple(sorted(feature_labels(spec)))},
+        facts={"cpu": size.cpu, "memory": memory_bytes, "series": series.name,
+               "class": series.cls, "features": tuple(sorted(features_found))},
     )
 
 

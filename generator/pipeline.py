@@ -226,14 +226,20 @@ def parse_back(rendered: Rendered) -> tuple[BundleDoc, ...]:
     Each cluster document is parsed once and serves its namespaced twin when the
     two texts differ only in the kind line; when in doubt the whole stream is parsed.
     """
+    return parse_rendered(rendered)[0]
+
+
+def parse_rendered(rendered: Rendered) -> tuple[tuple[BundleDoc, ...], bool]:
+    """parse_back's documents, and whether each rendered text was found to be one document."""
     name = f"{ALL_BUNDLE}.yaml"
     try:
         parsed = _parse_twins(rendered)
+        one_each = parsed is not None
         if parsed is None:
             parsed = load_stream_fast(rendered.bundles[name])
     except Exception as exc:  # a template produced text that is not YAML
         raise InputError.at(Location(name), f"rendered bundle is not valid YAML: {exc}") from None
-    return tuple(BundleDoc(name, i, data) for i, data in enumerate(parsed))
+    return tuple(BundleDoc(name, i, data) for i, data in enumerate(parsed)), one_each
 
 
 def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, bytes]:
@@ -251,11 +257,12 @@ def generate(options: BuildOptions = BuildOptions()) -> Build:
     catalog, version, objects = catalog_objects(options)
     rendered = render_bundles(catalog, objects)
     bundles = rendered.bundles
-    documents = parse_back(rendered)
+    documents, one_each = parse_rendered(rendered)
     problems = tuple(_point_at_sources(_validate(catalog, documents), objects))
     files = release_files(bundles, options.release)
     files.update(output_files(OutputContext(catalog, version, objects, bundles, options.helm_package,
-                                            documents=documents)))
+                                            documents=documents,
+                                            texts=rendered.by_kind if one_each else {})))
     return Build(catalog, version, tuple(objects), bundles, documents, problems, files)
 
 

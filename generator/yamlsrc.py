@@ -245,6 +245,25 @@ class _Unusual(Exception):
     """A node the direct builder leaves to PyYAML's constructor (merge keys, sets, other tags)."""
 
 
+def _plain(node: yaml.Node, loader: Any) -> Any:
+    """The value of a composed node of plain maps, lists and scalars; _Unusual for anything else.
+
+    A module-level function, not a closure: a closure that calls itself is a
+    reference cycle, which would keep every loader alive until the cyclic
+    garbage collector came by.
+    """
+    tag = node.tag
+    if tag == _STR:
+        return node.value
+    if tag == _MAP:
+        return {_plain(key, loader): _plain(value, loader) for key, value in node.value}
+    if tag == _SEQ:
+        return [_plain(item, loader) for item in node.value]
+    if tag in _SCALARS:
+        return loader.yaml_constructors[tag](loader, node)
+    raise _Unusual(tag)
+
+
 def load_stream_fast(text: str) -> list[Any]:
     """Parse YAML this tool rendered itself (no aliases, no user input) with the C loader.
 
@@ -253,24 +272,10 @@ def load_stream_fast(text: str) -> list[Any]:
     Anything beyond plain maps, lists and scalars is handed to PyYAML as before.
     """
     loader = _Loader(text)
-    construct = loader.yaml_constructors
-
-    def build(node: yaml.Node) -> Any:
-        tag = node.tag
-        if tag == _STR:
-            return node.value
-        if tag == _MAP:
-            return {build(key): build(value) for key, value in node.value}
-        if tag == _SEQ:
-            return [build(item) for item in node.value]
-        if tag in _SCALARS:
-            return construct[tag](loader, node)
-        raise _Unusual(tag)
-
     try:
         docs = []
         while loader.check_node():
-            doc = build(loader.get_node())
+            doc = _plain(loader.get_node(), loader)
             if doc is not None:
                 docs.append(doc)
         return docs

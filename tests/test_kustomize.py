@@ -20,6 +20,8 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.outputs import OutputContext
+from generator.outputs.kustomize import kustomize_files
 from tests.helpers import default_build, kubectl
 
 BUNDLE_OF = {
@@ -109,6 +111,14 @@ def test_resource_files_are_the_bundle_documents_as_rendered():
         listed = yaml.safe_load(files[f"kustomize/{kind}/kustomization.yaml"])["resources"]
         text = b"".join(files[f"kustomize/{kind}/{group}/{group}.yaml"] for group in listed)
         assert text.decode() == default_build().bundles[bundle], kind
+
+
+def test_the_tree_cut_from_the_bundles_is_the_tree_made_from_each_rendered_text():
+    """Without the rendered texts (a producer called on bundles alone) the tree is the same."""
+    build = default_build()
+    ctx = OutputContext(build.catalog, build.version, build.objects, build.bundles, documents=build.documents)
+    assert ctx.texts == {}
+    assert kustomize_files(ctx) == {n: d for n, d in build.files.items() if n.startswith("kustomize/")}
 
 
 def overlay(directory: Path, base: Path, text: str) -> Path:

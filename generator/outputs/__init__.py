@@ -7,7 +7,7 @@ before anything is written, so they are part of the same atomic replacement.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 from ..documents import BundleDoc
@@ -25,6 +25,11 @@ class OutputContext:
     # The all-bundle as the pipeline parsed it back, in its order; producers use it
     # instead of parsing the bundles again (empty: parse them yourself).
     documents: Sequence[BundleDoc] = ()
+    # Each kind's documents as rendered, in bundle order (its bundle is these texts
+    # joined), given when each text was parsed as exactly one document. Producers
+    # that need documents one by one take them from here instead of cutting the
+    # bundles apart (empty: cut them apart).
+    texts: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
 
 Producer = Callable[[OutputContext], Mapping[str, bytes]]

@@ -93,6 +93,21 @@ def _check_groups(objects: Sequence[CatalogObject]) -> None:
                                 "kustomize directory (lower-case letters, digits, '.' and '-')")
 
 
+def _documents_of(ctx: OutputContext, kind: str, parsed: Sequence[object] | None) -> list[tuple[str, str, str]]:
+    """(kind, name, text) of each document of ``kind``'s bundle, in order."""
+    bundle = BUNDLE_OF_KIND[kind]
+    texts = ctx.texts.get(kind)
+    if texts is not None and parsed is not None and len(texts) == len(parsed):
+        found = []
+        for text, doc in zip(texts, parsed):
+            if not isinstance(doc, dict):
+                raise InputError.at(Location(bundle), "a rendered document is not a mapping")
+            name = (doc.get("metadata") or {}).get("name")
+            found.append((str(doc.get("kind")), str(name), text if text.endswith("\n") else text + "\n"))
+        return found
+    return split_documents(ctx.bundles.get(bundle, ""), bundle, parsed)
+
+
 def kind_groups(ctx: OutputContext) -> dict[str, dict[str, list[str]]]:
     """For each kind, its groups in order of first appearance, each with its documents' texts."""
     _check_groups(ctx.objects)
@@ -103,8 +118,7 @@ def kind_groups(ctx: OutputContext) -> dict[str, dict[str, list[str]]]:
     out: dict[str, dict[str, list[str]]] = {}
     for kind, bundle in BUNDLE_OF_KIND.items():
         groups: dict[str, list[str]] = {}
-        for doc_kind, name, text in split_documents(ctx.bundles.get(bundle, ""), bundle,
-                                                    parsed.get(kind) if ctx.documents else None):
+        for doc_kind, name, text in _documents_of(ctx, kind, parsed.get(kind) if ctx.documents else None):
             group = group_of.get((doc_kind, name))
             if doc_kind != kind or group is None:
                 raise InputError.at(Location(bundle), f"{doc_kind} {name!r} is not a catalog object of this bundle")
