@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 import click
 
 from .documents import BundleDoc, read_bundles
+from .gcpause import paused_collector
 from .errors import CitgenError, InputError
 from .problems import Location
 from .report import FORMATS, render
@@ -122,7 +123,8 @@ def validate(ctx: click.Context, files: Tuple[Path, ...], fmt: str, vendor: Opti
         click.echo(list_rules(), nl=False)
         return
     try:
-        docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents()
+        with paused_collector():
+            docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents()
         if cross_product:
             objects = [d.data for d in docs]
             results = pair_matrix(objects, objects, arch=arch)
@@ -131,7 +133,8 @@ def validate(ctx: click.Context, files: Tuple[Path, ...], fmt: str, vendor: Opti
         context = default_context()
         if vendor is not None:
             context = dataclasses.replace(context, vendor=vendor)
-        problems = validate_documents(docs, context, rules=selected or None)
+        with paused_collector():
+            problems = validate_documents(docs, context, rules=selected or None)
     except CitgenError as err:
         for problem in err.problems:
             click.echo(f"error: {problem}", err=True)

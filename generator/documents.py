@@ -8,6 +8,7 @@ line numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -25,11 +26,13 @@ class BundleDoc:
     data: Any
     source: SourceMap | None = None
 
-    @property
+    # Every rule asks each document for its kind and name, so both are worked out
+    # once (a frozen dataclass still lets cached_property keep its answer).
+    @cached_property
     def kind(self) -> str | None:
         return self.data.get("kind") if isinstance(self.data, dict) else None
 
-    @property
+    @cached_property
     def name(self) -> str | None:
         if not isinstance(self.data, dict):
             return None

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 from .documents import BundleDoc, read_bundles
 from .errors import InputError
 from .expand import instancetype_objects, unique
+from .gcpause import paused_collector
 from .load import Catalog, load_catalog
 from .outputs import OutputContext, output_files
 from .model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, label
@@ -254,6 +255,11 @@ def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, 
 
 def generate(options: BuildOptions = BuildOptions()) -> Build:
     """Run every step but writing. Input errors raise InputError; validation problems are returned."""
+    with paused_collector():
+        return _generate(options)
+
+
+def _generate(options: BuildOptions) -> Build:
     catalog, version, objects = catalog_objects(options)
     rendered = render_bundles(catalog, objects)
     bundles = rendered.bundles

@@ -108,6 +108,12 @@ _FLAGS = (
     _Flag("gpus", "spec.gpus", lambda d: _list(dig(d, "spec", "gpus")), "lists GPUs", "lists no GPUs"),
 )
 
+#: Worked out once, not once per document: each value's spec path as messages write it,
+#: and the full key of every label the rule reads.
+_WHERE = {item: dotted(item.path) for item in _INSTANCETYPE_VALUES + _PREFERENCE_VALUES}
+_KEY = {short: label(short) for short in
+        [item.short for item in _INSTANCETYPE_VALUES + _PREFERENCE_VALUES] + [f.short for f in _FLAGS] + ["size"]}
+
 
 def _show(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
@@ -116,7 +122,7 @@ def _show(value: Any) -> str:
 def _compare(doc: BundleDoc, found: Mapping[str, Any], short: str, what: str, written: Any,
              expected: Any, parse: Callable[[Any], Any]) -> Iterator[Problem]:
     """One value label against the value ``what`` (a spec path or the name) says it should be."""
-    key = label(short)
+    key = _KEY[short]
     if key not in found:
         if expected is not None:
             yield Problem(doc.locate(LABELS),
@@ -137,12 +143,12 @@ def _values(doc: BundleDoc, found: Mapping[str, Any], table: Sequence[_Value]) -
         expected = item.read_spec(written) if written is not None else None
         if written is not None and expected is None:
             continue  # malformed spec value: the schema check reports it
-        yield from _compare(doc, found, item.short, dotted(item.path), written, expected, item.read_label)
+        yield from _compare(doc, found, item.short, _WHERE[item], written, expected, item.read_label)
 
 
 def _flags(doc: BundleDoc, found: Mapping[str, Any]) -> Iterator[Problem]:
     for flag in _FLAGS:
-        key = label(flag.short)
+        key = _KEY[flag.short]
         has = flag.present(doc.data)
         value = found.get(key)
         if has and value != "true":

@@ -33,6 +33,7 @@ ID = "series-ratio"
 def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
     if not ctx.series:
         return
+    per_cpu = {name: gib(series.ratio) for name, series in ctx.series.items()}
     for doc in docs:
         if family(doc) != "instancetype":
             continue
@@ -48,12 +49,12 @@ def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
         memory = quantity(written)
         if cpus is None or memory is None:
             continue
-        expected = cpus * gib(series.ratio)
+        expected = cpus * per_cpu[name]
         if memory != expected:
             yield Problem(
                 doc.locate(("spec", "memory", "guest")),
                 f"{cpus} vCPU{'s' if cpus != 1 else ''} with {written!r} of memory break series "
-                f"{name}'s ratio of {show_bytes(gib(series.ratio))} per vCPU "
+                f"{name}'s ratio of {show_bytes(per_cpu[name])} per vCPU "
                 f"(expected {show_bytes(expected)}), and {size} is not a declared exception",
                 ID,
             )
