@@ -17,10 +17,7 @@ import click
 
 from . import __version__
 from . import readme as readme_tables
-from .cli_expand import expand_command
-from .cli_schema import schema
-from .cli_validate import validate
-from .cli_vendor import diff, init
+import importlib
 from .errors import CitgenError, InputError
 from .model import CLUSTER_KINDS, CatalogObject
 from .pipeline import BuildOptions, catalog_objects, generate
@@ -31,8 +28,29 @@ from .tables import memory, text_table
 from .write import write_outputs
 
 
+#: Commands that live in modules of their own, imported only when they run (or help
+#: lists them): a build does not pay for the validator's, expander's or schema
+#: importer's imports.
+LAZY_COMMANDS = {
+    "validate": ("generator.cli_validate", "validate"),
+    "expand": ("generator.cli_expand", "expand_command"),
+    "schema": ("generator.cli_schema", "schema"),
+    "init": ("generator.cli_vendor", "init"),
+    "diff": ("generator.cli_vendor", "diff"),
+}
+
+
 class CitgenGroup(click.Group):
     """Reports CitgenErrors as messages and exit codes instead of tracebacks."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
+            module, attribute = LAZY_COMMANDS[cmd_name]
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -189,13 +207,6 @@ def readme(catalog: Path | None, path: Path, check: bool) -> None:
     else:
         click.echo(f"{path} is up to date")
 
-
-# Commands that live in modules of their own, one per command.
-main.add_command(validate)
-main.add_command(expand_command)
-main.add_command(schema)
-main.add_command(init)
-main.add_command(diff)
 
 
 if __name__ == "__main__":  # pragma: no cover

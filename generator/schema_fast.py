@@ -115,13 +115,8 @@ class _Compiler:
         if "properties" in schema or "additionalProperties" in schema:
             checks.append(self.members(schema.get("properties", {}), schema.get("additionalProperties", True)))
         if "items" in schema:
-            item = self.compile(schema["items"])
-            checks.append(lambda v: type(v) is not list or all(item(x) for x in v))
-        if not checks:
-            return lambda v: True
-        if len(checks) == 1:
-            return checks[0]
-        return lambda v: all(c(v) for c in checks)
+            checks.append(_each_item(self.compile(schema["items"])))
+        return _every(checks)
 
     def members(self, properties: Mapping[str, Any], additional: Any) -> Check:
         known = {name: self.compile(sub) for name, sub in properties.items()}
@@ -146,6 +141,34 @@ class _Compiler:
                     return False
             return True
         return check_open
+
+
+def _each_item(item: Check) -> Check:
+    def check_items(v: Any) -> bool:
+        if type(v) is list:
+            for x in v:
+                if not item(x):
+                    return False
+        return True
+    return check_items
+
+
+def _every(checks: list[Check]) -> Check:
+    """All of ``checks``, cheapest to call for the usual one or two (a generator per call was not)."""
+    if not checks:
+        return lambda v: True
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda v: first(v) and second(v)
+
+    def check_all(v: Any) -> bool:
+        for check in checks:
+            if not check(v):
+                return False
+        return True
+    return check_all
 
 
 def compile_schema(schema: Mapping[str, Any]) -> Optional[Check]:
