@@ -1,8 +1,11 @@
 """Check a hand-written catalog file against the JSON Schema of its format.
 
-jsonschema finds what is wrong; this module turns each finding into a Problem
-that names the file, line and column and says what was expected in words a
-catalog author understands (with the closest known key for a misspelt one).
+A file that is right (nearly every file of every build) is recognised by the
+format's compiled yes/no check (schema_fast.py). For the others jsonschema finds
+what is wrong, and this module turns each finding into a Problem that names the
+file, line and column and says what was expected in words a catalog author
+understands (with the closest known key for a misspelt one). jsonschema is
+imported only then: a build of a valid catalog does not pay for its import.
 Schemas may carry ``x-expected`` on a node: a phrase used when a value there
 breaks a pattern, format or range ("a ratio such as 1:4").
 """
@@ -10,19 +13,17 @@ breaks a pattern, format or range ("a ratio such as 1:4").
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable, Mapping
-
-import jsonschema
-from jsonschema import Draft202012Validator, FormatChecker
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import quantity
 from .problems import Path, Problem
+from .schema_fast import Check, compile_schema
 from .yamlsrc import Document
 
-_formats = FormatChecker()
+if TYPE_CHECKING:
+    import jsonschema
 
 
-@_formats.checks("quantity", raises=quantity.QuantityError)
 def _is_quantity(value: object) -> bool:
     if not isinstance(value, str):
         return True
@@ -31,15 +32,34 @@ def _is_quantity(value: object) -> bool:
     return True
 
 
-_cache: dict[int, Draft202012Validator] = {}
+#: The ``format`` values catalog files use, for the fast check and for jsonschema alike.
+FORMATS = {"quantity": _is_quantity}
+
+# Compiled once per schema object (schemas are module constants). An entry holds its
+# schema, so the id it is keyed by cannot be taken by another object meanwhile.
+_validators: dict[int, tuple[Mapping[str, Any], "jsonschema.Draft202012Validator"]] = {}
+_checks: dict[int, tuple[Mapping[str, Any], Check | None]] = {}
 
 
-def validator_for(schema: Mapping[str, Any]) -> Draft202012Validator:
-    """A compiled validator, built once per schema object (schemas are module constants)."""
-    found = _cache.get(id(schema))
-    if found is None:
-        found = _cache[id(schema)] = Draft202012Validator(schema, format_checker=_formats)
-    return found
+def validator_for(schema: Mapping[str, Any]) -> "jsonschema.Draft202012Validator":
+    """jsonschema's validator of ``schema``, checking the formats of FORMATS."""
+    found = _validators.get(id(schema))
+    if found is None or found[0] is not schema:
+        from jsonschema import Draft202012Validator, FormatChecker
+
+        formats = FormatChecker(formats=())
+        for name, check in FORMATS.items():
+            formats.checks(name, raises=quantity.QuantityError)(check)
+        found = _validators[id(schema)] = (schema, Draft202012Validator(schema, format_checker=formats))
+    return found[1]
+
+
+def quick_check_for(schema: Mapping[str, Any]) -> Check | None:
+    """``schema`` compiled to a yes/no check (schema_fast.py); None if it cannot be."""
+    found = _checks.get(id(schema))
+    if found is None or found[0] is not schema:
+        found = _checks[id(schema)] = (schema, compile_schema(schema, FORMATS))
+    return found[1]
 
 
 def describe(value: Any) -> str:
@@ -136,6 +156,9 @@ def _message(error: jsonschema.ValidationError) -> tuple[Path, str, bool]:
 
 def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Problem]:
     """Every way ``document`` breaks ``schema``, located and worded for people."""
+    quick = quick_check_for(schema)
+    if quick is not None and quick(document.data):
+        return []
     problems: list[Problem] = []
     seen: set[tuple[Path, str]] = set()
     for error in validator_for(schema).iter_errors(document.data):

@@ -12,16 +12,17 @@ import difflib
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterable, Iterator
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .documents import BundleDoc
 from .problems import Path, Problem
 from .quantity import QuantityError, parse
 from .schema_fast import Check, compile_schema
 from .schema_import import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
+
+if TYPE_CHECKING:  # jsonschema is imported only to explain an object the fast check refused
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 RULE = "schema"
 
@@ -45,10 +46,17 @@ def known_kinds() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=None)
-def validator(kind: str) -> Draft202012Validator:
-    """The compiled validator of ``kind``; KeyError for a kind we ship no schema for."""
-    schema = _read(metadata()["kinds"][kind]["file"])
-    return Draft202012Validator(schema)
+def shipped_schema(kind: str) -> dict[str, Any]:
+    """The shipped schema of ``kind``; KeyError for a kind we ship no schema for."""
+    return _read(metadata()["kinds"][kind]["file"])
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str) -> "Draft202012Validator":
+    """jsonschema's validator of ``kind`` (without format checks); KeyError for an unknown kind."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(shipped_schema(kind))
 
 
 @lru_cache(maxsize=None)
@@ -58,8 +66,7 @@ def quick_check(kind: str) -> Check | None:
     Valid objects, nearly all of them, pass through it about ten times faster than
     through jsonschema; only the others are explained by jsonschema.
     """
-    checker = validator(kind)
-    return compile_schema(checker.schema) if checker.format_checker is None else None
+    return compile_schema(shipped_schema(kind))
 
 
 def check_object(data: Any) -> list[tuple[Path, str]]:

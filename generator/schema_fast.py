@@ -10,6 +10,9 @@ The compiled check may be stricter than JSON Schema, never more lenient: a keywo
 does not know makes the whole schema uncompilable (every object then goes the slow
 way), and a value it is unsure about (a float where an integer is expected, a bool in
 an enum) counts as invalid and is left to jsonschema to judge.
+
+The catalog's own input formats (formats.py) are compiled the same way, with their
+``format`` checks passed in: a valid catalog is loaded without importing jsonschema.
 """
 
 from __future__ import annotations
@@ -18,13 +21,19 @@ import re
 from typing import Any, Callable, Dict, Mapping, Optional
 
 Check = Callable[[Any], bool]
+#: A ``format`` check: True, or False or any ValueError for a value that breaks it.
+FormatCheck = Callable[[Any], bool]
 
 #: Keywords that never change whether an object is valid (annotations), as the
 #: schema validator is built without a format checker.
 _ANNOTATIONS = frozenset({"$schema", "$defs", "$comment", "title", "description", "format", "default",
                           "examples", "x-kubernetes-preserve-unknown-fields"})
 _KNOWN = frozenset({"type", "$ref", "properties", "additionalProperties", "required", "items",
-                    "enum", "const", "pattern", "minimum", "maximum"}) | _ANNOTATIONS
+                    "enum", "const", "pattern", "minimum", "maximum", "minLength", "maxLength",
+                    "minItems", "maxItems", "minProperties", "maxProperties", "propertyNames",
+                    "anyOf", "allOf", "if", "then", "else"}) | _ANNOTATIONS
+_LENGTH = {"minLength": str, "maxLength": str, "minItems": list, "maxItems": list,
+           "minProperties": dict, "maxProperties": dict}
 
 
 class Uncompilable(Exception):
@@ -54,9 +63,26 @@ def _plain(value: Any) -> bool:
     return type(value) in (str, int, type(None))
 
 
+def _length(kind: type, bound: int, most: bool) -> Check:
+    """minLength and its kin: the bound on len() of a value of ``kind`` (others pass)."""
+    if most:
+        return lambda v: type(v) is not kind or len(v) <= bound
+    return lambda v: type(v) is not kind or len(v) >= bound
+
+
+def _format(check: FormatCheck) -> Check:
+    def passes(v: Any) -> bool:
+        try:
+            return bool(check(v))
+        except ValueError:
+            return False
+    return passes
+
+
 class _Compiler:
-    def __init__(self, root: Mapping[str, Any]):
+    def __init__(self, root: Mapping[str, Any], formats: Mapping[str, FormatCheck]):
         self.root = root
+        self.formats = formats
         self.refs: Dict[str, Optional[Check]] = {}
 
     def ref(self, target: str) -> Check:
@@ -116,6 +142,26 @@ class _Compiler:
             checks.append(self.members(schema.get("properties", {}), schema.get("additionalProperties", True)))
         if "items" in schema:
             checks.append(_each_item(self.compile(schema["items"])))
+        for keyword, kind in _LENGTH.items():
+            if keyword in schema:
+                bound = schema[keyword]
+                if type(bound) is not int:
+                    raise Uncompilable(f"{keyword} {bound!r}")
+                checks.append(_length(kind, bound, keyword.startswith("max")))
+        if "propertyNames" in schema:
+            name = self.compile(schema["propertyNames"])
+            checks.append(lambda v: type(v) is not dict or all(name(k) for k in v))
+        if "anyOf" in schema:
+            branches = [self.compile(sub) for sub in schema["anyOf"]]
+            checks.append(lambda v: any(branch(v) for branch in branches))
+        if "allOf" in schema:
+            checks.extend(self.compile(sub) for sub in schema["allOf"])
+        if "if" in schema:
+            condition = self.compile(schema["if"])
+            then, otherwise = self.compile(schema.get("then", True)), self.compile(schema.get("else", True))
+            checks.append(lambda v: then(v) if condition(v) else otherwise(v))
+        if "format" in schema and schema["format"] in self.formats:
+            checks.append(_format(self.formats[schema["format"]]))
         return _every(checks)
 
     def members(self, properties: Mapping[str, Any], additional: Any) -> Check:
@@ -171,9 +217,13 @@ def _every(checks: list[Check]) -> Check:
     return check_all
 
 
-def compile_schema(schema: Mapping[str, Any]) -> Optional[Check]:
-    """A function telling whether an object is valid, or None when the schema is beyond it."""
+def compile_schema(schema: Mapping[str, Any], formats: Mapping[str, FormatCheck] | None = None) -> Optional[Check]:
+    """A function telling whether an object is valid, or None when the schema is beyond it.
+
+    ``formats`` are the ``format`` values to check (as a jsonschema FormatChecker
+    would); any other ``format`` is only an annotation.
+    """
     try:
-        return _Compiler(schema).compile(schema)
+        return _Compiler(schema, formats or {}).compile(schema)
     except (Uncompilable, re.error):
         return None

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator import formats
+from generator.inputcheck import quick_check_for, validator_for
+from generator.load import series_files
+from generator.overlay_format import OVERLAY
+from generator.paths import builtin_catalog
+from generator.quantity import parse
 from generator.schema import check_object, known_kinds, quick_check, validator
 from generator.schema_fast import compile_schema
-from tests.helpers import default_build
+from generator.yamlsrc import load_file
+from tests.helpers import REPO, default_build
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
@@ -123,3 +132,84 @@ def test_the_keywords_it_implements():
     assert not check({"api": "v1", "bus": "scsi"})
     assert not check({"api": "v1", "tags": [1]})
     assert not check({"api": "v1", "extra": 1})
+
+
+# --------------------------------------------------------------------------- catalog input formats
+
+def _input_files() -> list[tuple[dict, Any]]:
+    """(format, data) of every file of the built-in catalog and the examples' overlays."""
+    root = builtin_catalog()
+    files = [(formats.CATALOG, root / "catalog.yaml"), (formats.SIZES, root / "series" / "sizes.yaml")]
+    files += [(formats.SERIES, root / name) for name in series_files(root)]
+    files += [(OVERLAY, path) for path in sorted((REPO / "examples").glob("*/overlay.yaml"))]
+    return [(schema, load_file(path).data) for schema, path in files]
+
+
+def test_every_input_format_compiles_and_passes_the_catalog_files():
+    for schema, data in _input_files():
+        check = quick_check_for(schema)
+        assert check is not None
+        assert check(data) is True
+        assert list(validator_for(schema).iter_errors(data)) == []
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_mutated_input_file_is_judged_as_jsonschema_judges_it(data):
+    schema, original = data.draw(st.sampled_from(_input_files()))
+    changed = copy.deepcopy(original)
+    path = data.draw(st.sampled_from(_paths(changed)[1:]))
+    _set(changed, path, data.draw(JSON | st.sampled_from(["0", "-2Gi", "x" * 70, "1:4", "u1"])))
+    fast = quick_check_for(schema)(changed)
+    slow = not any(True for _ in validator_for(schema).iter_errors(changed))
+    assert not fast or slow  # never more lenient
+    if slow and not fast:
+        assert any(isinstance(v, float) for v in _leaves(changed))
+
+
+def test_the_keywords_of_the_input_formats():
+    check = compile_schema({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": 3},
+            "tags": {"type": "array", "minItems": 1, "maxItems": 2},
+            "labels": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                       "propertyNames": {"pattern": "^[a-z]+$"}},
+            "cpu": {"anyOf": [{"type": "integer"}, {"type": "object", "required": ["guest"]}]},
+            "memory": {"type": "string", "format": "quantity"},
+            "mode": {"allOf": [{"type": "string"}, {"enum": ["a", "b"]}]},
+            "gpu": {"type": "object", "if": {"required": ["count"]}, "then": {"required": ["device"]},
+                    "else": {"maxProperties": 0}},
+        },
+    }, {"quantity": lambda v: not isinstance(v, str) or parse(v) > 0})
+    assert check({"name": "u1", "tags": ["a"], "labels": {"a": "1"}, "cpu": 2, "memory": "2Gi",
+                  "mode": "a", "gpu": {"count": 1, "device": "x"}})
+    assert check({"cpu": {"guest": 2}, "gpu": {}})
+    assert not check({"name": ""})
+    assert not check({"name": "toolong"})
+    assert not check({"tags": []})
+    assert not check({"tags": [1, 2, 3]})
+    assert not check({"labels": {}})
+    assert not check({"labels": {"a": "1", "b": "2"}})
+    assert not check({"labels": {"A": "1"}})
+    assert not check({"cpu": "2"})
+    assert not check({"cpu": {}})
+    assert not check({"memory": "0"})
+    assert not check({"memory": "lots"})  # the format check's ValueError means "invalid"
+    assert not check({"mode": "c"})
+    assert not check({"gpu": {"count": 1}})
+    assert not check({"gpu": {"device": "x"}})
+
+
+def test_a_format_it_is_not_given_is_an_annotation():
+    assert compile_schema({"type": "string", "format": "quantity"})("lots")
+
+
+def test_a_valid_build_never_imports_jsonschema():
+    """jsonschema only explains refusals; a clean build of the built-in catalog leaves it unimported."""
+    script = ("import sys; from generator.pipeline import BuildOptions, generate; "
+              "build = generate(BuildOptions(helm_package=True)); "
+              "print(len(build.documents), not build.problems, 'jsonschema' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [str(len(default_build().documents)), "True", "False"]
