@@ -214,6 +214,7 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
     """
     start = time.perf_counter()
     from generator import pipeline
+    from generator.gcpause import paused_collector
     from generator.outputs import OutputContext, output_files
     from generator.rules import RULES
     from generator.schema import schema_problems
@@ -229,7 +230,7 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
         timings.setdefault(step, []).append(time.perf_counter() - begin)
         return result
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, paused_collector():  # as generate() runs
         for i in range(runs + 1):
             if i == 1:
                 timings.clear()  # the first pass was the warm-up

@@ -120,21 +120,20 @@ def _show(value: Any) -> str:
 
 
 def _compare(doc: BundleDoc, found: Mapping[str, Any], short: str, what: str, written: Any,
-             expected: Any, parse: Callable[[Any], Any]) -> Iterator[Problem]:
+             expected: Any, parse: Callable[[Any], Any]) -> Optional[Problem]:
     """One value label against the value ``what`` (a spec path or the name) says it should be."""
     key = _KEY[short]
     if key not in found:
-        if expected is not None:
-            yield Problem(doc.locate(LABELS),
-                          f"{what} is {_show(written)} but label {key} is missing", ID)
-        return
+        if expected is None:
+            return None
+        return Problem(doc.locate(LABELS), f"{what} is {_show(written)} but label {key} is missing", ID)
     value = found[key]
     if expected is None:
-        yield Problem(doc.locate(LABELS + (key,)),
-                      f"label {key} is {_show(value)} but {what} is not set", ID)
-    elif parse(value) != expected:
-        yield Problem(doc.locate(LABELS + (key,)),
-                      f"label {key} is {_show(value)} but {what} is {_show(written)}", ID)
+        return Problem(doc.locate(LABELS + (key,)), f"label {key} is {_show(value)} but {what} is not set", ID)
+    if parse(value) != expected:
+        return Problem(doc.locate(LABELS + (key,)),
+                       f"label {key} is {_show(value)} but {what} is {_show(written)}", ID)
+    return None
 
 
 def _values(doc: BundleDoc, found: Mapping[str, Any], table: Sequence[_Value]) -> Iterator[Problem]:
@@ -143,7 +142,9 @@ def _values(doc: BundleDoc, found: Mapping[str, Any], table: Sequence[_Value]) -
         expected = item.read_spec(written) if written is not None else None
         if written is not None and expected is None:
             continue  # malformed spec value: the schema check reports it
-        yield from _compare(doc, found, item.short, _WHERE[item], written, expected, item.read_label)
+        problem = _compare(doc, found, item.short, _WHERE[item], written, expected, item.read_label)
+        if problem is not None:
+            yield problem
 
 
 def _flags(doc: BundleDoc, found: Mapping[str, Any]) -> Iterator[Problem]:
@@ -170,8 +171,11 @@ def _size(doc: BundleDoc, found: Mapping[str, Any]) -> Iterator[Problem]:
     if parts is None:
         return  # name-grammar reports names without a size
     size = parts[1]
-    yield from _compare(doc, found, "size", f"the size in the name {doc.name}", size, size,
-                        lambda v: v)
+    if found.get(_KEY["size"]) == size:
+        return
+    problem = _compare(doc, found, "size", f"the size in the name {doc.name}", size, size, lambda v: v)
+    if problem is not None:
+        yield problem
 
 
 def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
