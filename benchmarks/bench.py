@@ -87,6 +87,9 @@ class Figures:
 def child_env() -> dict[str, str]:
     """The environment of measured children: this checkout's code comes first on the path."""
     env = dict(os.environ)
+    # The warm-up run is there to write bytecode, as an installed citgen has it; an
+    # environment that forbids writing it would make every run compile from source.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
     return env
 

@@ -25,7 +25,7 @@ from .problems import Location
 from .quantity import QuantityError, parse as parse_quantity
 from .selector import matches, parse_selector
 from .tables import memory, text_table
-from .write import write_outputs
+from .write import Staging
 
 
 #: Commands that live in modules of their own, imported only when they run (or help
@@ -111,10 +111,11 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
                            gpu_count=gpu_count, retain_from=tuple(retain_from),
                            overlays=tuple(overlays), helm_package=helm_package)
-    result = generate(options)
-    if result.problems:
-        raise InputError(list(result.problems))
-    write_outputs(out, result.files)
+    with Staging(out) as staging:  # written while a large build validates, swapped in if valid
+        result = generate(options, files_ready=staging.write)
+        if result.problems:
+            raise InputError(list(result.problems))
+        staging.commit()
     counts = {}
     for obj in result.objects:
         for kind in obj.kinds:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from .background import Pending, worth_forking
 from .documents import BundleDoc, read_bundles
 from .errors import InputError
 from .expand import instancetype_objects, unique
@@ -253,23 +254,33 @@ def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, 
     return files
 
 
-def generate(options: BuildOptions = BuildOptions()) -> Build:
-    """Run every step but writing. Input errors raise InputError; validation problems are returned."""
+def generate(options: BuildOptions = BuildOptions(),
+             files_ready: Callable[[Mapping[str, bytes]], None] | None = None) -> Build:
+    """Run every step but writing. Input errors raise InputError; validation problems are returned.
+
+    ``files_ready`` is called with the output files as soon as they are made,
+    which may be before validation has finished: a caller can write them where
+    they can still be thrown away (write.Staging) while a large build validates
+    in a child process (background.py). Only the returned problems say whether
+    the files may be used.
+    """
     with paused_collector():
-        return _generate(options)
+        catalog, version, objects = catalog_objects(options)
+        rendered = render_bundles(catalog, objects)
+        documents, one_each = parse_rendered(rendered)
 
+        def validation() -> tuple[Problem, ...]:
+            return tuple(_point_at_sources(_validate(catalog, documents), objects))
 
-def _generate(options: BuildOptions) -> Build:
-    catalog, version, objects = catalog_objects(options)
-    rendered = render_bundles(catalog, objects)
-    bundles = rendered.bundles
-    documents, one_each = parse_rendered(rendered)
-    problems = tuple(_point_at_sources(_validate(catalog, documents), objects))
-    files = release_files(bundles, options.release)
-    files.update(output_files(OutputContext(catalog, version, objects, bundles, options.helm_package,
-                                            documents=documents,
-                                            texts=rendered.by_kind if one_each else {})))
-    return Build(catalog, version, tuple(objects), bundles, documents, problems, files)
+        with Pending(validation, fork=worth_forking(len(documents))) as pending:
+            files = release_files(rendered.bundles, options.release)
+            files.update(output_files(OutputContext(catalog, version, objects, rendered.bundles,
+                                                    options.helm_package, documents=documents,
+                                                    texts=rendered.by_kind if one_each else {})))
+            if files_ready is not None:
+                files_ready(files)
+            problems = pending.result()
+    return Build(catalog, version, tuple(objects), rendered.bundles, documents, problems, files)
 
 
 def _point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObject]) -> list[Problem]:

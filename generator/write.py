@@ -68,31 +68,81 @@ def write_outputs(out: Path, files: Mapping[str, bytes]) -> None:
     path; the earlier outputs are then as they were and no temporary directory
     is left behind.
     """
-    out = Path(os.path.abspath(out))
-    relative = {safe_relative(name): data for name, data in files.items()}
-    try:
-        _replace(out, relative)
-    except OSError as exc:
-        where = exc.filename or out
-        raise CitgenError([Problem(Location(str(out)), f"cannot write the outputs: {exc.strerror or exc} "
-                                   f"({where}); the previous outputs are unchanged")]) from None
+    with Staging(out) as staging:
+        staging.write(files)
+        staging.commit()
 
 
-def _replace(out: Path, relative: Mapping[PurePosixPath, bytes]) -> None:
-    _check_target(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(out.parent, out.name)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.citgen-new-", dir=out.parent))
+class Staging:
+    """A build's outputs, written beside ``out`` first and put in its place at once.
+
+    ``write`` fills a hidden staging directory, which a build may do before it
+    knows whether the files are valid; ``commit`` swaps it in. Leaving the
+    ``with`` block without a commit (invalid output, an error, an interrupt)
+    removes the staging directory, and ``out`` is as it was.
+    """
+
+    def __init__(self, out: Path):
+        self.out = Path(os.path.abspath(out))
+        self._staging: Path | None = None
+        self._committed = False
+
+    def __enter__(self) -> "Staging":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if not self._committed:
+            self.discard()
+
+    def write(self, files: Mapping[str, bytes]) -> None:
+        """Check ``out`` and write ``files`` into a new staging directory."""
+        if self._staging is not None:
+            raise RuntimeError("Staging.write() may be called once")
+        relative = {safe_relative(name): data for name, data in files.items()}
+        try:
+            _check_target(self.out)
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+            _remove_leftovers(self.out.parent, self.out.name)
+            self._staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.citgen-new-", dir=self.out.parent))
+            _write_tree(self._staging, relative)
+        except OSError as exc:
+            self.discard()
+            raise self._error(exc) from None
+
+    def commit(self) -> None:
+        """Put the staging directory in place of ``out``; the old outputs are then removed."""
+        if self._staging is None:
+            raise RuntimeError("Staging.commit() before write()")
+        try:
+            _swap(self._staging, self.out)
+        except OSError as exc:
+            self.discard()
+            raise self._error(exc) from None
+        self._staging = None
+        self._committed = True
+
+    def discard(self) -> None:
+        """Remove the staging directory; ``out`` is untouched."""
+        if self._staging is not None:
+            shutil.rmtree(self._staging, ignore_errors=True)
+            self._staging = None
+
+    def _error(self, exc: OSError) -> CitgenError:
+        where = exc.filename or self.out
+        return CitgenError([Problem(Location(str(self.out)), f"cannot write the outputs: "
+                                    f"{exc.strerror or exc} ({where}); the previous outputs are unchanged")])
+
+
+def _swap(staging: Path, out: Path) -> None:
+    """Move ``out`` aside, move ``staging`` in, and drop the old outputs; undone on any failure."""
     backup = out.parent / f".{out.name}.citgen-old-{os.getpid()}"
     try:
-        _write_tree(staging, relative)
         if out.exists():
             os.rename(out, backup)
         os.rename(staging, out)
     except BaseException:
         if backup.exists() and not out.exists():
             os.rename(backup, out)
-        shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(backup, ignore_errors=True)
 
