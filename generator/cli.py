@@ -7,6 +7,7 @@ Python traceback reaches a user for a mistake in their input.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from fractions import Fraction
@@ -17,7 +18,6 @@ import click
 
 from . import __version__
 from . import readme as readme_tables
-import importlib
 from .errors import CitgenError, InputError
 from .model import CLUSTER_KINDS, CatalogObject
 from .pipeline import BuildOptions, catalog_objects, generate

@@ -24,7 +24,6 @@ from .problems import Location, Problem
 from .yamlclasses import Dumper
 from .yamlsrc import iter_documents
 
-_Dumper = Dumper
 
 TEMPLATES = {"instancetype": "instancetype.yaml.j2", "preference": "preference.yaml.j2"}
 
@@ -68,10 +67,10 @@ def _dump(value: Any) -> str:
     try:
         node = _node(value, set())
     except _Unusual:
-        return yaml.dump(value, Dumper=_Dumper, sort_keys=True, default_flow_style=False,
+        return yaml.dump(value, Dumper=Dumper, sort_keys=True, default_flow_style=False,
                          allow_unicode=True, width=1 << 16)
     stream = io.StringIO()
-    dumper = _Dumper(stream, default_flow_style=False, allow_unicode=True, width=1 << 16, sort_keys=True)
+    dumper = Dumper(stream, default_flow_style=False, allow_unicode=True, width=1 << 16, sort_keys=True)
     try:
         dumper.open()
         dumper.serialize(node)

@@ -20,7 +20,6 @@ from .errors import InputError
 from .problems import Location, Path, Problem
 from .yamlclasses import Loader
 
-_Loader = Loader
 
 #: Nodes that aliases may add beyond what is written. Real catalogs use none or a
 #: few; an alias bomb needs millions.
@@ -155,7 +154,7 @@ def _check_nesting(text: str, file: str) -> None:
     """Refuse a stream nested deeper than NESTING_LIMIT, reading only its flat events."""
     depth = 0
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=Loader):
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > NESTING_LIMIT:
@@ -177,7 +176,7 @@ def iter_documents(text: str, file: str) -> Iterator[Document]:
     text, documents nested too deep and alias bombs.
     """
     _check_nesting(text, file)
-    loader = _Loader(text)
+    loader = Loader(text)
     try:
         index = 0
         while loader.check_node():
@@ -271,7 +270,7 @@ def load_stream_fast(text: str) -> list[Any]:
     its generators and merge-key handling, costs a third of a large build's parse.
     Anything beyond plain maps, lists and scalars is handed to PyYAML as before.
     """
-    loader = _Loader(text)
+    loader = Loader(text)
     try:
         docs = []
         while loader.check_node():
@@ -280,6 +279,6 @@ def load_stream_fast(text: str) -> list[Any]:
                 docs.append(doc)
         return docs
     except (_Unusual, TypeError):  # an unusual tag, or a key Python cannot hash
-        return [doc for doc in yaml.load_all(text, Loader=_Loader) if doc is not None]
+        return [doc for doc in yaml.load_all(text, Loader=Loader) if doc is not None]
     finally:
         loader.dispose()
