@@ -21,6 +21,7 @@ from .errors import CitgenError, InputError
 from .problems import Location
 from .report import FORMATS, render
 from .rules import RULES, RuleContext
+from .rules.vendor_label import agreed_vendor
 from .validate import SCHEMA, validate_documents
 from .vmexpand.matrix import format_json, format_text, matrix as pair_matrix
 from .yamlsrc import load_file
@@ -73,7 +74,36 @@ def default_context() -> RuleContext:
     return RuleContext(vendor=vendor if isinstance(vendor, str) else None)
 
 
-def _catalog_documents() -> Sequence[BundleDoc]:
+def catalog_context(catalog: Path) -> RuleContext:
+    """The rule context of the catalog in ``catalog``, overlays applied: its vendor and series ratios."""
+    from .pipeline import BuildOptions, load_all, rule_context
+
+    found, _preferences = load_all(BuildOptions(catalog=catalog))
+    return rule_context(found)
+
+
+def bundle_context(docs: Sequence[BundleDoc], vendor: Optional[str]) -> RuleContext:
+    """What files are checked against when no catalog is named: themselves, and what they claim.
+
+    The vendor is ``--vendor``'s, or else none, so that the vendor rule asks the
+    objects to agree on one among themselves. The built-in catalog's series
+    ratios apply only to a bundle that is the built-in catalog's by its vendor
+    label (``--vendor`` or, without it, the vendor its objects agree on): a
+    vendor's overlay may change a series' ratio (examples/gpu-cloud gives gn1
+    8Gi per vCPU), and without that vendor's catalog there is nothing to tell
+    a changed ratio from a broken one, so a vendor's bundle is not
+    ratio-checked unless ``--catalog`` names its catalog.
+    """
+    builtin = default_context()
+    claimed = vendor
+    if claimed is None:
+        agreement = agreed_vendor(docs)
+        claimed = agreement.vendor if agreement else None
+    series = builtin.series if claimed is not None and claimed == builtin.vendor else {}
+    return RuleContext(vendor=vendor, series=series)
+
+
+def _catalog_documents(catalog: Optional[Path]) -> Sequence[BundleDoc]:
     hook = _pipeline("catalog_documents")
     if hook is None:
         raise InputError.at(
@@ -81,7 +111,7 @@ def _catalog_documents() -> Sequence[BundleDoc]:
             "validating the catalog's own output needs generator.pipeline.catalog_documents, "
             "which this build lacks; pass the bundle files to validate instead",
         )
-    return hook()
+    return hook(catalog) if catalog is not None else hook()
 
 
 def list_rules() -> str:
@@ -101,7 +131,11 @@ def list_rules() -> str:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="How to print problems: for people, for programs, or as GitHub annotations.")
 @click.option("--vendor", metavar="V",
-              help="Expected instancetype.kubevirt.io/vendor label (default: the catalog's vendor).")
+              help="Expected instancetype.kubevirt.io/vendor label (default: --catalog's vendor; for "
+                   "FILEs without --catalog, the objects must agree on one vendor).")
+@click.option("--catalog", "catalog", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Check against this catalog (overlays applied): its vendor and series ratios. "
+                   "Without FILEs, validate this catalog's output.")
 @click.option("--list-rules", "show_rules", is_flag=True, help="Describe every rule and exit.")
 @click.option("--rule", "selected", multiple=True, metavar="ID",
               help="Run only this rule (repeatable); 'schema' selects the schema check.")
@@ -112,8 +146,13 @@ def list_rules() -> str:
               help="With --matrix: the cluster's default architecture.")
 @click.pass_context
 def validate(ctx: click.Context, files: Tuple[Path, ...], fmt: str, vendor: Optional[str],
-             show_rules: bool, selected: Tuple[str, ...], cross_product: bool, arch: str) -> None:
+             catalog: Optional[Path], show_rules: bool, selected: Tuple[str, ...], cross_product: bool,
+             arch: str) -> None:
     """Validate FILE... (multi-document bundles), or the catalog's output when none is given.
+
+    FILEs without --catalog or --vendor are checked as they are: their objects
+    must agree on one vendor, and the built-in catalog's series ratios apply
+    only when that vendor is the built-in catalog's.
 
     Exit status: 0 clean, 1 problems found, 2 unusable input. With --matrix the
     rejected pairs are a report, not problems: the exit status is 0 unless the
@@ -124,13 +163,18 @@ def validate(ctx: click.Context, files: Tuple[Path, ...], fmt: str, vendor: Opti
         return
     try:
         with paused_collector():
-            docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents()
+            docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents(catalog)
         if cross_product:
             objects = [d.data for d in docs]
             results = pair_matrix(objects, objects, arch=arch)
             click.echo(format_json(results) if fmt == "json" else format_text(results), nl=False)
             return
-        context = default_context()
+        if catalog is not None:
+            context = catalog_context(catalog)
+        elif files:
+            context = bundle_context(docs, vendor)
+        else:
+            context = default_context()
         if vendor is not None:
             context = dataclasses.replace(context, vendor=vendor)
         with paused_collector():

@@ -11,14 +11,10 @@ from typing import Any
 
 from .features import FEATURES
 
-#: Kubernetes label values: at most 63 characters, alphanumerics at both ends.
-LABEL_VALUE = {
-    "type": "string",
-    "pattern": r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$",
-    "maxLength": 63,
-    "x-expected": "a Kubernetes label value (at most 63 letters, digits, '-', '_' or '.', "
-    "starting and ending with a letter or digit)",
-}
+#: A value that ends up as a label value: at most 63 characters, alphanumerics at both
+#: ends. The ``label-value`` format is objectmeta.py's check (see inputcheck.FORMATS), the
+#: one the object-metadata rule applies to finished objects.
+LABEL_VALUE = {"type": "string", "format": "label-value"}
 #: A size name is the part of an instancetype name after the dot, and a label value.
 SIZE_NAME = {
     "type": "string",

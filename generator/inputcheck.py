@@ -16,6 +16,7 @@ import difflib
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import quantity
+from .objectmeta import label_value_problem
 from .problems import Path, Problem
 from .schema_fast import Check, compile_schema
 from .yamlsrc import Document
@@ -32,8 +33,23 @@ def _is_quantity(value: object) -> bool:
     return True
 
 
+class LabelValueError(ValueError):
+    """A value that would become a label value the API server refuses."""
+
+
+def _is_label_value(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    problem = label_value_problem(value)
+    if problem:
+        raise LabelValueError(problem)
+    return True
+
+
 #: The ``format`` values catalog files use, for the fast check and for jsonschema alike.
-FORMATS = {"quantity": _is_quantity}
+#: ``label-value`` is objectmeta.py's check, so a class, icon, vendor or version is held
+#: to exactly what the object-metadata rule holds the finished label to.
+FORMATS = {"quantity": _is_quantity, "label-value": _is_label_value}
 
 # Compiled once per schema object (schemas are module constants). An entry holds its
 # schema, so the id it is keyed by cannot be taken by another object meanwhile.
@@ -49,7 +65,7 @@ def validator_for(schema: Mapping[str, Any]) -> "jsonschema.Draft202012Validator
 
         formats = FormatChecker(formats=())
         for name, check in FORMATS.items():
-            formats.checks(name, raises=quantity.QuantityError)(check)
+            formats.checks(name, raises=ValueError)(check)
         found = _validators[id(schema)] = (schema, Draft202012Validator(schema, format_checker=formats))
     return found[1]
 

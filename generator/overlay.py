@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import copy
 import fnmatch
-import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -33,6 +32,7 @@ from .errors import InputError
 from .inputcheck import schema_problems
 from .load import Catalog, parse_ratio, select_sizes
 from .model import API_VERSION, LABEL_PREFIX, CatalogObject, Series, Variant
+from .objectmeta import annotation_key_problem, annotations_size_problem, label_key_problem, type_name
 from .overlay_format import OVERLAY
 from .preferences import Family, PreferenceCatalog, PreferenceDef, Requirements
 from .problems import Location, Path as KeyPath, Problem, jsonpath
@@ -50,8 +50,6 @@ RESERVED_ANNOTATIONS = {
     "openshift.io/support-url": "provider.supportURL",
 }
 _GLOB = set("*?[")
-QUALIFIED_KEY = re.compile(r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-                           r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$")
 
 
 class _Rebased(SourceMap):
@@ -145,12 +143,16 @@ class _Overlay:
                 changes[key] = self.data[key]
         labels = self.data.get("labels", {})
         annotations = self.data.get("annotations", {})
-        for section, keys in (("labels", labels), ("annotations", annotations)):
+        for section, keys, key_problem in (("labels", labels, label_key_problem),
+                                           ("annotations", annotations, annotation_key_problem)):
             for key in keys:
-                if not isinstance(key, str) or not QUALIFIED_KEY.match(key):
-                    self.problem((section, key), f"{key!r} is not a Kubernetes {section[:-1]} key (an optional "
-                                 "DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.', such as "
-                                 "example.com/team)", key=True)
+                problem = key_problem(key) if isinstance(key, str) else (
+                    f"{section[:-1]} keys must be strings, got {type_name(key)}")
+                if problem:
+                    self.problem((section, key), f"{problem}; a key looks like example.com/team", key=True)
+        too_big = annotations_size_problem(annotations)
+        if too_big:
+            self.problem(("annotations",), too_big, key=True)
         for key in labels:
             if not isinstance(key, str):
                 continue

@@ -20,6 +20,7 @@ from .gcpause import paused_collector
 from .load import Catalog, load_catalog
 from .outputs import OutputContext, output_files
 from .model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, label
+from .objectmeta import label_value_problem
 from .paths import builtin_catalog
 from .preferences import PreferenceCatalog, expand_preferences, load_preference_catalog
 from .problems import Location, Problem
@@ -74,8 +75,17 @@ class Build:
 
 def _option_problems(options: BuildOptions) -> list[Problem]:
     problems = []
+    stamped = f"it is stamped as the label {label('common-instancetypes-version')}"
+    if options.version is not None:
+        wrong = label_value_problem(options.version)
+        if wrong:
+            problems.append(Problem(Location("--version"), f"{wrong}; {stamped}"))
     if options.release is not None and not RELEASE.match(options.release):
         problems.append(Problem(Location("--release"), f"expected a release such as v1.2.3, got {options.release!r}"))
+    elif options.release is not None and options.version is None:
+        wrong = label_value_problem(options.release)
+        if wrong:
+            problems.append(Problem(Location("--release"), f"{wrong}; without --version {stamped}"))
     if options.gpu_count is not None and not 1 <= options.gpu_count <= 16:
         problems.append(Problem(Location("--gpu-count"), f"expected 1 to 16 GPUs, got {options.gpu_count}"))
     return problems

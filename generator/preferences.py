@@ -20,6 +20,7 @@ from typing import Any, Mapping
 
 from .errors import InputError
 from .model import CatalogObject, label
+from .objectmeta import label_value_problem
 from .problems import Location, Problem
 from .quantity import QuantityError, parse
 from .traits import (
@@ -46,7 +47,6 @@ PROVIDER_KEYS = ("displayName", "documentationURL", "supportURL")
 OS_ANNOTATION = "vm.kubevirt.io/os"
 DESCRIPTION = "instancetype.kubevirt.io/description"
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 #: A family is named by its file and groups objects in the outputs (folders, values keys).
 _FAMILY_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 
@@ -365,10 +365,8 @@ def _layers(pref: PreferenceDef, chain: list[PreferenceDef], family: Family, os_
 
 
 def _label_problems(pref: PreferenceDef, labels: Mapping[str, str]) -> list[Problem]:
-    return [Problem(pref.location, f"label {key} would be {value!r}, which is not a valid Kubernetes label "
-                    "value (at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter "
-                    "or digit)")
-            for key, value in labels.items() if len(value) > 63 or not _LABEL_VALUE.match(value)]
+    found = ((key, label_value_problem(value)) for key, value in labels.items())
+    return [Problem(pref.location, f"label {key}: {problem}") for key, problem in found if problem]
 
 
 def _get(spec: Mapping[str, Any], *path: str) -> Any:

@@ -9,14 +9,13 @@ can uncomment; lines starting with ``##`` are the explanations.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from .errors import InputError
+from .objectmeta import label_value_problem
 from .problems import Location
 
 OVERLAY_FILE = "overlay.yaml"
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 
 CATALOG_TEMPLATE = """\
 # A vendor catalog: KubeVirt's built-in catalog plus the changes in {overlay}.
@@ -140,9 +139,10 @@ def init_catalog(target: Path, vendor: str = "example.com") -> list[Path]:
     A directory that already holds anything is refused: init never overwrites.
     """
     target = Path(target)
-    if not _LABEL_VALUE.match(vendor) or len(vendor) > 63:
-        raise InputError.at(Location("--vendor"), f"expected a Kubernetes label value such as example.com, "
-                            f"got {vendor!r}")
+    problem = label_value_problem(vendor)
+    if problem or not vendor:
+        raise InputError.at(Location("--vendor"), f"expected a vendor such as example.com: "
+                            f"{problem or 'got an empty string'}")
     if target.exists() and not target.is_dir():
         raise InputError.at(Location(str(target)), "exists and is not a directory")
     if target.is_dir() and any(target.iterdir()):

@@ -70,7 +70,9 @@ def test_init_refuses_a_file_and_a_bad_vendor(tmp_path: Path):
     assert run_init(str(tmp_path / "file")).stderr == f"error: {tmp_path / 'file'}: exists and is not a directory\n"
     result = run_init(str(tmp_path / "new"), "--vendor", "acme corp")
     assert result.exit_code == 2
-    assert result.stderr == "error: --vendor: expected a Kubernetes label value such as example.com, got 'acme corp'\n"
+    assert result.stderr == ("error: --vendor: expected a vendor such as example.com: 'acme corp' is not a valid "
+                             "label value: a valid label must be an empty string or consist of alphanumeric "
+                             "characters, '-', '_' or '.', and must start and end with an alphanumeric character\n")
     assert not (tmp_path / "new").exists()
 
 

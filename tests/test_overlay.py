@@ -519,8 +519,9 @@ def test_the_catalogs_own_labels_and_annotations_are_refused():
         "catalog's own; set the vendor label with `vendor:` and leave the others to the catalog",
         "o.yaml:4:3: annotations.tags: the catalog sets annotation 'tags' itself; change it through "
         "preferences.change (tags)",
-        "o.yaml:6:3: annotations.bad key!: 'bad key!' is not a Kubernetes annotation key (an optional DNS "
-        "prefix and '/', then at most 63 letters, digits, '-', '_' or '.', such as example.com/team)",
+        "o.yaml:6:3: annotations.bad key!: 'bad key!' is not a valid annotation key: name part must consist of "
+        "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character; a key "
+        "looks like example.com/team",
     ]
 
 

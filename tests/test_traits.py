@@ -379,9 +379,9 @@ def test_an_os_type_that_is_no_label_value_is_reported(tmp_path):
             description: A guest.
         """})
     assert messages(root) == [
-        "preferences/os.yaml:4:3: preferences.os: label instancetype.kubevirt.io/os-type would be 'Linux guest', "
-        "which is not a valid Kubernetes label value (at most 63 letters, digits, '-', '_' or '.', starting and "
-        "ending with a letter or digit)"
+        "preferences/os.yaml:4:3: preferences.os: label instancetype.kubevirt.io/os-type: 'Linux guest' is not a "
+        "valid label value: a valid label must be an empty string or consist of alphanumeric characters, '-', "
+        "'_' or '.', and must start and end with an alphanumeric character"
     ]
 
 

@@ -19,6 +19,7 @@ from . import api_version
 from . import known_labels
 from . import labels_match_spec
 from . import name_grammar
+from . import object_metadata
 from . import requirements_met
 from . import series_ratio
 from . import twins_identical
@@ -35,6 +36,7 @@ RULES: dict[str, Rule] = {
         Rule.from_module,
         (
             api_version,
+            object_metadata,
             name_grammar,
             unique_names,
             twins_identical,

@@ -39,7 +39,8 @@ class RuleContext:
     vendor
         The value every object's ``instancetype.kubevirt.io/vendor`` label must
         hold (catalog.yaml ``vendor``, or ``citgen validate --vendor``). ``None``
-        turns the vendor check off.
+        means no vendor is known: the objects must then agree on one among
+        themselves (a vendor's bundle validated without flags).
     series
         Series name as written before the dot of an instancetype name (``u1``,
         ``cx1``) mapped to its SeriesRatio. An instancetype of a series missing

@@ -1,0 +1,158 @@
+"""What the Kubernetes API server demands of ObjectMeta: names, label keys and values, annotations.
+
+One implementation, used from both ends of a build. The ``object-metadata``
+rule holds finished objects to it, whoever wrote them; the input checks
+(catalog formats, overlays, build options) hold each value to it where the
+value enters, so a build refuses a bad class or label key at the line that
+wrote it rather than at every object it would have reached. The rules and
+their wording follow k8s.io/apimachinery (``IsQualifiedName``,
+``IsValidLabelValue``, ``IsDNS1123Subdomain`` in pkg/util/validation,
+``ValidateAnnotations`` in pkg/api/validation), so a message here reads like
+the one ``kubectl apply`` would have printed, minus the regular expressions.
+
+Lengths are counted in bytes of UTF-8, as Go's ``len`` counts them; the
+patterns are matched against the whole string (``fullmatch``), since Python's
+``$`` would let a trailing newline through where Go's does not.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Optional
+
+#: A label key's or annotation key's name part, after the optional prefix and '/'.
+QUALIFIED_NAME_MAX = 63
+#: A label value.
+LABEL_VALUE_MAX = 63
+#: An object name, and a key's prefix.
+SUBDOMAIN_MAX = 253
+#: Every annotation key and value of one object together (apimachinery's ValidateAnnotationsSize).
+ANNOTATIONS_SIZE_MAX = 256 * 1024
+
+_QUALIFIED = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
+_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
+_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+
+_QUALIFIED_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', "
+                  "and must start and end with an alphanumeric character")
+_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, "
+                    "'-', '_' or '.', and must start and end with an alphanumeric character")
+_SUBDOMAIN_MSG = ("a DNS-1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                  "and must start and end with an alphanumeric character")
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _too_long(limit: int) -> str:
+    return f"must be no more than {limit} characters"
+
+
+def subdomain_errors(value: str) -> list[str]:
+    """apimachinery's IsDNS1123Subdomain: what is wrong with ``value`` as a DNS subdomain."""
+    errors = []
+    if _size(value) > SUBDOMAIN_MAX:
+        errors.append(_too_long(SUBDOMAIN_MAX))
+    if not _SUBDOMAIN.fullmatch(value):
+        errors.append(_SUBDOMAIN_MSG)
+    return errors
+
+
+def qualified_name_errors(value: str) -> list[str]:
+    """apimachinery's IsQualifiedName: an optional DNS subdomain prefix and '/', then a name part.
+
+    An empty name part is reported once ("must be non-empty") rather than also
+    as breaking the pattern, which says nothing more.
+    """
+    parts = value.split("/")
+    if len(parts) > 2:
+        return [f"a qualified name {_QUALIFIED_MSG}, with an optional DNS subdomain prefix and '/' "
+                "(e.g. 'example.com/MyName')"]
+    errors = []
+    name = parts[-1]
+    if len(parts) == 2:
+        prefix = parts[0]
+        if not prefix:
+            errors.append("prefix part must be non-empty")
+        else:
+            errors.extend(f"prefix part {message}" for message in subdomain_errors(prefix))
+    if not name:
+        errors.append("name part must be non-empty")
+        return errors
+    if _size(name) > QUALIFIED_NAME_MAX:
+        errors.append(f"name part {_too_long(QUALIFIED_NAME_MAX)}")
+    if not _QUALIFIED.fullmatch(name):
+        errors.append(f"name part {_QUALIFIED_MSG}")
+    return errors
+
+
+def label_value_errors(value: str) -> list[str]:
+    """apimachinery's IsValidLabelValue: at most 63 characters of the key alphabet, or empty."""
+    errors = []
+    if _size(value) > LABEL_VALUE_MAX:
+        errors.append(_too_long(LABEL_VALUE_MAX))
+    if not _LABEL_VALUE.fullmatch(value):
+        errors.append(_LABEL_VALUE_MSG)
+    return errors
+
+
+def annotation_key_errors(key: str) -> list[str]:
+    """An annotation key is a qualified name in which case does not matter (ValidateAnnotations)."""
+    return qualified_name_errors(key.lower())
+
+
+def annotations_size(annotations: Mapping[Any, Any]) -> int:
+    """Bytes of every key and value together, as ValidateAnnotationsSize counts them; non-strings count 0."""
+    return sum(_size(k) if isinstance(k, str) else 0 for k in annotations) + sum(
+        _size(v) if isinstance(v, str) else 0 for v in annotations.values())
+
+
+def _sentence(value: str, what: str, errors: list[str]) -> Optional[str]:
+    return f"{value!r} is not a valid {what}: {'; '.join(errors)}" if errors else None
+
+
+def label_key_problem(key: str) -> Optional[str]:
+    """Why ``key`` cannot be a label key, in one sentence; None when it can."""
+    return _sentence(key, "label key", qualified_name_errors(key))
+
+
+def label_value_problem(value: str) -> Optional[str]:
+    """Why ``value`` cannot be a label value, in one sentence; None when it can."""
+    return _sentence(value, "label value", label_value_errors(value))
+
+
+def annotation_key_problem(key: str) -> Optional[str]:
+    """Why ``key`` cannot be an annotation key, in one sentence; None when it can."""
+    return _sentence(key, "annotation key", annotation_key_errors(key))
+
+
+def name_problem(name: str) -> Optional[str]:
+    """Why ``name`` cannot name an instancetype or preference (a DNS subdomain), in one sentence."""
+    return _sentence(name, "object name", subdomain_errors(name))
+
+
+def annotations_size_problem(annotations: Mapping[Any, Any]) -> Optional[str]:
+    """Why these annotations are too large for one object, in one sentence; None when they fit."""
+    total = annotations_size(annotations)
+    if total <= ANNOTATIONS_SIZE_MAX:
+        return None
+    return (f"annotations take {total} bytes (keys and values together), more than the "
+            f"{ANNOTATIONS_SIZE_MAX} bytes (256 KiB) the API server allows on one object")
+
+
+def type_name(value: Any) -> str:
+    """``the integer 5``: how a non-string key or value is named in a message."""
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
