@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from generator.documents import BundleDoc
-from generator.problems import sort_problems
+from generator.problems import jsonpath, sort_problems
 from generator.rules import RULES, RuleContext, SeriesRatio
 
 CIT, NIT = "VirtualMachineClusterInstancetype", "VirtualMachineInstancetype"
@@ -68,7 +68,7 @@ def run(rule: str, *objects: Any, ctx: RuleContext = CTX) -> list[str]:
 # --- the registry ---------------------------------------------------------------------------
 
 def test_every_rule_is_registered_under_its_id_with_summary_and_example():
-    assert list(RULES) == ["api-version", "name-grammar", "unique-names", "twins-identical",
+    assert list(RULES) == ["api-version", "object-metadata", "name-grammar", "unique-names", "twins-identical",
                            "known-labels", "labels-match-spec", "vendor-label", "series-ratio",
                            "requirements-met"]
     for rule_id, rule in RULES.items():
@@ -96,9 +96,9 @@ def test_rules_survive_malformed_documents():
             {"kind": CPREF, "metadata": {"name": "p"}, "spec": {"requirements": {"cpu": "many"}}},
             {"kind": CIT, "metadata": {"name": "u1.large"}, "spec": {"cpu": {"guest": "2"}, "memory": []}}]
     found = {rule: len(run(rule, *junk)) for rule in RULES}
-    # the shape is api-version's and name-grammar's to report (and the schema's); malformed
+    # the shape is api-version's and object-metadata's to report (and the schema's); malformed
     # spec values are skipped, so only the missing size and vendor labels are left
-    assert found == {"api-version": 6, "name-grammar": 2, "unique-names": 0, "twins-identical": 0,
+    assert found == {"api-version": 6, "object-metadata": 3, "name-grammar": 0, "unique-names": 0, "twins-identical": 0,
                      "known-labels": 0, "labels-match-spec": 1, "vendor-label": 4, "series-ratio": 0,
                      "requirements-met": 0}
 
@@ -141,18 +141,110 @@ def test_instancetype_names_without_series_or_size():
         "<series><version>.<size>, e.g. u1.medium or cx1.2xlarge1gi [name-grammar]"]
 
 
+def test_names_kubernetes_refuses_are_left_to_object_metadata():
+    assert run("name-grammar", instancetype("U1.Large"), instancetype("u1.large-")) == []
+
+
+# --- object-metadata --------------------------------------------------------------------------
+
+SUBDOMAIN = ("a DNS-1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
+             "start and end with an alphanumeric character")
+NAME_PART = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+             "with an alphanumeric character")
+VALUE = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+         "must start and end with an alphanumeric character")
+
+
+def with_metadata(labels: dict | None = None, annotations: dict | None = None, name: Any = "fedora") -> dict:
+    obj = preference(name)
+    obj["metadata"]["labels"].update(labels or {})
+    if annotations is not None:
+        obj["metadata"]["annotations"] = annotations
+    return obj
+
+
+def test_metadata_the_api_server_accepts():
+    fine = with_metadata(
+        {"example.com/team": "platform", "team": "", "a" * 63: "b" * 63, f"{'d' * 253}/x": "x.y_z-1",
+         "app.kubernetes.io/part-of": "KubeVirt"},
+        {"Example.COM/Team": "anything at all: \n # *", "openshift.io/display-name": "Fedora"})
+    assert run("object-metadata", fine, with_metadata(name="a" * 253)) == []
+
+
 def test_names_that_are_not_kubernetes_names():
     too_long = "a" * 254
-    assert run("name-grammar", preference("Fedora"), preference("-x"), preference(too_long)) == [
-        f"b.yaml#{i} ({name}) $.metadata.name: {name!r} is not a valid Kubernetes name: use at most 253 "
-        "lowercase letters, digits, '-' and '.', starting and ending with a letter or digit [name-grammar]"
-        for i, name in enumerate(["Fedora", "-x", too_long])]
+    assert run("object-metadata", preference("Fedora"), preference("-x"), preference(too_long)) == [
+        f"b.yaml#0 (Fedora) $.metadata.name: 'Fedora' is not a valid object name: {SUBDOMAIN} [object-metadata]",
+        f"b.yaml#1 (-x) $.metadata.name: '-x' is not a valid object name: {SUBDOMAIN} [object-metadata]",
+        f"b.yaml#2 ({too_long}) $.metadata.name: {too_long!r} is not a valid object name: must be no more "
+        "than 253 characters [object-metadata]"]
 
 
-def test_missing_name():
-    obj = preference()
-    del obj["metadata"]["name"]
-    assert run("name-grammar", obj) == ["b.yaml#0 $.metadata: metadata.name is missing [name-grammar]"]
+def test_missing_or_malformed_name():
+    missing = preference()
+    del missing["metadata"]["name"]
+    assert run("object-metadata", missing, with_metadata(name=3), {"kind": CPREF}) == [
+        "b.yaml#0 $.metadata: metadata.name is required [object-metadata]",
+        "b.yaml#1 $.metadata.name: metadata.name must be a string, got the integer 3 [object-metadata]",
+        "b.yaml#2 $.metadata: metadata must be a mapping holding at least the name [object-metadata]"]
+
+
+def test_label_keys():
+    assert run("object-metadata", with_metadata({
+        "team example": "x", "a" * 64: "x", "/team": "x", "Example.com/team": "x", "a/b/c": "x",
+        f"{'d' * 254}/x": "x", "example.com/": "x"})) == [
+        f"b.yaml#0 (fedora) {jsonpath(('metadata', 'labels', k))}: {k!r} is not a valid label key: {m} "
+        "[object-metadata]"
+        for k, m in sorted({
+            "team example": NAME_PART,
+            "a" * 64: "name part must be no more than 63 characters",
+            "/team": "prefix part must be non-empty",
+            "Example.com/team": f"prefix part {SUBDOMAIN}",
+            "a/b/c": "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start "
+                     "and end with an alphanumeric character, with an optional DNS subdomain prefix and '/' "
+                     "(e.g. 'example.com/MyName')",
+            f"{'d' * 254}/x": "prefix part must be no more than 253 characters",
+            "example.com/": "name part must be non-empty"}.items())]
+
+
+def test_label_values():
+    assert run("object-metadata", with_metadata({
+        "a": "general purpose!", "b": "v" + "1" * 69, "c": "-x", "d": 4, "e": True, "f": "x" * 64 + "!"})) == [
+        f"b.yaml#0 (fedora) $.metadata.labels.a: 'general purpose!' is not a valid label value: {VALUE} "
+        "[object-metadata]",
+        f"b.yaml#0 (fedora) $.metadata.labels.b: {'v' + '1' * 69!r} is not a valid label value: must be no "
+        "more than 63 characters [object-metadata]",
+        f"b.yaml#0 (fedora) $.metadata.labels.c: '-x' is not a valid label value: {VALUE} [object-metadata]",
+        "b.yaml#0 (fedora) $.metadata.labels.d: label 'd' must have a string value, got the integer 4 "
+        "(quote it in YAML) [object-metadata]",
+        "b.yaml#0 (fedora) $.metadata.labels.e: label 'e' must have a string value, got the boolean true "
+        "(quote it in YAML) [object-metadata]",
+        f"b.yaml#0 (fedora) $.metadata.labels.f: {'x' * 64 + '!'!r} is not a valid label value: must be no "
+        f"more than 63 characters; {VALUE} [object-metadata]"]
+
+
+def test_labels_and_annotations_must_be_string_maps():
+    obj = with_metadata(annotations={"team example": "x", 5: "five", "ok": 1.5})
+    obj["metadata"]["labels"] = ["x"]
+    assert run("object-metadata", obj) == [
+        "b.yaml#0 (fedora) $.metadata.annotations: annotation keys must be strings, got the integer 5 "
+        "[object-metadata]",
+        "b.yaml#0 (fedora) $.metadata.annotations.ok: annotation 'ok' must have a string value, got the "
+        "number 1.5 (quote it in YAML) [object-metadata]",
+        f"b.yaml#0 (fedora) $.metadata.annotations['team example']: 'team example' is not a valid annotation "
+        f"key: {NAME_PART} [object-metadata]",
+        "b.yaml#0 (fedora) $.metadata.labels: metadata.labels must be a mapping of strings to strings, got a "
+        "list [object-metadata]"]
+
+
+def test_annotations_may_take_256_kib_together():
+    key = "example.com/notes"
+    at_limit = with_metadata(annotations={key: "x" * (262144 - len(key))})
+    over = with_metadata(annotations={key: "x" * (262144 - len(key) - 2), "b": "é"})  # é is 2 bytes
+    assert run("object-metadata", at_limit) == []
+    assert run("object-metadata", over) == [
+        "b.yaml#0 (fedora) $.metadata.annotations: annotations take 262145 bytes (keys and values together), "
+        "more than the 262144 bytes (256 KiB) the API server allows on one object [object-metadata]"]
 
 
 # --- unique-names -----------------------------------------------------------------------------
@@ -327,10 +419,42 @@ def test_malformed_spec_values_are_left_to_the_schema():
 
 # --- vendor-label -----------------------------------------------------------------------------
 
-def test_expected_vendor_passes_and_no_vendor_skips():
+def test_expected_vendor_passes_and_without_one_a_single_vendor_passes():
     other = preference(labels={"vendor": "example.com"})
     assert run("vendor-label", instancetype(), preference()) == []
-    assert run("vendor-label", other, ctx=RuleContext()) == []
+    assert run("vendor-label", other, instancetype(labels={"vendor": "example.com"}), ctx=RuleContext()) == []
+
+
+def unlabelled(name: str) -> dict:
+    """A preference without the vendor label."""
+    obj = preference(name)
+    del obj["metadata"]["labels"][P + "vendor"]
+    return obj
+
+
+def test_without_an_expected_vendor_the_objects_agree_with_the_majority():
+    found = run("vendor-label", preference("a", labels={"vendor": "x.example"}),
+                preference("b", labels={"vendor": "kubevirt.io"}), preference("c", labels={"vendor": "x.example"}),
+                unlabelled("d"), ctx=RuleContext())
+    assert found == [
+        "b.yaml#1 (b) $.metadata.labels['instancetype.kubevirt.io/vendor']: label instancetype.kubevirt.io/vendor "
+        "is 'kubevirt.io', but 2 of 4 objects have 'x.example': one bundle, one vendor (name the right one with "
+        "--vendor or --catalog) [vendor-label]",
+        "b.yaml#3 (d) $.metadata.labels: label instancetype.kubevirt.io/vendor is missing, but 2 of 4 objects "
+        "have 'x.example' [vendor-label]"]
+
+
+def test_without_an_expected_vendor_a_tie_goes_to_the_first():
+    assert run("vendor-label", preference("a", labels={"vendor": "b.example"}),
+               preference("b", labels={"vendor": "a.example"}), ctx=RuleContext()) == [
+        "b.yaml#1 (b) $.metadata.labels['instancetype.kubevirt.io/vendor']: label instancetype.kubevirt.io/vendor "
+        "is 'a.example', but 1 of 2 objects have 'b.example': one bundle, one vendor (name the right one with "
+        "--vendor or --catalog) [vendor-label]"]
+
+
+def test_without_any_vendor_every_object_misses_it():
+    assert run("vendor-label", unlabelled("a"), ctx=RuleContext()) == [
+        "b.yaml#0 (a) $.metadata.labels: label instancetype.kubevirt.io/vendor is missing [vendor-label]"]
 
 
 def test_wrong_or_missing_vendor():

@@ -7,9 +7,13 @@ A series promises a fixed amount of memory per vCPU (u1: 4Gi, cx1: 2Gi, m1:
 size is one the series declares as an exception with fixed memory (the small
 sizes of u1, such as ``nano`` with 512Mi).
 
-The ratios and exceptions come from the catalog. An instancetype of a series
-the context does not know, as in a user's file with series of its own, is
-skipped: there is no ratio to compare against. Objects whose vCPUs or memory
+The ratios and exceptions come from the catalog: the one built, or the one
+``citgen validate --catalog`` names. Files validated without ``--catalog`` are
+held to the built-in catalog's ratios only when their vendor is the built-in
+catalog's: a vendor's overlay may change a series' ratio, and a bundle does not
+record the ratios it was built with. An instancetype of a series the context
+does not know, as in a user's file with series of its own, is skipped: there
+is no ratio to compare against. Objects whose vCPUs or memory
 are missing or malformed are left to the schema check.
 
 Example::
