@@ -131,8 +131,9 @@ def list_rules() -> str:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="How to print problems: for people, for programs, or as GitHub annotations.")
 @click.option("--vendor", metavar="V",
-              help="Expected instancetype.kubevirt.io/vendor label (default: --catalog's vendor; for "
-                   "FILEs without --catalog, the objects must agree on one vendor).")
+              help="Expected instancetype.kubevirt.io/vendor label (default: the vendor of --catalog, or "
+                   "of the built-in catalog when no FILE is given; FILEs without --catalog must agree on one "
+                   "vendor).")
 @click.option("--catalog", "catalog", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Check against this catalog (overlays applied): its vendor and series ratios. "
                    "Without FILEs, validate this catalog's output.")
