@@ -51,7 +51,10 @@ def test_a_vendor_that_breaks_the_label_rules_is_refused(catalog, tmp_path):
     settings.write_text(settings.read_text().replace("vendor: kubevirt.io", "vendor: -acme-"))
     result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
-    assert "catalog.yaml:5:9: vendor: expected a Kubernetes label value" in result.output
+    assert result.stderr == (
+        "error: catalog.yaml:5:9: vendor: '-acme-' is not a valid label value: a valid label must be an empty "
+        "string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+        "alphanumeric character\ncitgen: 1 problem, nothing written\n")
 
 
 def test_a_deprecated_series_is_labelled_deprecated(catalog, tmp_path):
