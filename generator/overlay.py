@@ -30,6 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from . import load
 from .documents import BundleDoc
 from .errors import InputError
+from .gpu import device_problem
 from .inputcheck import schema_problems
 from .load import Catalog, parse_ratio, select_sizes
 from .model import API_VERSION, LABEL_PREFIX, CatalogObject, Series, Variant
@@ -172,7 +173,15 @@ class _Overlay:
             changes["extra_annotations"] = dict(sorted({**settings.extra_annotations, **annotations}.items()))
         gpu = self.section("parameters").get("gpu")
         if gpu:
-            changes["parameters"] = {**settings.parameters, "gpu": {**settings.parameters["gpu"], **gpu}}
+            merged = {**(settings.parameters.get("gpu") or {}), **gpu}
+            found = device_problem(gpu["deviceName"]) if "deviceName" in gpu else None
+            if found:
+                self.problem(("parameters", "gpu", "deviceName"), found)
+            elif "deviceName" not in merged:
+                self.problem(("parameters", "gpu"), "sets how many GPUs each GN instancetype gets, but no GPU "
+                             "device is configured, so GN is not built; set parameters.gpu.deviceName "
+                             "(nvidia.com/<model>) too", key=True)
+            changes["parameters"] = {**settings.parameters, "gpu": merged}
             for series in self.catalog.series:
                 if series.features.get("gpus") or any(v.features.get("gpus") for v in series.variants):
                     self.touched_series[series.name] = self.at("parameters", "gpu")
