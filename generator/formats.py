@@ -54,8 +54,9 @@ CATALOG: dict[str, Any] = {
                         "deviceName": {"type": "string", "x-expected": "a GPU device name such as nvidia.com/A400"},
                         "count": {"type": "integer", "minimum": 1, "maximum": 16},
                     },
-                    # Without a device GN is not built, so a count alone would do nothing.
-                    "required": ["deviceName"],
+                    # A count without a device is refused by load._parameter_problems, in the
+                    # words --gpu-count and overlays use.
+                    "minProperties": 1,
                     "additionalProperties": False,
                 },
             },

@@ -29,6 +29,9 @@ _NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 NVIDIA_PREFIX = "nvidia.com/"
 #: How to get a GN build, for the build summary and messages.
 HOW_TO_ENABLE = "pass --gpu-device nvidia.com/<model> or set parameters.gpu.deviceName"
+#: A GPU count in a file that names no device (catalog.yaml, an overlay).
+COUNT_WITHOUT_DEVICE = ("sets how many GPUs each GN instancetype gets, but no GPU device is configured, so GN "
+                        "is not built; set parameters.gpu.deviceName (nvidia.com/<model>) too")
 #: Where a vendor learns to define a GPU series of their own.
 OWN_SERIES = ("for another vendor's GPUs, add a series of your own in an overlay (series.add, with "
               "spec.gpus naming your device; see \"A GPU series of your own\" in docs/vendor-guide.md)")

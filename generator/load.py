@@ -94,10 +94,14 @@ def _settings(doc: Document, root: Path | None = None, inherited: Settings | Non
 
 def _parameter_problems(doc: Document) -> list[Problem]:
     """A GPU device in catalog.yaml that GN cannot ask for, reported at its line."""
-    from .gpu import device_problem
+    from .gpu import COUNT_WITHOUT_DEVICE, device_problem
 
-    gpu = (doc.data.get("parameters") or {}).get("gpu") or {}
-    found = device_problem(gpu["deviceName"]) if "deviceName" in gpu else None
+    gpu = (doc.data.get("parameters") or {}).get("gpu")
+    if gpu is None:
+        return []
+    if "deviceName" not in gpu:
+        return [doc.source.problem(("parameters", "gpu"), COUNT_WITHOUT_DEVICE, key=True)]
+    found = device_problem(gpu["deviceName"])
     return [doc.source.problem(("parameters", "gpu", "deviceName"), found)] if found else []
 
 

@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from . import load
 from .documents import BundleDoc
 from .errors import InputError
-from .gpu import device_problem
+from .gpu import COUNT_WITHOUT_DEVICE, device_problem
 from .inputcheck import schema_problems
 from .load import Catalog, parse_ratio, select_sizes
 from .model import API_VERSION, LABEL_PREFIX, CatalogObject, Series, Variant
@@ -178,9 +178,7 @@ class _Overlay:
             if found:
                 self.problem(("parameters", "gpu", "deviceName"), found)
             elif "deviceName" not in merged:
-                self.problem(("parameters", "gpu"), "sets how many GPUs each GN instancetype gets, but no GPU "
-                             "device is configured, so GN is not built; set parameters.gpu.deviceName "
-                             "(nvidia.com/<model>) too", key=True)
+                self.problem(("parameters", "gpu"), COUNT_WITHOUT_DEVICE, key=True)
             changes["parameters"] = {**settings.parameters, "gpu": merged}
             for series in self.catalog.series:
                 if series.features.get("gpus") or any(v.features.get("gpus") for v in series.variants):
