@@ -19,6 +19,7 @@ import click
 from . import __version__
 from . import readme as readme_tables
 from .errors import CitgenError, InputError
+from .gpu import left_out_note
 from .model import CLUSTER_KINDS, CatalogObject
 from .pipeline import BuildOptions, catalog_objects, generate
 from .problems import Location
@@ -92,8 +93,11 @@ catalog_option = click.option(
                    "(default: catalog.yaml's version, or --release).")
 @click.option("--release", default=None, metavar="vX.Y.Z",
               help="Also write versioned bundle names (common-...-bundle-vX.Y.Z.yaml) for a release.")
-@click.option("--gpu-device", default=None, help="GPU device name of the GN series (default: catalog.yaml).")
-@click.option("--gpu-count", type=int, default=None, help="GPUs per GN instancetype (default: catalog.yaml).")
+@click.option("--gpu-device", default=None, metavar="nvidia.com/MODEL",
+              help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
+                   "(here or as parameters.gpu.deviceName).")
+@click.option("--gpu-count", type=int, default=None,
+              help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); needs a device.")
 @click.option("--retain-from", "retain_from", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Old bundle whose objects the catalog no longer defines are carried over, "
                    "labelled deprecated. Repeatable.")
@@ -121,7 +125,8 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
         for kind in obj.kinds:
             counts[kind] = counts.get(kind, 0) + 1
     summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
-    click.echo(f"wrote {len(result.files)} files to {out} ({summary})")
+    note = left_out_note(result.left_out)
+    click.echo(f"wrote {len(result.files)} files to {out} ({summary})" + (f"; {note}" if note else ""))
 
 
 def _row(obj: CatalogObject) -> list[str]:

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Mapping, MutableMapping
 
 from .errors import InputError
 from .features import Context, apply_features
+from .gpu import left_out
 from .load import Catalog
 from .model import CatalogObject, Series, Size, label
 from .problems import Problem
@@ -122,5 +123,7 @@ def unique(objects: Iterable[CatalogObject]) -> list[CatalogObject]:
 
 
 def instancetype_objects(catalog: Catalog, parameters: Mapping[str, Any] | None = None) -> list[CatalogObject]:
+    """Every series' instancetypes, but those of GPU series when no GPU device is configured (gpu.py)."""
     params = parameters if parameters is not None else catalog.settings.parameters
-    return unique(obj for s in catalog.series for obj in series_objects(s, catalog, params))
+    skipped = {s.name for s in left_out(catalog.series, params)}
+    return unique(obj for s in catalog.series if s.name not in skipped for obj in series_objects(s, catalog, params))

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, MutableMapping
 
 Spec = MutableMapping[str, Any]
+#: GPUs per instancetype when parameters.gpu names a device but no count.
+DEFAULT_GPU_COUNT = 1
 
 
 @dataclass(frozen=True)
@@ -56,10 +58,9 @@ def _max_sockets(spec: Spec, on: Any, ctx: Context) -> None:
 
 def _gpus(spec: Spec, on: Any, ctx: Context) -> None:
     if on:
-        gpu = ctx.parameters["gpu"]
-        spec["gpus"] = [
-            {"name": f"gpu{i}", "deviceName": gpu["deviceName"]} for i in range(1, gpu["count"] + 1)
-        ]
+        gpu = ctx.parameters["gpu"]  # expansion leaves out GPU series when no device is configured
+        count = gpu.get("count", DEFAULT_GPU_COUNT)
+        spec["gpus"] = [{"name": f"gpu{i}", "deviceName": gpu["deviceName"]} for i in range(1, count + 1)]
 
 
 _BOOL = {"type": "boolean"}
@@ -80,7 +81,7 @@ FEATURES: dict[str, Feature] = {
                 {"enum": ["2Mi", "1Gi"]}, _hugepages),
         Feature("overcommitPercent", "show the guest this much more memory than is reserved",
                 {"type": "integer", "minimum": 1, "maximum": 100}, _overcommit),
-        Feature("gpus", "attach parameters.gpu.count GPUs of device parameters.gpu.deviceName",
+        Feature("gpus", "attach parameters.gpu.count GPUs (default 1) of device parameters.gpu.deviceName",
                 _BOOL, _gpus),
     )
 }

@@ -50,7 +50,8 @@ class Catalog:
     base: Path | None = None
 
 
-DEFAULT_PARAMETERS = {"gpu": {"deviceName": "nvidia.com/A400", "count": 1}}
+#: No GPU device by default: the GN series is built only when one is configured (see gpu.py).
+DEFAULT_PARAMETERS: Mapping[str, Any] = {}
 DEFAULT_PROVIDER = {
     "displayName": "KubeVirt",
     "documentationURL": "https://github.com/kubevirt/common-instancetypes",
@@ -91,6 +92,19 @@ def _settings(doc: Document, root: Path | None = None, inherited: Settings | Non
     )
 
 
+def _parameter_problems(doc: Document) -> list[Problem]:
+    """A GPU device in catalog.yaml that GN cannot ask for, reported at its line."""
+    from .gpu import COUNT_WITHOUT_DEVICE, device_problem
+
+    gpu = (doc.data.get("parameters") or {}).get("gpu")
+    if gpu is None:
+        return []
+    if "deviceName" not in gpu:
+        return [doc.source.problem(("parameters", "gpu"), COUNT_WITHOUT_DEVICE, key=True)]
+    found = device_problem(gpu["deviceName"])
+    return [doc.source.problem(("parameters", "gpu", "deviceName"), found)] if found else []
+
+
 def _overlay_problems(root: Path, doc: Document) -> list[Problem]:
     """Overlays listed in catalog.yaml that are not there, reported at their line."""
     return [doc.source.problem(("overlays", i), f"overlay file {name!r} not found in {root}")
@@ -105,7 +119,7 @@ def _extending(root: Path, doc: Document, problems: list[Problem]) -> Catalog:
     """
     from .paths import builtin_catalog
 
-    problems = problems + _overlay_problems(root, doc)
+    problems = problems + _overlay_problems(root, doc) + _parameter_problems(doc)
     for folder in ("series", "preferences"):
         if (root / folder).is_dir():
             problems.append(doc.source.problem(("extends",), (
@@ -271,7 +285,7 @@ def load_catalog(root: Path, *, extra_problems: Iterable[Problem] = ()) -> Catal
                 if loaded is not None:
                     series.append(loaded)
     if settings_doc is not None:
-        problems += _overlay_problems(root, settings_doc)
+        problems += _overlay_problems(root, settings_doc) + _parameter_problems(settings_doc)
     if problems or settings_doc is None:
         raise InputError(problems)
     return Catalog(root, _settings(settings_doc, root), matrices, tuple(series))

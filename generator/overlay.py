@@ -29,6 +29,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from . import load
 from .documents import BundleDoc
 from .errors import InputError
+from .gpu import COUNT_WITHOUT_DEVICE, device_problem
 from .inputcheck import schema_problems
 from .load import Catalog, parse_ratio, select_sizes
 from .model import API_VERSION, LABEL_PREFIX, CatalogObject, Series, Variant
@@ -174,7 +175,13 @@ class _Overlay:
             changes["extra_annotations"] = dict(sorted({**settings.extra_annotations, **annotations}.items()))
         gpu = self.section("parameters").get("gpu")
         if gpu:
-            changes["parameters"] = {**settings.parameters, "gpu": {**settings.parameters["gpu"], **gpu}}
+            merged = {**(settings.parameters.get("gpu") or {}), **gpu}
+            found = device_problem(gpu["deviceName"]) if "deviceName" in gpu else None
+            if found:
+                self.problem(("parameters", "gpu", "deviceName"), found)
+            elif "deviceName" not in merged:
+                self.problem(("parameters", "gpu"), COUNT_WITHOUT_DEVICE, key=True)
+            changes["parameters"] = {**settings.parameters, "gpu": merged}
             for series in self.catalog.series:
                 if series.features.get("gpus") or any(v.features.get("gpus") for v in series.variants):
                     self.touched_series[series.name] = self.at("parameters", "gpu")

@@ -17,9 +17,10 @@ from .documents import BundleDoc, read_bundles
 from .errors import InputError
 from .expand import instancetype_objects, unique
 from .gcpause import paused_collector
+from .gpu import HOW_TO_ENABLE, device_problem, left_out
 from .load import Catalog, load_catalog
 from .outputs import OutputContext, output_files
-from .model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, label
+from .model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, Series, label
 from .objectmeta import label_value_problem
 from .paths import builtin_catalog
 from .preferences import PreferenceCatalog, expand_preferences, load_preference_catalog
@@ -71,6 +72,8 @@ class Build:
     documents: tuple[BundleDoc, ...]  # the all-bundle, parsed back
     problems: tuple[Problem, ...] = ()
     files: Mapping[str, bytes] = field(default_factory=dict)
+    # Series not built because they need a GPU device and none was configured (gpu.py).
+    left_out: tuple[Series, ...] = ()
 
 
 def _option_problems(options: BuildOptions) -> list[Problem]:
@@ -86,18 +89,31 @@ def _option_problems(options: BuildOptions) -> list[Problem]:
         wrong = label_value_problem(options.release)
         if wrong:
             problems.append(Problem(Location("--release"), f"{wrong}; without --version {stamped}"))
+    if options.gpu_device is not None:
+        found = device_problem(options.gpu_device)
+        if found:
+            problems.append(Problem(Location("--gpu-device"), found))
     if options.gpu_count is not None and not 1 <= options.gpu_count <= 16:
         problems.append(Problem(Location("--gpu-count"), f"expected 1 to 16 GPUs, got {options.gpu_count}"))
     return problems
 
 
 def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
-    gpu = dict(catalog.settings.parameters["gpu"])
+    """The catalog's parameters with the build's options over them.
+
+    A GPU count with no device anywhere is refused: GN is built only with a
+    device, so the count would silently do nothing.
+    """
+    gpu = dict(catalog.settings.parameters.get("gpu") or {})
     if options.gpu_device is not None:
         gpu["deviceName"] = options.gpu_device
     if options.gpu_count is not None:
+        if "deviceName" not in gpu:
+            raise InputError.at(Location("--gpu-count"), (
+                f"sets how many GPUs each GN instancetype gets, but no GPU device is configured, so GN is "
+                f"not built; {HOW_TO_ENABLE} too"))
         gpu["count"] = options.gpu_count
-    return {**catalog.settings.parameters, "gpu": gpu}
+    return {**catalog.settings.parameters, **({"gpu": gpu} if gpu else {})}
 
 
 def stamp(objects: Sequence[CatalogObject], vendor: str, version: str, *,
@@ -290,7 +306,8 @@ def generate(options: BuildOptions = BuildOptions(),
             if files_ready is not None:
                 files_ready(files)
             problems = pending.result()
-    return Build(catalog, version, tuple(objects), rendered.bundles, documents, problems, files)
+    skipped = tuple(left_out(catalog.series, _parameters(catalog, options)))
+    return Build(catalog, version, tuple(objects), rendered.bundles, documents, problems, files, skipped)
 
 
 def _point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObject]) -> list[Problem]:

@@ -64,7 +64,9 @@ def series_matrix(objects: Sequence[CatalogObject]) -> str:
         ("vCPU:memory ratio", _ratio),
     ]
     header = ["", *(n.upper() for n in names)]
-    return markdown_table(header, [[title, *(cell(by_series[n]) for n in names)] for title, cell in rows])
+    table = [[title, *(cell(by_series[n]) for n in names)] for title, cell in rows]
+    # A capability no series of this build offers (GPUs, when GN is left out) is not a row.
+    return markdown_table(header, [row for row in table if any(row[1:])])
 
 
 def instancetype_table(objects: Sequence[CatalogObject]) -> str:

@@ -52,7 +52,8 @@ OVERLAY_TEMPLATE = """\
 #   example.com/catalog: vendor
 # annotations:
 #   example.com/support: https://example.com/support
-## Parameters the series use: the GPU device and count of the GN series.
+## The GPU device and count of the GN series, which is built only when a
+## device is set: an NVIDIA extended resource, nvidia.com/<model>.
 # parameters:
 #   gpu:
 #     deviceName: nvidia.com/L40S

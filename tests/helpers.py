@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from functools import lru_cache
 from pathlib import Path
@@ -58,3 +59,12 @@ def kubectl() -> str:
     if os.environ.get("CI") == "true":
         pytest.fail("kubectl is required under CI to build the kustomize tree")
     pytest.skip("kubectl is not installed")
+
+
+def documented_yaml(doc: str, heading: str, index: int = 0) -> str:
+    """The ``index``-th YAML block of the section ``heading`` opens in docs/``doc``, to test what is documented."""
+    text = (REPO / "docs" / doc).read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    end = re.search(r"\n#{1,3} ", section[len(heading):])
+    section = section[:len(heading) + end.start()] if end else section
+    return re.findall(r"```yaml\n(.*?)```", section, re.S)[index]

@@ -38,7 +38,7 @@ def test_rendered_objects_that_fail_validation_are_refused_and_nothing_is_writte
     (out / "CHECKSUMS.sha256").write_text("an earlier build\n")
     result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(out)])
     assert result.exit_code == 2
-    assert ("error: common-instancetypes-all-bundle.yaml#59 (u1.2xlarge) $.spec.annotationz: "
+    assert ("error: common-instancetypes-all-bundle.yaml#55 (u1.2xlarge) $.spec.annotationz: "
             "unknown field 'annotationz'; did you mean 'annotations'? (defined in series/u.yaml:1) [schema]"
             ) in result.output.splitlines()
     assert result.output.rstrip().endswith("problems, nothing written")

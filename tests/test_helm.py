@@ -13,6 +13,7 @@ import io
 import os
 import re
 import tarfile
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -68,9 +69,25 @@ def chart(helm: Any, chart_dir: Path) -> Iterator[Any]:
         yield loaded
 
 
+@lru_cache(maxsize=None)
+def gpu_build() -> Build:
+    """The built-in catalog with a GPU device, so that it holds the GN series."""
+    return generate(BuildOptions(gpu_device="nvidia.com/A400"))
+
+
+@pytest.fixture(scope="module")
+def gpu_chart(helm: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with helm.Chart.load(str(write_files(gpu_build(), tmp_path_factory.mktemp("gpu")) / CHART)) as loaded:
+        yield loaded
+
+
+NOTES = "common-instancetypes/templates/NOTES.txt"
+
+
 def render(chart: Any, values: Mapping[str, Any] | None = None) -> list[dict]:
+    """The manifests of a release; NOTES.txt is what Helm prints after an install, not a manifest."""
     out = chart.render(dict(values or {}), name="catalog", namespace="vms")
-    return [d for text in out.values() for d in yaml.safe_load_all(text) if d is not None]
+    return [d for name, text in out.items() if name != NOTES for d in yaml.safe_load_all(text) if d is not None]
 
 
 def keyed(docs: list[dict]) -> dict[tuple[str, str], dict]:
@@ -120,7 +137,7 @@ def expected(build: Build, values: Mapping[str, Any]) -> list[dict]:
 VALUE_SETS: dict[str, dict[str, Any]] = {
     "namespaced-only": {"kinds": {"cluster": False}},
     "cluster-only": {"kinds": {"namespaced": False}},
-    "series-subset": {"instancetypes": {"series": ["u", "cx1", "gn"], "excludeSeries": ["gn1"]}},
+    "series-subset": {"instancetypes": {"series": ["u", "cx1", "o"], "excludeSeries": ["o1"]}},
     "sizes": {"instancetypes": {"sizes": ["large", "2xlarge", "2xlarge1gi"], "excludeSizes": ["2xlarge"]}},
     "no-instancetypes": {"instancetypes": {"enabled": False}},
     "vendor-label": {"vendor": "example.com"},
@@ -130,7 +147,14 @@ VALUE_SETS: dict[str, dict[str, Any]] = {
     "extra-labels-and-annotations": {
         "labels": {"example.com/team": "platform", label("vendor"): "team.example.com"},
         "annotations": {"example.com/contact": "VM team <vm-team@example.com>"}},
+    "together": {"kinds": {"namespaced": False}, "instancetypes": {"series": ["cx", "u"], "sizes": ["xlarge"]},
+                 "preferences": {"include": ["windows"], "exclude": ["windows.xp"]},
+                 "vendor": "example.com", "keepDeprecated": False},
+}
+#: Value sets of a chart built with a GPU device (gpu_build), which has the GN series and a gpu value.
+GPU_VALUE_SETS: dict[str, dict[str, Any]] = {
     "gpu-device": {"gpu": {"deviceName": "nvidia.com/GH100"}},
+    "gn-only": {"instancetypes": {"series": ["gn"]}},
     "together": {"kinds": {"namespaced": False}, "instancetypes": {"series": ["gn", "u"], "sizes": ["xlarge"]},
                  "preferences": {"include": ["windows"], "exclude": ["windows.xp"]},
                  "vendor": "example.com", "gpu": {"deviceName": "nvidia.com/L4"}, "keepDeprecated": False},
@@ -151,9 +175,33 @@ def test_values_choose_and_change_objects(chart: Any, values: dict):
     assert keyed(render(chart, values)) == keyed(wanted)
 
 
-def test_the_gpu_device_reaches_every_gpu_instancetype(chart: Any):
-    gpus = [g for d in render(chart, VALUE_SETS["gpu-device"]) for g in d["spec"].get("gpus", [])]
-    assert gpus and {g["deviceName"] for g in gpus} == {"nvidia.com/GH100"}
+@pytest.mark.parametrize("values", GPU_VALUE_SETS.values(), ids=GPU_VALUE_SETS.keys())
+def test_values_choose_and_change_objects_of_a_chart_with_gpus(gpu_chart: Any, values: dict):
+    wanted = expected(gpu_build(), values)
+    assert wanted and wanted != expected(gpu_build(), {})
+    assert keyed(render(gpu_chart, values)) == keyed(wanted)
+
+
+def test_a_chart_with_gpus_renders_its_all_bundle_and_passes_lint(helm: Any, gpu_chart: Any, tmp_path: Path):
+    assert render(gpu_chart) == [d.data for d in gpu_build().documents]
+    assert gpu_chart.values["gpu"] == {"deviceName": "nvidia.com/A400"}
+    report = helm.lint(str(write_files(gpu_build(), tmp_path) / CHART), GPU_VALUE_SETS["together"], strict=True)
+    assert report["errors"] == []
+
+
+def test_the_gpu_device_reaches_every_gpu_instancetype(gpu_chart: Any):
+    gpus = [g for d in render(gpu_chart, GPU_VALUE_SETS["gpu-device"]) for g in d["spec"].get("gpus", [])]
+    assert len(gpus) == 8 and {g["deviceName"] for g in gpus} == {"nvidia.com/GH100"}
+
+
+def test_a_chart_without_gpu_instancetypes_has_no_gpu_value(helm: Any, chart: Any):
+    assert "gpu" not in chart.values
+    with pytest.raises(helm.HelmValuesError) as refused:
+        chart.render({"gpu": {"deviceName": "nvidia.com/GH100"}}, name="catalog", namespace="vms")
+    assert "gpu" in str(refused.value)
+    with pytest.raises(helm.HelmValuesError) as refused:
+        chart.render({"instancetypes": {"series": ["gn"]}}, name="catalog", namespace="vms")
+    assert "/instancetypes/series/0" in str(refused.value)
 
 
 def test_deprecated_objects_are_kept_unless_told_otherwise(helm: Any, tmp_path: Path):
@@ -193,8 +241,6 @@ BAD_VALUES = {
     "vendor-not-a-label-value": ({"vendor": "ACME Inc."}, "/vendor"),
     "label-value-too-long": ({"labels": {"example.com/team": "x" * 64}}, "/labels/example.com~1team"),
     "annotation-not-a-string": ({"annotations": {"example.com/n": 3}}, "/annotations/example.com~1n"),
-    "device-not-a-string": ({"gpu": {"deviceName": 1}}, "/gpu/deviceName"),
-    "device-emptied": ({"gpu": {"deviceName": ""}}, "/gpu/deviceName"),
     "deprecated-not-boolean": ({"keepDeprecated": "no"}, "/keepDeprecated"),
 }
 
@@ -206,6 +252,35 @@ def test_values_breaking_the_schema_are_rejected(helm: Any, chart: Any, values: 
     assert where in str(refused.value)
     with pytest.raises(helm.HelmValuesError):
         chart.validate_schema(values)
+
+
+BAD_GPU_VALUES = {
+    "device-not-a-string": ({"gpu": {"deviceName": 1}}, "/gpu/deviceName"),
+    "device-emptied": ({"gpu": {"deviceName": ""}}, "/gpu/deviceName"),
+}
+
+
+@pytest.mark.parametrize("values, where", BAD_GPU_VALUES.values(), ids=BAD_GPU_VALUES.keys())
+def test_gpu_values_breaking_the_schema_are_rejected(helm: Any, gpu_chart: Any, values: dict, where: str):
+    with pytest.raises(helm.HelmValuesError) as refused:
+        gpu_chart.render(values, name="catalog", namespace="vms")
+    assert where in str(refused.value)
+
+
+def test_notes_explain_coexisting_with_virt_operator(chart: Any):
+    """NOTES.txt, rendered by Helm: the virt-operator advice only when cluster kinds are installed."""
+    notes = chart.render({}, name="catalog", namespace="vms")[NOTES]
+    version = default_build().version
+    assert notes.startswith(f"common-instancetypes {version}, release catalog.\n")
+    assert "spec.configuration.commonInstancetypesDeployment.enabled to false (it\ndefaults to true)" in notes
+    assert '"invalid ownership metadata"' in notes
+    assert "helm upgrade catalog <chart> --reuse-values --set kinds.cluster=false" in notes
+    assert "in namespace vms; virt-operator never deploys these kinds." in notes
+    namespaced = chart.render({"kinds": {"cluster": False}}, name="catalog", namespace="vms")[NOTES]
+    assert "commonInstancetypesDeployment" not in namespaced
+    assert "in namespace vms; virt-operator never deploys these kinds." in namespaced
+    cluster = chart.render({"kinds": {"namespaced": False}}, name="catalog", namespace="vms")[NOTES]
+    assert "commonInstancetypesDeployment" in cluster and "namespace vms" not in cluster
 
 
 @pytest.mark.parametrize("values", VALUE_SETS.values(), ids=VALUE_SETS.keys())

@@ -77,9 +77,15 @@ def test_gpu_parameters_change_every_gn_size():
     assert names(found, "gn1.") == ["gn1.2xlarge", "gn1.4xlarge", "gn1.8xlarge", "gn1.xlarge"]
 
 
-def test_a_partial_gpu_parameter_keeps_the_rest():
-    found = objects(write("o.yaml", "parameters:\n  gpu: {count: 3}\n"))
-    assert [g["deviceName"] for g in found["gn1.xlarge"].spec["gpus"]] == ["nvidia.com/A400"] * 3
+def test_a_device_alone_gives_one_gpu_and_a_later_count_keeps_the_device():
+    first = write("first.yaml", "parameters:\n  gpu: {deviceName: nvidia.com/L4}\n")
+    assert objects(first)["gn1.xlarge"].spec["gpus"] == [{"name": "gpu1", "deviceName": "nvidia.com/L4"}]
+    found = objects(first, write("second.yaml", "parameters:\n  gpu: {count: 3}\n"))
+    assert [g["deviceName"] for g in found["gn1.xlarge"].spec["gpus"]] == ["nvidia.com/L4"] * 3
+
+
+def test_without_a_gpu_device_gn_is_not_built():
+    assert names(objects(write("o.yaml", "labels: {example.com/team: vm}\n")), "gn1.") == []
 
 
 def test_provider_changes_the_preference_annotations():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.pipeline import BuildOptions, generate
 from generator.readme import series_matrix, tables, update
 from tests.helpers import REPO, default_build
 
@@ -15,12 +16,19 @@ def test_readme_tables_are_fresh():
 
 
 def test_series_matrix_reads_capabilities_off_the_specs():
-    matrix = series_matrix(default_build().objects).splitlines()
+    matrix = series_matrix(generate(BuildOptions(gpu_device="nvidia.com/A400")).objects).splitlines()
     assert matrix[0] == "|  | CX1 | D1 | GN1 | M1 | N1 | O1 | RT1 | U1 |"
     assert "| Hugepages | 1Gi, 2Mi |  |  | 1Gi, 2Mi | 1Gi |  | 1Gi |  |" in matrix
     assert "| Overcommitted memory |  |  |  |  |  | ✓ |  |  |" in matrix
     assert "| GPUs |  |  | ✓ |  |  |  |  |  |" in matrix
     assert "| vCPU:memory ratio | 1:2 | 1:4 | 1:4 | 1:8 | 1:2 | 1:4 | 1:4 | 1:4 |" in matrix
+
+
+def test_the_default_builds_matrix_has_no_gpu_row_without_gn():
+    matrix = series_matrix(default_build().objects).splitlines()
+    assert matrix[0] == "|  | CX1 | D1 | M1 | N1 | O1 | RT1 | U1 |"
+    assert not [row for row in matrix if row.startswith("| GPUs |")]
+    assert "| vCPU:memory ratio | 1:2 | 1:4 | 1:8 | 1:2 | 1:4 | 1:4 | 1:4 |" in matrix
 
 
 def test_readme_command_rewrites_only_between_markers(tmp_path):

@@ -65,4 +65,4 @@ def test_text_output_lists_rejections_and_a_total():
     assert result.exit_code == 0
     assert "u1.nano + windows.11: insufficient CPU resources of 1 vCPU provided by instance type, " \
            "preference requires 2 vCPU" in lines
-    assert lines[-1].endswith(" rejected") and " of 3933 pairs accepted, " in lines[-1]
+    assert lines[-1].endswith(" rejected") and " of 3705 pairs accepted, " in lines[-1]

@@ -126,25 +126,26 @@ def _entry(obj: CatalogObject, documents: Mapping[tuple[str, str], dict]) -> dic
     return entry
 
 
-def gpu_device_name(ctx: OutputContext) -> str:
-    """The GPU device the objects ask for when they all ask for one; else the catalog parameter.
+def gpu_device_name(ctx: OutputContext) -> str | None:
+    """The GPU device the objects ask for when they all ask for one; None when none asks for a GPU.
 
     With several devices in one build there is no single default to show, so
-    the value is empty and the chart leaves every device as built.
+    the value is empty and the chart leaves every device as built. A chart
+    without GPU instancetypes (GN is built only with a GPU device) has no
+    ``gpu`` value at all: it would advertise a series the chart does not hold.
     """
     names = {gpu.get("deviceName") for o in ctx.objects for gpu in (o.spec.get("gpus") or [])
              if isinstance(gpu, Mapping)}
-    if len(names) > 1:
-        return ""
-    if names:
-        return str(names.pop())
-    return str(ctx.catalog.settings.parameters.get("gpu", {}).get("deviceName", ""))
+    if not names:
+        return None
+    return str(names.pop()) if len(names) == 1 else ""
 
 
 def chart_data(ctx: OutputContext) -> dict[str, Any]:
     """``catalog/objects.json``: the objects per family, in bundle order, and what they were built with."""
     documents = _documents(ctx)
-    data: dict[str, Any] = {"built": {"vendor": ctx.catalog.settings.vendor, "gpuDeviceName": gpu_device_name(ctx)}}
+    data: dict[str, Any] = {"built": {"vendor": ctx.catalog.settings.vendor,
+                                      "gpuDeviceName": gpu_device_name(ctx) or ""}}
     for family, key in FAMILY_KEY.items():
         data[key] = [_entry(o, documents) for o in ctx.objects if o.family == family]
     return data
@@ -193,12 +194,13 @@ def _string_map(value_pattern: str | None) -> dict[str, Any]:
 def values_schema(ctx: OutputContext) -> dict[str, Any]:
     """values.schema.json: every value typed, and every name checked against what the catalog has."""
     names = _names(ctx)
+    device = gpu_device_name(ctx)
 
     def closed(properties: dict[str, Any]) -> dict[str, Any]:
         return {"type": "object", "additionalProperties": False, "required": sorted(properties),
                 "properties": properties}
 
-    return {
+    schema: dict[str, Any] = {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": f"Values of the {CHART} chart",
         "type": "object",
@@ -221,11 +223,13 @@ def values_schema(ctx: OutputContext) -> dict[str, Any]:
             "vendor": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": LABEL_VALUE},
             "labels": _string_map(LABEL_VALUE),
             "annotations": _string_map(None),
-            # Empty only when the build had no single device to show (and keeps every one as built).
-            "gpu": closed({"deviceName": {"type": "string", "minLength": 1 if gpu_device_name(ctx) else 0}}),
             "keepDeprecated": {"type": "boolean"},
         },
     }
+    if device is not None:  # only a chart with GPU instancetypes has a device to choose
+        # Empty only when the build had no single device to show (and keeps every one as built).
+        schema["properties"]["gpu"] = closed({"deviceName": {"type": "string", "minLength": 1 if device else 0}})
+    return schema
 
 
 def _render(dirs: Sequence[Path], variables: Mapping[str, Any]) -> dict[str, bytes]:

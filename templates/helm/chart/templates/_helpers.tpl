@@ -39,7 +39,8 @@ common-instancetypes.object: one object as the given kind, with the values
 applied: the vendor label and the GPU device name only when they differ from
 what the catalog was built with (so default values give the bundles' objects
 unchanged), then the extra labels and annotations, which win over the
-catalog's own. Called with (dict "obj" <entry> "kind" <kind> "Values" .Values
+catalog's own. Only a chart with GPU instancetypes has a gpu value, so it is
+read only for an object with spec.gpus (`and` stops at the first false). Called with (dict "obj" <entry> "kind" <kind> "Values" .Values
 "built" <catalog.built>).
 */}}
 {{- define "common-instancetypes.object" -}}
@@ -58,7 +59,7 @@ catalog's own. Called with (dict "obj" <entry> "kind" <kind> "Values" .Values
 {{- $annotations = mergeOverwrite $annotations (deepCopy (.Values.annotations | default dict)) -}}
 {{- if or (hasKey $meta "annotations") $annotations -}}{{- $_ := set $meta "annotations" $annotations -}}{{- end -}}
 {{- $spec := $doc.spec -}}
-{{- if and (ne .Values.gpu.deviceName .built.gpuDeviceName) (kindIs "map" $spec) (hasKey $spec "gpus") -}}
+{{- if and (kindIs "map" $spec) (hasKey $spec "gpus") (ne .Values.gpu.deviceName .built.gpuDeviceName) -}}
 {{- range $gpu := $spec.gpus -}}
 {{- $_ := set $gpu "deviceName" $.Values.gpu.deviceName -}}
 {{- end -}}
