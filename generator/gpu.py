@@ -16,15 +16,11 @@ vendor's own, which names it in ``spec.gpus`` (docs/vendor-guide.md shows one).
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable, Mapping
 
 from .model import Series
+from .objectmeta import qualified_name_errors
 
-#: Kubernetes' DNS-1123 subdomain: the prefix of a qualified name, at most 253 characters.
-_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-#: The name part of a qualified name, at most 63 characters.
-_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 #: The GN series asks for NVIDIA devices only.
 NVIDIA_PREFIX = "nvidia.com/"
 #: How to get a GN build, for the build summary and messages.
@@ -51,9 +47,7 @@ def extended_resource_problem(device: str) -> str | None:
                 "(such as nvidia.com/A400)")
     if device == "":
         return f"{expected}, got an empty name"
-    prefix, slash, name = device.partition("/")
-    if (not slash or len(prefix) > 253 or not _SUBDOMAIN.match(prefix)
-            or len(name) > 63 or not _NAME.match(name)):
+    if "/" not in device or qualified_name_errors(device):
         return f"{expected}, got {device!r}"
     return None
 
