@@ -23,6 +23,7 @@ from .model import CLUSTER_KINDS, CatalogObject
 from .pipeline import BuildOptions, catalog_objects, generate
 from .problems import Location
 from .quantity import QuantityError, parse as parse_quantity
+from .retain import retained_note
 from .selector import matches, parse_selector
 from .tables import memory, text_table
 from .write import Staging
@@ -122,6 +123,8 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
             counts[kind] = counts.get(kind, 0) + 1
     summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
     click.echo(f"wrote {len(result.files)} files to {out} ({summary})")
+    if result.newer_rule_findings:
+        click.echo(retained_note(result.newer_rule_findings, out), err=True)
 
 
 def _row(obj: CatalogObject) -> list[str]:

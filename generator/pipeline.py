@@ -70,6 +70,8 @@ class Build:
     documents: tuple[BundleDoc, ...]  # the all-bundle, parsed back
     problems: tuple[Problem, ...] = ()
     files: Mapping[str, bytes] = field(default_factory=dict)
+    #: findings on retained objects of checks newer than their release: reported, never blocking
+    newer_rule_findings: tuple[Problem, ...] = ()
 
 
 def _option_problems(options: BuildOptions) -> list[Problem]:
@@ -270,7 +272,7 @@ def generate(options: BuildOptions = BuildOptions(),
         documents, one_each = parse_rendered(rendered)
 
         def validation() -> tuple[Problem, ...]:
-            return tuple(_point_at_sources(_validate(catalog, documents), objects))
+            return tuple(_point_at_sources(_validate(catalog, documents, objects), objects))
 
         with Pending(validation, fork=worth_forking(len(documents))) as pending:
             files = release_files(rendered.bundles, options.release)
@@ -279,8 +281,10 @@ def generate(options: BuildOptions = BuildOptions(),
                                                     texts=rendered.by_kind if one_each else {})))
             if files_ready is not None:
                 files_ready(files)
-            problems = pending.result()
-    return Build(catalog, version, tuple(objects), rendered.bundles, documents, problems, files)
+            found = pending.result()
+    problems = tuple(p for p in found if p.older_release is None)
+    newer = tuple(p for p in found if p.older_release is not None)
+    return Build(catalog, version, tuple(objects), rendered.bundles, documents, problems, files, newer)
 
 
 def _point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObject]) -> list[Problem]:
@@ -296,10 +300,13 @@ def _point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObje
     return pointed
 
 
-def _validate(catalog: Catalog, documents: Sequence[BundleDoc]) -> list[Problem]:
+def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequence[CatalogObject]) -> list[Problem]:
+    """Every problem of the documents; only retained objects are judged by their own release."""
     from .validate import validate_documents
 
-    return validate_documents(documents, rule_context(catalog))
+    retained = {(kind, o.name) for o in objects if o.facts.get("retained") for kind in o.kinds}
+    return validate_documents(documents, rule_context(catalog),
+                              dated=lambda doc: (doc.kind, doc.name) in retained)
 
 
 def rule_context(catalog: Catalog | None = None):  # -> generator.rules.RuleContext
