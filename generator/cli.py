@@ -96,8 +96,8 @@ catalog_option = click.option(
 @click.option("--gpu-device", default=None, help="GPU device name of the GN series (default: catalog.yaml).")
 @click.option("--gpu-count", type=int, default=None, help="GPUs per GN instancetype (default: catalog.yaml).")
 @click.option("--retain-from", "retain_from", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Old bundle whose objects the catalog no longer defines are carried over, "
-                   "labelled deprecated. Repeatable.")
+              help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
+                   "released (instancetype.kubevirt.io/v1beta1 only), labelled deprecated. Repeatable.")
 @click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Overlay file changing the catalog without copying it; applied in order. Repeatable.")
 @click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
