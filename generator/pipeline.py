@@ -282,8 +282,8 @@ def generate(options: BuildOptions = BuildOptions(),
             if files_ready is not None:
                 files_ready(files)
             found = pending.result()
-    problems = tuple(p for p in found if p.older_release is None)
-    newer = tuple(p for p in found if p.older_release is not None)
+    problems = tuple(p for p in found if p.older_release is None)  # findings newer than a retained object's
+    newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
     return Build(catalog, version, tuple(objects), rendered.bundles, documents, problems, files, newer)
 
 

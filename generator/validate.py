@@ -77,11 +77,6 @@ def counted(problems: Iterable[Problem]) -> list[Problem]:
     return [p for p in problems if p.older_release is None]
 
 
-def newer_rule_findings(problems: Iterable[Problem]) -> list[Problem]:
-    """Findings of checks introduced after the release of the object they are on."""
-    return [p for p in problems if p.older_release is not None]
-
-
 def _date(problems: list[Problem], docs: Sequence[BundleDoc],
           dated: Optional[Callable[[BundleDoc], bool]]) -> list[Problem]:
     """Mark each finding of a check newer than its object's release with that release."""
