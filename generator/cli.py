@@ -24,6 +24,7 @@ from .model import CLUSTER_KINDS, CatalogObject
 from .pipeline import BuildOptions, catalog_objects, generate
 from .problems import Location
 from .quantity import QuantityError, parse as parse_quantity
+from .retain import retained_note
 from .selector import matches, parse_selector
 from .tables import memory, text_table
 from .write import Staging
@@ -99,8 +100,8 @@ catalog_option = click.option(
 @click.option("--gpu-count", type=int, default=None,
               help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); needs a device.")
 @click.option("--retain-from", "retain_from", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Old bundle whose objects the catalog no longer defines are carried over, "
-                   "labelled deprecated. Repeatable.")
+              help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
+                   "released (instancetype.kubevirt.io/v1beta1 only), labelled deprecated. Repeatable.")
 @click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Overlay file changing the catalog without copying it; applied in order. Repeatable.")
 @click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
@@ -127,6 +128,8 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
     summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
     note = left_out_note(result.left_out)
     click.echo(f"wrote {len(result.files)} files to {out} ({summary})" + (f"; {note}" if note else ""))
+    if result.newer_rule_findings:
+        click.echo(retained_note(result.newer_rule_findings, out), err=True)
 
 
 def _row(obj: CatalogObject) -> list[str]:

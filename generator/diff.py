@@ -234,7 +234,9 @@ def render_text(diff: Diff) -> str:
     """The diff for people: one line per object, its kinds listed when they changed alike.
 
     Counts here are of such lines (an object's cluster and namespaced kinds count
-    once); render_json has one entry per document.
+    once); render_json has one entry per document. Newly deprecated objects are
+    also changed ones, and the summary counts them apart as well: they are what a
+    release note has to warn about.
     """
     if diff.equal:
         return f"no differences between {diff.old} and {diff.new}\n"
@@ -251,8 +253,8 @@ def render_text(diff: Diff) -> str:
                       "VirtualMachines (spec.instancetype.name, spec.preference.name). To keep shipping "
                       f"{'them' if count != 1 else 'it'}, labelled deprecated, build with "
                       f"--retain-from {diff.retain_source}"]
-    counts = [len(_grouped(entries)) for entries in (diff.added, diff.removed, diff.changed)]
-    lines += ["", "summary: {} added, {} removed, {} changed".format(*counts)]
+    counts = [len(_grouped(entries)) for entries in (diff.added, diff.removed, diff.changed, diff.newly_deprecated)]
+    lines += ["", "summary: {} added, {} removed, {} changed, {} newly deprecated".format(*counts)]
     return "\n".join(lines) + "\n"
 
 
@@ -267,6 +269,7 @@ def render_json(diff: Diff) -> str:
         "changed": [e.as_json() for e in diff.changed],
         "newlyDeprecated": [{"kind": e.kind, "name": e.name} for e in diff.newly_deprecated],
         "retainFrom": diff.retain_source if diff.removed else None,
-        "summary": {"added": len(diff.added), "removed": len(diff.removed), "changed": len(diff.changed)},
+        "summary": {"added": len(diff.added), "removed": len(diff.removed), "changed": len(diff.changed),
+                    "newlyDeprecated": len(diff.newly_deprecated)},
     }
     return json.dumps(out, indent=2, sort_keys=True) + "\n"

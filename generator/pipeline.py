@@ -74,6 +74,8 @@ class Build:
     files: Mapping[str, bytes] = field(default_factory=dict)
     # Series not built because they need a GPU device and none was configured (gpu.py).
     left_out: tuple[Series, ...] = ()
+    #: findings on retained objects of checks newer than their release: reported, never blocking
+    newer_rule_findings: tuple[Problem, ...] = ()
 
 
 def _option_problems(options: BuildOptions) -> list[Problem]:
@@ -296,7 +298,7 @@ def generate(options: BuildOptions = BuildOptions(),
         documents, one_each = parse_rendered(rendered)
 
         def validation() -> tuple[Problem, ...]:
-            return tuple(_point_at_sources(_validate(catalog, documents), objects))
+            return tuple(_point_at_sources(_validate(catalog, documents, objects), objects))
 
         with Pending(validation, fork=worth_forking(len(documents))) as pending:
             files = release_files(rendered.bundles, options.release)
@@ -305,9 +307,12 @@ def generate(options: BuildOptions = BuildOptions(),
                                                     texts=rendered.by_kind if one_each else {})))
             if files_ready is not None:
                 files_ready(files)
-            problems = pending.result()
+            found = pending.result()
+    problems = tuple(p for p in found if p.older_release is None)  # findings newer than a retained object's
+    newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
     skipped = tuple(left_out(catalog.series, _parameters(catalog, options)))
-    return Build(catalog, version, tuple(objects), rendered.bundles, documents, problems, files, skipped)
+    return Build(catalog, version, tuple(objects), rendered.bundles, documents, problems, files,
+                 left_out=skipped, newer_rule_findings=newer)
 
 
 def _point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObject]) -> list[Problem]:
@@ -323,10 +328,13 @@ def _point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObje
     return pointed
 
 
-def _validate(catalog: Catalog, documents: Sequence[BundleDoc]) -> list[Problem]:
+def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequence[CatalogObject]) -> list[Problem]:
+    """Every problem of the documents; only retained objects are judged by their own release."""
     from .validate import validate_documents
 
-    return validate_documents(documents, rule_context(catalog))
+    retained = {(kind, o.name) for o in objects if o.facts.get("retained") for kind in o.kinds}
+    return validate_documents(documents, rule_context(catalog),
+                              dated=lambda doc: (doc.kind, doc.name) in retained)
 
 
 def rule_context(catalog: Catalog | None = None):  # -> generator.rules.RuleContext

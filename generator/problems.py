@@ -70,11 +70,19 @@ class Location:
 
 @dataclass(frozen=True)
 class Problem:
-    """One finding: where, what, and which rule (``input`` for catalog input errors)."""
+    """One finding: where, what, and which rule (``input`` for catalog input errors).
+
+    ``since`` is the catalog release that introduced the check, for checks of labels
+    that later releases added; an object released before it could not have passed.
+    Validation sets ``older_release`` to the object's own release when it predates
+    ``since``: the finding is then reported apart and does not count as a problem.
+    """
 
     location: Location
     message: str
     rule: str = "input"
+    since: str | None = None
+    older_release: str | None = None
 
     def __str__(self) -> str:
         suffix = "" if self.rule == "input" else f" [{self.rule}]"

@@ -98,7 +98,7 @@ def test_text_lists_added_removed_and_changed_objects_with_their_fields(builds):
     assert text.endswith(
         "note: 14 removed objects may still be referenced by existing VirtualMachines (spec.instancetype.name, "
         "spec.preference.name). To keep shipping them, labelled deprecated, build with "
-        f"--retain-from {builds['old'] / ALL}\n\nsummary: 1 added, 14 removed, 6 changed\n")
+        f"--retain-from {builds['old'] / ALL}\n\nsummary: 1 added, 14 removed, 6 changed, 0 newly deprecated\n")
 
 
 def test_json_has_one_entry_per_document(builds):
@@ -109,7 +109,7 @@ def test_json_has_one_entry_per_document(builds):
     assert report["added"] == [{"kind": "VirtualMachineClusterPreference", "name": "alpine.edge"},
                                {"kind": "VirtualMachinePreference", "name": "alpine.edge"}]
     assert {"kind": "VirtualMachineInstancetype", "name": "rt1.large"} in report["removed"]
-    assert report["summary"] == {"added": 2, "removed": 28, "changed": 12}
+    assert report["summary"] == {"added": 2, "removed": 28, "changed": 12, "newlyDeprecated": 0}
     assert report["retainFrom"] == str(builds["old"] / ALL)
     changed = {(e["kind"], e["name"]): e["changes"] for e in report["changed"]}
     assert changed[("VirtualMachineClusterInstancetype", "cx1.medium")] == [
@@ -126,9 +126,11 @@ def test_retained_objects_are_not_removed_but_newly_deprecated(builds):
     assert f"newly deprecated (14):\n  ! cx1.2xlarge1gi ({BOTH_IT}) [deprecated]\n" in result.output
     assert ("      $.metadata.labels['instancetype.kubevirt.io/deprecated']: (absent) -> \"true\"\n"
             in result.output)
+    assert result.output.endswith("summary: 1 added, 0 removed, 20 changed, 14 newly deprecated\n")
     report = json.loads(run(builds["old"], builds["retained"], "--format", "json").output)
     assert report["removed"] == [] and report["retainFrom"] is None
     assert {"kind": "VirtualMachineClusterInstancetype", "name": "rt1.large"} in report["newlyDeprecated"]
+    assert report["summary"] == {"added": 2, "removed": 0, "changed": 40, "newlyDeprecated": 28}
 
 
 def test_two_bundle_files_compare_like_builds(builds):
@@ -137,7 +139,7 @@ def test_two_bundle_files_compare_like_builds(builds):
     report = json.loads(run(old, new, "--format", "json").output)
     assert report["added"] == []
     assert {e["kind"] for e in report["removed"]} == {"VirtualMachineClusterInstancetype"}
-    assert report["summary"] == {"added": 0, "removed": 14, "changed": 6}
+    assert report["summary"] == {"added": 0, "removed": 14, "changed": 6, "newlyDeprecated": 0}
     assert report["retainFrom"] == str(old)
 
 
@@ -148,7 +150,7 @@ def test_a_changed_list_reports_each_item(tmp_path: Path):
     assert (f"  ~ gn1.xlarge ({BOTH_IT})\n"
             "      $.spec.gpus[1]: (absent) -> {\"deviceName\": \"nvidia.com/A400\", \"name\": \"gpu2\"}\n"
             ) in result.output
-    assert "summary: 0 added, 0 removed, 4 changed\n" in result.output
+    assert "summary: 0 added, 0 removed, 4 changed, 0 newly deprecated\n" in result.output
 
 
 def test_unusable_input_exits_2(tmp_path: Path, builds):

@@ -36,10 +36,11 @@ def test_json_is_a_list_of_records_with_every_field():
     assert json.loads(json_report(PROBLEMS, 244)) == [
         {"file": "bundles/all.yaml", "line": 12, "column": 5, "document": 3, "name": "u1.large",
          "path": "$.metadata.labels['instancetype.kubevirt.io/cpu']", "rule": "labels-match-spec",
-         "message": "label instancetype.kubevirt.io/cpu is '4' but spec.cpu.guest is 2"},
+         "message": "label instancetype.kubevirt.io/cpu is '4' but spec.cpu.guest is 2",
+         "since": None, "newerThanRelease": None},
         {"file": "bundles/all.yaml", "line": None, "column": None, "document": 7, "name": "cx1.large",
          "path": "$.spec.cpu.gueest", "rule": "schema",
-         "message": "unknown field 'gueest'; did you mean 'guest'?"},
+         "message": "unknown field 'gueest'; did you mean 'guest'?", "since": None, "newerThanRelease": None},
     ]
 
 
@@ -70,3 +71,46 @@ def test_catalog_input_problems_keep_their_dotted_path():
 def test_render_is_deterministic_and_picks_the_format():
     for fmt, reporter in (("text", text), ("json", json_report), ("github", github)):
         assert render(PROBLEMS, 244, fmt) == render(list(PROBLEMS), 244, fmt) == reporter(PROBLEMS, 244)
+
+
+# --- findings of checks newer than the object's release ----------------------------------------
+
+SIZE_MISSING = Problem(Location("old.yaml", None, None, ("metadata", "labels"), 0, "u1.large"),
+                       "the size in the name u1.large is 'large' but label instancetype.kubevirt.io/size is missing",
+                       "labels-match-spec", since="v1.1.0", older_release="v1.0.0")
+WRONG_CPU = Problem(Location("old.yaml", None, None, LABEL, 1, "u1.small"),
+                    "label instancetype.kubevirt.io/cpu is '4' but spec.cpu.guest is 1", "labels-match-spec")
+
+
+def test_text_lists_newer_rule_findings_apart_after_the_real_problems():
+    assert text([SIZE_MISSING, WRONG_CPU], 2) == (
+        "old.yaml#1 (u1.small) $.metadata.labels['instancetype.kubevirt.io/cpu']: "
+        "label instancetype.kubevirt.io/cpu is '4' but spec.cpu.guest is 1 [labels-match-spec]\n"
+        "\n"
+        "from rules newer than the objects' release v1.0.0 (not counted):\n"
+        "old.yaml#0 (u1.large) $.metadata.labels: the size in the name u1.large is 'large' but label "
+        "instancetype.kubevirt.io/size is missing [labels-match-spec, since v1.1.0]\n"
+        "\n"
+        "1 problem in 1 of 2 documents; 1 finding from rules newer than release v1.0.0 in 1 of them, not counted\n"
+    )
+
+
+def test_summary_of_only_newer_rule_findings_says_no_problems():
+    assert summary([SIZE_MISSING, SIZE_MISSING], 142) == (
+        "no problems in 142 documents; 2 findings from rules newer than release v1.0.0 in 1 of them, not counted")
+
+
+def test_json_marks_newer_rule_findings_with_the_release_they_are_newer_than():
+    records = json.loads(json_report([SIZE_MISSING, WRONG_CPU], 2))
+    assert [(r["document"], r["since"], r["newerThanRelease"]) for r in records] == [
+        (0, "v1.1.0", "v1.0.0"), (1, None, None)]
+
+
+def test_github_shows_newer_rule_findings_as_warnings():
+    assert github([SIZE_MISSING], 1).splitlines() == [
+        "::warning file=old.yaml,title=labels-match-spec::#0 (u1.large) $.metadata.labels: the size in the name "
+        "u1.large is 'large' but label instancetype.kubevirt.io/size is missing (rule since v1.1.0, newer than "
+        "the object's release v1.0.0)",
+        "::notice title=citgen validate::no problems in 1 document; 1 finding from rules newer than release "
+        "v1.0.0 in 1 of them, not counted",
+    ]

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import copy
+import json
+import re
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.cli_validate import validate
+from generator.cli_vendor import diff
 from generator.model import label
 from generator.paths import builtin_catalog
-from generator.pipeline import BuildOptions, generate
+from generator.pipeline import BUNDLES, BuildOptions, generate
 from generator.readme import tables
-from tests.helpers import by_name, read_yaml_stream
+from tests.conftest import SHARED, shared_file
+from tests.helpers import by_name, default_build, read_yaml_stream
 
 OLD_SERIES = """\
 prefix: legacy
@@ -73,3 +80,183 @@ def test_an_old_bundle_that_is_not_a_catalog_bundle_is_refused(tmp_path):
     assert result.exit_code == 2
     assert f"{bad}#0 (x) $.kind: expected one of the kinds" in result.output
     assert not (tmp_path / "out").exists()
+
+
+# --- a real earlier release: upstream's v1.0.0 --------------------------------------------------
+
+V1_0_0 = "v1.0.0-common-instancetypes-all-bundle.yaml"
+ALL = "common-instancetypes-all-bundle.yaml"
+
+
+@pytest.fixture(scope="module")
+def release() -> Path:
+    return shared_file(SHARED / "reference" / "releases" / V1_0_0)
+
+
+@pytest.fixture(scope="module")
+def retained_build(release: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The built-in catalog built with --retain-from the v1.0.0 release: its output folder and what it said."""
+    out = tmp_path_factory.mktemp("retained") / "bundles"
+    result = CliRunner().invoke(main, ["build", "--out", str(out), "--retain-from", str(release)])
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+def _keys(docs: list) -> set[tuple[str, str]]:
+    return {(d["kind"], d["metadata"]["name"]) for d in docs}
+
+
+def dropped_since(release: Path) -> set[tuple[str, str]]:
+    """(kind, name) of every object the release had and the catalog, built alone, no longer makes."""
+    return _keys(read_yaml_stream(release)) - {(d.kind, d.name) for d in default_build().documents}
+
+
+def test_every_object_the_catalog_dropped_since_v1_0_0_is_retained(release, retained_build):
+    out, _ = retained_build
+    dropped = dropped_since(release)
+    assert {("VirtualMachineClusterPreference", "centos.7"), ("VirtualMachinePreference", "centos.7"),
+            ("VirtualMachineClusterPreference", "centos.stream8"),
+            ("VirtualMachinePreference", "centos.stream8.dpdk")} <= dropped
+    built = read_yaml_stream(out / ALL)
+    deprecated = {(d["kind"], d["metadata"]["name"]) for d in built
+                  if d["metadata"]["labels"].get(label("deprecated")) == "true"}
+    assert deprecated == dropped
+    assert len(built) == len(default_build().documents) + len(dropped)
+
+
+def test_a_retained_object_is_the_released_one_but_for_the_deprecated_label(release, retained_build):
+    out, _ = retained_build
+    released = {(d["kind"], d["metadata"]["name"]): d for d in read_yaml_stream(release)}
+    built = {(d["kind"], d["metadata"]["name"]): d for d in read_yaml_stream(out / ALL)}
+    for key in dropped_since(release):
+        carried = copy.deepcopy(built[key])
+        assert carried["metadata"]["labels"].pop(label("deprecated")) == "true"
+        assert carried == released[key], key
+        # the version label still says which release it is from
+        assert carried["metadata"]["labels"][label("common-instancetypes-version")] == "v1.0.0"
+
+
+def test_retained_objects_keep_the_kinds_they_were_released_in(release, retained_build):
+    out, _ = retained_build
+    dropped = dropped_since(release)
+    for kind, bundle in BUNDLES.items():
+        names = {d["metadata"]["name"] for d in read_yaml_stream(out / f"{bundle}.yaml")}
+        assert {name for k, name in dropped if k == kind} <= names
+
+
+def test_the_build_says_its_newer_rule_findings_do_not_count(retained_build):
+    out, said = retained_build
+    note = re.search(r"note: (\d+) findings on retained objects come from rules newer than their release "
+                     r"v1\.0\.0 and do not count; `citgen validate (\S+)` lists them", said)
+    assert note is not None, said
+    assert note.group(2) == str(out / ALL)
+
+
+def test_the_output_passes_validate_with_the_retained_objects_findings_apart(release, retained_build):
+    out, said = retained_build
+    result = CliRunner().invoke(validate, [str(out / ALL), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    records = json.loads(result.output)
+    assert records and all(r["newerThanRelease"] == "v1.0.0" for r in records)
+    dropped = dropped_since(release)
+    assert {(r["document"], r["name"]) for r in records} <= {
+        (i, d["metadata"]["name"]) for i, d in enumerate(read_yaml_stream(out / ALL))
+        if (d["kind"], d["metadata"]["name"]) in dropped}
+    assert f"note: {len(records)} findings" in said
+
+
+def _expected_v1_0_0_findings(docs: list) -> list[tuple[int, str]]:
+    """What the v1.0.0 objects lack of later releases' labels, read off their specs: (document, since)."""
+    expected = []
+    for i, doc in enumerate(docs):
+        spec = doc["spec"]
+        if "Instancetype" in doc["kind"]:
+            expected.append((i, "v1.1.0"))  # the size label
+            if "hugepages" in spec["memory"]:
+                expected.append((i, "v1.4.0"))  # "true" where the page size came later
+        else:
+            requirements = spec.get("requirements", {})
+            expected += [(i, "v1.1.0") for part in ("cpu", "memory") if part in requirements]
+    return sorted(expected)
+
+
+def test_validating_v1_0_0_reports_labels_of_later_releases_as_newer_rule_findings(release):
+    docs = read_yaml_stream(release)
+    result = CliRunner().invoke(validate, [str(release), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    records = json.loads(result.output)
+    assert sorted((r["document"], r["since"]) for r in records) == _expected_v1_0_0_findings(docs)
+    assert {r["newerThanRelease"] for r in records} == {"v1.0.0"}
+    text = CliRunner().invoke(validate, [str(release)]).output.splitlines()
+    assert text[0] == "from rules newer than the objects' release v1.0.0 (not counted):"
+    assert text[-1] == (f"no problems in {len(docs)} documents; {len(records)} findings from rules newer than "
+                        f"release v1.0.0 in {len({r['document'] for r in records})} of them, not counted")
+
+
+def test_a_real_problem_in_an_old_bundle_stands_out_and_counts(release, tmp_path):
+    text = release.read_text(encoding="utf-8")
+    broken = tmp_path / "v1.0.0-broken.yaml"
+    # u1.medium's cpu label says 1 in v1.0.0; make it disagree with its spec
+    broken.write_text(text.replace("instancetype.kubevirt.io/cpu: '1'\n", "instancetype.kubevirt.io/cpu: '3'\n", 1),
+                      encoding="utf-8")
+    result = CliRunner().invoke(validate, [str(broken)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert re.fullmatch(rf"{re.escape(str(broken))}#\d+ \(\S+\) \$\.metadata\.labels\['instancetype\.kubevirt\.io/cpu'\]"
+                        r": label instancetype\.kubevirt\.io/cpu is '3' but spec\.cpu\.guest is 1 \[labels-match-spec\]",
+                        lines[0]), lines[0]
+    # and its namespaced twin, which now differs from it
+    assert lines[1].endswith(": '1' here, '3' there [twins-identical]")
+    assert lines[2:4] == ["", "from rules newer than the objects' release v1.0.0 (not counted):"]
+    assert lines[-1].startswith("2 problems in 2 of 142 documents; ")
+
+
+def test_diff_against_v1_0_0_counts_the_retained_objects_as_newly_deprecated(release, retained_build):
+    out, _ = retained_build
+    result = CliRunner().invoke(diff, [str(release), str(out), "--format", "json"])
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    dropped = dropped_since(release)
+    assert {(e["kind"], e["name"]) for e in report["newlyDeprecated"]} == dropped
+    assert report["summary"]["newlyDeprecated"] == len(dropped)
+    names = {name for _, name in dropped}
+    text = CliRunner().invoke(diff, [str(release), str(out)]).output
+    assert f", {len(names)} newly deprecated\n" in text.splitlines(keepends=True)[-1]
+
+
+# --- what cannot be carried over exactly ------------------------------------------------------------
+
+OLD_API = """\
+apiVersion: instancetype.kubevirt.io/v1alpha2
+kind: VirtualMachineClusterPreference
+metadata:
+  name: legacy.os
+spec:
+  cpu:
+    preferredCPUTopology: preferSockets
+"""
+
+
+def test_an_object_of_an_older_api_version_is_refused_naming_it(tmp_path):
+    old = tmp_path / "old.yaml"
+    old.write_text(OLD_API)
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--retain-from", str(old)])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"error: {old}#0 (legacy.os) $.apiVersion: VirtualMachineClusterPreference legacy.os is "
+        "instancetype.kubevirt.io/v1alpha2, expected instancetype.kubevirt.io/v1beta1: an object is carried "
+        "over only as released, so convert it to instancetype.kubevirt.io/v1beta1 first\n"
+        "citgen: 1 problem, nothing written\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_object_read_back_from_a_cluster_is_refused(tmp_path):
+    old = tmp_path / "old.yaml"
+    old.write_text(OLD_API.replace("v1alpha2", "v1beta1").replace("  name: legacy.os\n",
+                                                                   "  name: legacy.os\n  uid: 1234\n"))
+    result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--retain-from", str(old)])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"error: {old}#0 (legacy.os) $.metadata.uid: unexpected field 'uid': a bundle's object has only "
+        "annotations, labels, name in its metadata\n"
+        "citgen: 1 problem, nothing written\n")

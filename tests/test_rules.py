@@ -543,3 +543,63 @@ def test_architecture_counts_when_instancetypes_carry_one():
     # an instancetype without the label runs anywhere; with no labels at all, architecture is ignored
     assert run("requirements-met", amd, anywhere, requiring("s390", 1, "4Gi", "s390x")) == []
     assert run("requirements-met", instancetype(), requiring("s390", 1, "4Gi", "s390x")) == []
+
+
+# --- checks newer than an object's release --------------------------------------------------------
+
+def _dated(rule: str, *objects: Any) -> list[tuple[str, str | None]]:
+    """Each finding's message and the release that introduced its check."""
+    docs = [BundleDoc("b.yaml", i, obj) for i, obj in enumerate(objects)]
+    return [(p.message, p.since) for p in sort_problems(RULES[rule].check(docs, CTX))]
+
+
+def test_labels_later_releases_added_are_dated_when_missing_but_not_when_wrong():
+    assert _dated("labels-match-spec", instancetype(labels={"size": None}), instancetype(labels={"size": "small"}),
+                  preference(requirements={"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}),
+                  preference(labels={"required-cpu": "2", "required-memory": "1Gi"},
+                             requirements={"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}})) == [
+        ("the size in the name u1.large is 'large' but label instancetype.kubevirt.io/size is missing", "v1.1.0"),
+        ("label instancetype.kubevirt.io/size is 'small' but the size in the name u1.large is 'large'", None),
+        ("spec.requirements.cpu.guest is 1 but label instancetype.kubevirt.io/required-cpu is missing", "v1.1.0"),
+        ("spec.requirements.memory.guest is '1Gi' but label instancetype.kubevirt.io/required-memory is missing",
+         "v1.1.0"),
+        ("label instancetype.kubevirt.io/required-cpu is '2' but spec.requirements.cpu.guest is 1", None),
+    ]
+
+
+def test_the_hugepages_flag_of_older_releases_is_dated_only_where_the_spec_has_hugepages():
+    hugepages = {"memory": {"hugepages": {"pageSize": "2Mi"}}}
+    assert _dated("labels-match-spec", instancetype(labels={"hugepages": "true"}, extra=hugepages),
+                  instancetype(labels={"hugepages": "true"}),
+                  instancetype(labels={"hugepages": "1Gi"}, extra=hugepages)) == [
+        ("label instancetype.kubevirt.io/hugepages is 'true' but spec.memory.hugepages.pageSize is '2Mi'", "v1.4.0"),
+        ("label instancetype.kubevirt.io/hugepages is 'true' but spec.memory.hugepages.pageSize is not set", None),
+        ("label instancetype.kubevirt.io/hugepages is '1Gi' but spec.memory.hugepages.pageSize is '2Mi'", None),
+    ]
+
+
+def _released(version: str, vendor: str = "kubevirt.io") -> dict:
+    """u1.large as a release before the size label would have shipped it."""
+    obj = instancetype(labels={"size": None, "vendor": vendor})
+    obj["metadata"]["labels"][P + "common-instancetypes-version"] = version
+    return obj
+
+
+def test_validation_marks_findings_newer_than_the_objects_release_and_only_those():
+    from generator.validate import counted, validate_documents
+
+    docs = [BundleDoc("b.yaml", i, obj) for i, obj in enumerate(
+        [_released("v1.0.0"), _released("v1.1.0"), _released("v1.0.0", vendor="example.com"),
+         _released("not a version")])]
+    problems = validate_documents(docs, RuleContext(vendor=None), rules=["labels-match-spec"])
+    assert [(p.location.doc, p.since, p.older_release) for p in problems] == [
+        (0, "v1.1.0", "v1.0.0"),  # released before the check: apart, not counted
+        (1, "v1.1.0", None),  # released with it
+        (2, "v1.1.0", None),  # a vendor's version numbers say nothing of KubeVirt's releases
+        (3, "v1.1.0", None),
+    ]
+    assert [p.location.doc for p in counted(problems)] == [1, 2, 3]
+    # a build dates only the objects it retained: its own are held to every check
+    held = validate_documents(docs[:1], RuleContext(vendor=None), rules=["labels-match-spec"],
+                              dated=lambda doc: False)
+    assert [(p.since, p.older_release) for p in held] == [("v1.1.0", None)]

@@ -8,13 +8,50 @@ from fractions import Fraction
 from types import ModuleType
 from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Mapping, Optional, Sequence
 
+from packaging.version import InvalidVersion, Version
+
 from ..documents import BundleDoc
+from ..model import label
 from ..problems import Problem
+from ._objects import labels
 
 if TYPE_CHECKING:  # load.py is only needed by callers that have a catalog
     from ..load import Catalog
 
 Check = Callable[[Sequence[BundleDoc], "RuleContext"], Iterator[Problem]]
+
+#: Whose releases a check's ``since`` counts in: KubeVirt's own catalog. A vendor
+#: numbers its releases its own way, so its version label dates nothing here.
+UPSTREAM_VENDOR = "kubevirt.io"
+_VENDOR = label("vendor")
+_VERSION = label("common-instancetypes-version")
+
+
+def _version(text: str) -> Optional[Version]:
+    try:
+        return Version(text)
+    except InvalidVersion:
+        return None
+
+
+def release_of(doc: BundleDoc) -> Optional[str]:
+    """The KubeVirt catalog release ``doc`` was shipped in, as its own labels say.
+
+    That is its ``common-instancetypes-version`` label when its vendor label is
+    KubeVirt's and the version reads as one (``v1.0.0``, ``v1.1.0-rc.1``); None
+    otherwise, and such an object is held to every check.
+    """
+    found = labels(doc)
+    version = found.get(_VERSION)
+    if found.get(_VENDOR) != UPSTREAM_VENDOR or not isinstance(version, str):
+        return None
+    return version if _version(version) is not None else None
+
+
+def predates(release: str, since: str) -> bool:
+    """Whether ``release`` came out before ``since``, the release that introduced a check."""
+    shipped, introduced = _version(release), _version(since)
+    return shipped is not None and introduced is not None and shipped < introduced
 
 
 @dataclass(frozen=True)

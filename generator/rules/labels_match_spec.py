@@ -31,6 +31,20 @@ On preferences:
 A spec value that is itself malformed (memory that is not a quantity) is left
 to the schema check. The ``vendor`` label has its own rule, vendor-label.
 
+Some of these labels came later than the objects of older releases, which
+cannot have them. A finding of such a check on an object whose release (its
+``common-instancetypes-version`` label, on objects of vendor ``kubevirt.io``)
+came before the check is reported as from a rule newer than that release, and
+does not count:
+
+- ``size`` missing: introduced in v1.1.0;
+- ``required-cpu`` or ``required-memory`` missing: introduced in v1.1.0;
+- ``hugepages`` as the page size: introduced in v1.4.0; before, the label was
+  ``"true"`` on every instancetype with hugepages, and that is still accepted
+  on an object of an older release.
+
+A label an older object does carry must still agree with its spec.
+
 Examples::
 
     bundle.yaml#0 (u1.small) $.metadata.labels['instancetype.kubevirt.io/memory']: label instancetype.kubevirt.io/memory is '4Gi' but spec.memory.guest is '2Gi' [labels-match-spec]
@@ -50,15 +64,27 @@ from .base import RuleContext
 
 ID = "labels-match-spec"
 
+#: The catalog releases that introduced checks of this rule (see the docstring).
+SIZE_LABEL_SINCE = "v1.1.0"  # kubevirt/common-instancetypes#239, after v1.0.0
+REQUIREMENT_LABELS_SINCE = "v1.1.0"  # absent from every preference of v1.0.0
+HUGEPAGES_SIZE_SINCE = "v1.4.0"  # kubevirt/common-instancetypes#387; a "true" flag before
+
 
 @dataclass(frozen=True)
 class _Value:
-    """A label that repeats a spec value; ``read_label`` and ``read_spec`` read each side."""
+    """A label that repeats a spec value; ``read_label`` and ``read_spec`` read each side.
+
+    ``since`` is the release that introduced the label, when objects of earlier
+    releases lack it; ``flag_until`` the release from which the label holds the
+    value rather than ``"true"``, when it was a flag before.
+    """
 
     short: str
     path: Tuple[str, ...]
     read_label: Callable[[Any], Any]
     read_spec: Callable[[Any], Any]
+    since: Optional[str] = None
+    flag_until: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -88,11 +114,14 @@ def _list(value: Any) -> bool:
 _INSTANCETYPE_VALUES = (
     _Value("cpu", ("spec", "cpu", "guest"), _whole, count),
     _Value("memory", ("spec", "memory", "guest"), quantity, quantity),
-    _Value("hugepages", ("spec", "memory", "hugepages", "pageSize"), quantity, quantity),
+    _Value("hugepages", ("spec", "memory", "hugepages", "pageSize"), quantity, quantity,
+           flag_until=HUGEPAGES_SIZE_SINCE),
 )
 _PREFERENCE_VALUES = (
-    _Value("required-cpu", ("spec", "requirements", "cpu", "guest"), _whole, count),
-    _Value("required-memory", ("spec", "requirements", "memory", "guest"), quantity, quantity),
+    _Value("required-cpu", ("spec", "requirements", "cpu", "guest"), _whole, count,
+           since=REQUIREMENT_LABELS_SINCE),
+    _Value("required-memory", ("spec", "requirements", "memory", "guest"), quantity, quantity,
+           since=REQUIREMENT_LABELS_SINCE),
     _Value("preferred-architecture", ("spec", "preferredArchitecture"), _text, _text),
     _Value("required-architecture", ("spec", "requirements", "architecture"), _text, _text),
 )
@@ -120,19 +149,26 @@ def _show(value: Any) -> str:
 
 
 def _compare(doc: BundleDoc, found: Mapping[str, Any], short: str, what: str, written: Any,
-             expected: Any, parse: Callable[[Any], Any]) -> Optional[Problem]:
-    """One value label against the value ``what`` (a spec path or the name) says it should be."""
+             expected: Any, parse: Callable[[Any], Any], since: Optional[str] = None,
+             flag_until: Optional[str] = None) -> Optional[Problem]:
+    """One value label against the value ``what`` (a spec path or the name) says it should be.
+
+    A missing label is dated ``since``; a ``"true"`` where the value is expected
+    is dated ``flag_until``, the release that turned the flag into a value.
+    """
     key = _KEY[short]
     if key not in found:
         if expected is None:
             return None
-        return Problem(doc.locate(LABELS), f"{what} is {_show(written)} but label {key} is missing", ID)
+        return Problem(doc.locate(LABELS), f"{what} is {_show(written)} but label {key} is missing", ID,
+                       since=since)
     value = found[key]
     if expected is None:
         return Problem(doc.locate(LABELS + (key,)), f"label {key} is {_show(value)} but {what} is not set", ID)
     if parse(value) != expected:
         return Problem(doc.locate(LABELS + (key,)),
-                       f"label {key} is {_show(value)} but {what} is {_show(written)}", ID)
+                       f"label {key} is {_show(value)} but {what} is {_show(written)}", ID,
+                       since=flag_until if value == "true" else None)
     return None
 
 
@@ -142,7 +178,8 @@ def _values(doc: BundleDoc, found: Mapping[str, Any], table: Sequence[_Value]) -
         expected = item.read_spec(written) if written is not None else None
         if written is not None and expected is None:
             continue  # malformed spec value: the schema check reports it
-        problem = _compare(doc, found, item.short, _WHERE[item], written, expected, item.read_label)
+        problem = _compare(doc, found, item.short, _WHERE[item], written, expected, item.read_label,
+                           item.since, item.flag_until)
         if problem is not None:
             yield problem
 
@@ -173,7 +210,8 @@ def _size(doc: BundleDoc, found: Mapping[str, Any]) -> Iterator[Problem]:
     size = parts[1]
     if found.get(_KEY["size"]) == size:
         return
-    problem = _compare(doc, found, "size", f"the size in the name {doc.name}", size, size, lambda v: v)
+    problem = _compare(doc, found, "size", f"the size in the name {doc.name}", size, size, lambda v: v,
+                       since=SIZE_LABEL_SINCE)
     if problem is not None:
         yield problem
 
