@@ -131,13 +131,19 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def leads_outside(path: Path, folder: Path) -> bool:
+    """Whether ``path``, inside ``folder`` as written, really leads outside it through a symbolic link.
+
+    A path written outside the folder (an overlay named beside the catalog on
+    purpose) is not a link's doing and is not refused here.
+    """
+    if not _inside(Path(os.path.abspath(path)), Path(os.path.abspath(folder))):
+        return False
+    return not _inside(Path(os.path.realpath(path)), Path(os.path.realpath(folder)))
+
+
 def _check_within(path: Path, name: str, within: Path) -> None:
-    """Refuse a path inside ``within`` as written that really leads outside it (through a symlink)."""
-    written = Path(os.path.abspath(path))
-    if not _inside(written, Path(os.path.abspath(within))):
-        return  # named outside the folder on purpose (an overlay beside the catalog): not a link's doing
-    real = Path(os.path.realpath(path))
-    if not _inside(real, Path(os.path.realpath(within))):
+    if leads_outside(path, within):
         raise InputError.at(Location(name), "is a symbolic link to a file outside the catalog directory; "
                             "citgen reads only files inside the catalog")
 
@@ -206,9 +212,9 @@ def read_text(path: Path | str, display: str | None = None, *, within: Path | No
 class TemplateLoader(jinja2.FileSystemLoader):
     """Jinja's file loader reading through read_text: templates are bounded like every other input.
 
-    A template found in a folder must be a regular file, within the size limit,
-    and not a link leading out of that folder; earlier folders win, as with
-    FileSystemLoader.
+    A template found in a templates folder must be a regular file, within the
+    size limit, and not a link leading out of the catalog holding that folder;
+    earlier folders win, as with FileSystemLoader.
     """
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
@@ -216,6 +222,6 @@ class TemplateLoader(jinja2.FileSystemLoader):
         for folder in self.searchpath:
             filename = posixpath.join(folder, *pieces)
             if os.path.lexists(filename) and not os.path.isdir(filename):
-                source = read_text(filename, f"templates/{template}", within=Path(folder))
+                source = read_text(filename, f"templates/{template}", within=Path(folder).parent)  # the catalog
                 return source, os.path.normpath(filename), lambda: True
         raise jinja2.TemplateNotFound(template)
