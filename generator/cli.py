@@ -16,10 +16,11 @@ from typing import Any, Sequence
 
 import click
 
-from . import __version__
+from . import __version__, inputfiles
 from . import readme as readme_tables
 from .errors import CitgenError, InputError
 from .gpu import left_out_note
+from .inputfiles import read_text
 from .model import CLUSTER_KINDS, CatalogObject
 from .pipeline import BuildOptions, catalog_objects, generate
 from .problems import Location
@@ -70,14 +71,41 @@ class CitgenGroup(click.Group):
             ctx.exit(130)
 
 
+class SizeParam(click.ParamType):
+    """A size in bytes as people write it: 64MiB, 200Mi, 1G."""
+
+    name = "SIZE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return inputfiles.parse_size(str(value))
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
 @click.group(cls=CitgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="citgen")
-def main() -> None:
+@click.option(inputfiles.SIZE_OPTION, "max_file_size", type=SizeParam(), envvar=inputfiles.SIZE_VARIABLE,
+              default=inputfiles.show_size(inputfiles.DEFAULT_MAX_FILE_SIZE).replace(" ", ""), show_default=True,
+              help=f"Largest file citgen reads (catalog files, overlays, bundles, VM files, templates); "
+                   f"also {inputfiles.SIZE_VARIABLE}.")
+@click.option(inputfiles.DOCUMENTS_OPTION, "max_documents", type=click.IntRange(min=1),
+              envvar=inputfiles.DOCUMENTS_VARIABLE, default=inputfiles.DEFAULT_MAX_DOCUMENTS, show_default=True,
+              help=f"Most YAML documents citgen reads from one file; also {inputfiles.DOCUMENTS_VARIABLE}.")
+@click.pass_context
+def main(ctx: click.Context, max_file_size: int, max_documents: int) -> None:
     """Generate KubeVirt's common instancetype and preference catalog from data.
 
     The built-in catalog (series, size matrices, preferences, templates) ships
     with citgen; --catalog DIR points any command at another catalog.
+
+    citgen reads only regular files, each within the limits below, so that a
+    file a pull request brings can neither hang a run nor exhaust its memory.
     """
+    # in force while the command runs, restored after it (a test may run many commands in one process)
+    ctx.with_resource(inputfiles.limited(inputfiles.Limits(max_file_size, max_documents)))
 
 
 catalog_option = click.option(
@@ -199,10 +227,7 @@ def readme(catalog: Path | None, path: Path, check: bool) -> None:
     Each table sits between '<!-- BEGIN citgen readme: NAME -->' and
     '<!-- END citgen readme: NAME -->' (NAME: series, instancetypes, preferences).
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError.at(Location(str(path)), f"cannot read: {exc.strerror}") from None
+    text = read_text(path, str(path))
     _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
     updated = readme_tables.update(text, readme_tables.tables(objects), str(path))
     if check:

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from .errors import InputError
 from .problems import Location, Path as KeyPath
+from .inputfiles import read_text
 from .yamlsrc import SourceMap, iter_documents
 
 
@@ -50,15 +51,26 @@ class BundleDoc:
 
 
 def read_bundles(paths: Iterable[Path]) -> list[BundleDoc]:
-    """Load user-supplied multi-document files with the safe, located loader."""
+    """Load user-supplied multi-document files with the bounded, located reader.
+
+    A file without a single Kubernetes object (empty, only comments or ``---``, a
+    scalar or a list) is refused: checking, comparing or keeping nothing would
+    pass silently where the wrong file was named.
+    """
     docs: list[BundleDoc] = []
     for path in paths:
         name = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InputError.at(Location(name), "file not found") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError.at(Location(name), f"cannot read: {exc}") from None
-        docs.extend(BundleDoc(name, d.index, d.data, d.source) for d in iter_documents(text, name))
+        found = [BundleDoc(name, d.index, d.data, d.source) for d in iter_documents(read_text(path, name), name)]
+        if not any(isinstance(d.data, dict) for d in found):
+            what = "is empty" if not found else "holds only comments and document separators" \
+                if all(d.data is None for d in found) else f"holds {_kinds(found)}"
+            raise InputError.at(Location(name), f"no Kubernetes objects: the file {what}; expected YAML "
+                                "documents that are mappings with apiVersion, kind and metadata")
+        docs.extend(found)
     return docs
+
+
+def _kinds(found: list[BundleDoc]) -> str:
+    """What the documents of a file without a mapping are, in words: ``a list and a scalar``."""
+    words = dict.fromkeys("a list" if isinstance(d.data, list) else "a scalar" for d in found if d.data is not None)
+    return " and ".join(words)

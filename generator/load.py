@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping
 from . import formats
 from .errors import InputError
 from .inputcheck import schema_problems
+from .inputfiles import leads_outside
 from .model import Series, Size, SizeMatrix, Variant
 from .problems import Location, Problem
 from .quantity import parse as parse_quantity
@@ -68,7 +69,7 @@ class _Collector:
 
     def read(self, relative: str, schema: Mapping[str, Any]) -> Document | None:
         try:
-            document = load_file(self.root / relative, relative)
+            document = load_file(self.root / relative, relative, within=self.root)
         except InputError as exc:
             self.problems.extend(exc.problems)
             return None
@@ -106,9 +107,16 @@ def _parameter_problems(doc: Document) -> list[Problem]:
 
 
 def _overlay_problems(root: Path, doc: Document) -> list[Problem]:
-    """Overlays listed in catalog.yaml that are not there, reported at their line."""
-    return [doc.source.problem(("overlays", i), f"overlay file {name!r} not found in {root}")
-            for i, name in enumerate(doc.data.get("overlays", [])) if not (root / name).is_file()]
+    """Overlays listed in catalog.yaml that are not there, or are links out of the catalog, at their line."""
+    problems = []
+    for i, name in enumerate(doc.data.get("overlays", [])):
+        if not (root / name).exists():
+            problems.append(doc.source.problem(("overlays", i), f"overlay file {name!r} not found in {root}"))
+        elif leads_outside(root / name, root):
+            problems.append(doc.source.problem(("overlays", i), f"overlay file {name!r} is a symbolic link to a "
+                                               "file outside the catalog directory; citgen reads only files "
+                                               "inside the catalog"))
+    return problems
 
 
 def _extending(root: Path, doc: Document, problems: list[Problem]) -> Catalog:
@@ -267,7 +275,7 @@ def series_files(root: Path) -> list[str]:
 def load_catalog(root: Path, *, extra_problems: Iterable[Problem] = ()) -> Catalog:
     """Read catalog.yaml, the size matrices and every series; raise InputError listing all problems."""
     root = Path(root)
-    if not (root / CATALOG_FILE).is_file():
+    if not (root / CATALOG_FILE).exists():  # anything else there is refused when read
         raise InputError.at(Location(str(root)), f"not a catalog directory: {CATALOG_FILE} is missing")
     files = _Collector(root)
     settings_doc = files.read(CATALOG_FILE, formats.CATALOG)

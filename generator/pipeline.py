@@ -267,7 +267,10 @@ def parse_rendered(rendered: Rendered) -> tuple[tuple[BundleDoc, ...], bool]:
         one_each = parsed is not None
         if parsed is None:
             parsed = load_stream_fast(rendered.bundles[name])
-    except Exception as exc:  # a template produced text that is not YAML
+    except InputError:  # a template produced text that is not YAML, or YAML citgen refuses
+        load_stream_fast(rendered.bundles[name], f"rendered {name}")  # located in the whole bundle's text
+        raise
+    except Exception as exc:
         raise InputError.at(Location(name), f"rendered bundle is not valid YAML: {exc}") from None
     return tuple(BundleDoc(name, i, data) for i, data in enumerate(parsed)), one_each
 

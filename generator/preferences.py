@@ -233,10 +233,14 @@ def _preference(doc: Document, family: str, name: Any, data: Any,
     )
 
 
-def load_family(path: Path, display: str) -> tuple[Family | None, list[PreferenceDef], list[Problem]]:
-    """Load one family file: its shared settings and its preferences, with every problem found."""
+def load_family(path: Path, display: str,
+                within: Path | None = None) -> tuple[Family | None, list[PreferenceDef], list[Problem]]:
+    """Load one family file: its shared settings and its preferences, with every problem found.
+
+    ``within``: the catalog directory, out of which a symbolic link may not lead.
+    """
     try:
-        doc = load_file(path, display)
+        doc = load_file(path, display, within=within)
     except InputError as exc:
         return None, [], list(exc.problems)
     problems: list[Problem] = []
@@ -277,11 +281,11 @@ def load_family(path: Path, display: str) -> tuple[Family | None, list[Preferenc
 
 def _load(catalog_dir: Path) -> tuple[PreferenceCatalog, list[Problem]]:
     root = catalog_dir / "preferences"
-    traits, problems = load_traits(root / "traits")
+    traits, problems = load_traits(root / "traits", within=catalog_dir)
     families: dict[str, Family] = {}
     preferences: dict[str, PreferenceDef] = {}
     for path in sorted(root.glob("*.yaml")) if root.is_dir() else ():
-        family, prefs, found = load_family(path, f"preferences/{path.name}")
+        family, prefs, found = load_family(path, f"preferences/{path.name}", catalog_dir)
         problems += found
         if family is None:
             continue

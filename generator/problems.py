@@ -14,6 +14,21 @@ from typing import Iterable, Tuple, Union
 PathPart = Union[str, int]
 Path = Tuple[PathPart, ...]
 
+#: Most characters of a file's content a message quotes: a message about a key or
+#: value ten megabytes long must not print it.
+EXCERPT = 60
+#: Most characters of one key of a key path: Kubernetes names run to 253.
+PATH_EXCERPT = 300
+#: Most characters of any message: a backstop for content quoted without excerpt().
+MAX_MESSAGE = 1000
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``text``, or its first ``limit`` characters and how many more there are."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
 
 def dotted(path: Path) -> str:
     """Render a key path the way catalog authors read it: ``sizes.large[2].memory``."""
@@ -22,7 +37,7 @@ def dotted(path: Path) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += f".{part}" if out else str(part)
+            out += f".{excerpt(part, PATH_EXCERPT)}" if out else excerpt(str(part), PATH_EXCERPT)
     return out
 
 
@@ -33,9 +48,9 @@ def jsonpath(path: Path) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         elif part.replace("_", "a").isalnum():
-            out += f".{part}"
+            out += f".{excerpt(part, PATH_EXCERPT)}"
         else:
-            out += f"[{part!r}]"
+            out += f"[{excerpt(part, PATH_EXCERPT)!r}]"
     return out
 
 
@@ -83,6 +98,10 @@ class Problem:
     rule: str = "input"
     since: str | None = None
     older_release: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_MESSAGE:
+            object.__setattr__(self, "message", excerpt(self.message, MAX_MESSAGE))
 
     def __str__(self) -> str:
         suffix = "" if self.rule == "input" else f" [{self.rule}]"

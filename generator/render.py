@@ -19,6 +19,7 @@ import yaml
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment
 
 from .errors import InputError
+from .inputfiles import TemplateLoader
 from .model import API_VERSION, CatalogObject
 from .problems import Location, Problem
 from .yamlclasses import Dumper
@@ -133,7 +134,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 def environment(template_dirs: Sequence[Path]) -> SandboxedEnvironment:
     """The one Jinja environment of the tool; earlier directories win over later ones."""
     env = _Sandbox(
-        loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
+        loader=TemplateLoader([str(d) for d in template_dirs]),  # bounded like every input file
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,

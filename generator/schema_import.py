@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from .errors import CitgenError
+from .errors import CitgenError, InputError
+from .inputfiles import read_bytes
 from .problems import Location, Problem
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -105,14 +106,12 @@ def _fail(source: str, message: str) -> SchemaSourceError:
 def load_openapi(path: Path) -> tuple[dict[str, Any], bytes]:
     """Read and parse the document; return it with its raw bytes (hashed into the metadata)."""
     name = str(path)
+    if Path(path).is_dir():
+        raise _fail(name, "is a directory, expected KubeVirt's swagger.json")
     try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise _fail(name, "file not found") from None
-    except IsADirectoryError:
-        raise _fail(name, "is a directory, expected KubeVirt's swagger.json") from None
-    except OSError as exc:
-        raise _fail(name, f"cannot read: {exc.strerror}") from None
+        raw = read_bytes(path, name)
+    except InputError as exc:  # not there, not a regular file, too large: said in the reader's words
+        raise SchemaSourceError(exc.problems) from None
     try:
         document = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

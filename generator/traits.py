@@ -121,11 +121,14 @@ def string_list(doc: Document, value: Any, path: KeyPath, problems: list[Problem
 # --------------------------------------------------------------------------- loading
 
 
-def load_trait(path: Path, display: str) -> tuple[Trait, list[Problem]]:
-    """Load one trait file; the trait is returned even when some of it was unusable."""
+def load_trait(path: Path, display: str, within: Path | None = None) -> tuple[Trait, list[Problem]]:
+    """Load one trait file; the trait is returned even when some of it was unusable.
+
+    ``within``: the catalog directory, out of which a symbolic link may not lead.
+    """
     name = path.stem
     try:
-        doc = load_file(path, display)
+        doc = load_file(path, display, within=within)
     except InputError as exc:
         # Still known by name, so preferences listing it do not also report "unknown trait".
         return Trait(name, "", {}, (), Location(display)), list(exc.problems)
@@ -155,14 +158,15 @@ def load_trait(path: Path, display: str) -> tuple[Trait, list[Problem]]:
     return Trait(name, description.strip(), spec, tags, top), problems
 
 
-def load_traits(traits_dir: Path, display_dir: str = "preferences/traits") -> tuple[dict[str, Trait], list[Problem]]:
+def load_traits(traits_dir: Path, display_dir: str = "preferences/traits",
+                within: Path | None = None) -> tuple[dict[str, Trait], list[Problem]]:
     """Every ``*.yaml`` of the traits folder, by name, and the problems found loading them."""
     traits: dict[str, Trait] = {}
     problems: list[Problem] = []
     if not traits_dir.is_dir():
         return traits, problems
     for path in sorted(traits_dir.glob("*.yaml")):
-        trait, found = load_trait(path, f"{display_dir}/{path.name}")
+        trait, found = load_trait(path, f"{display_dir}/{path.name}", within)
         problems += found
         traits[trait.name] = trait
     return traits, problems

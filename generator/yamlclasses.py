@@ -41,6 +41,11 @@ class _RememberingResolver:
         super().__init_subclass__(**kwargs)
         cls._resolved = {}
 
+    @classmethod
+    def remembered(cls) -> dict[tuple[str, Any], str]:
+        """The answers so far by (text, implicit), for a reader that asks for each scalar itself."""
+        return cls._resolved
+
     def resolve(self, kind: type, value: Any, implicit: Any) -> str:
         if kind is not ScalarNode or self.yaml_path_resolvers:  # type: ignore[attr-defined]
             return super().resolve(kind, value, implicit)  # type: ignore[misc]

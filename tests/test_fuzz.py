@@ -283,3 +283,77 @@ def test_an_invalid_definition_is_a_located_error(case: tuple[str, Definition]):
     assert problems, f"{mistake}: no problem reported"
     for problem in problems:
         assert_located(problem, definition)
+
+
+# --------------------------------------------------------------------------- hostile YAML (issue 14)
+
+_ALIAS = object()  # where the alias goes in a generated value
+
+flow_scalars = st.one_of(st.integers(-1000, 1000), st.booleans(), st.from_regex(r"[a-z][a-z0-9]{0,8}", fullmatch=True))
+
+
+def _flow(value: Any) -> str:
+    """``value`` written in YAML's flow style, with ``*self`` where _ALIAS stands."""
+    if value is _ALIAS:
+        return "*self"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"k{i}: {_flow(v)}" for i, v in enumerate(value.values())) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@st.composite
+def self_referencing(draw: Callable) -> str:
+    """A document whose anchored list or mapping holds, somewhere inside, an alias of itself."""
+    inner: Any = _ALIAS
+    for _ in range(draw(st.integers(0, 4))):  # wrap the alias in a few more lists and mappings
+        siblings = draw(st.lists(flow_scalars, max_size=3))
+        position = draw(st.integers(0, len(siblings)))
+        items = siblings[:position] + [inner] + siblings[position:]
+        inner = dict(enumerate(items)) if draw(st.booleans()) else items
+    if not isinstance(inner, (dict, list)):
+        inner = [inner]
+    before = draw(st.lists(flow_scalars, max_size=3))
+    return "".join(f"b{i}: {_flow(v)}\n" for i, v in enumerate(before)) + f"top: &self {_flow(inner)}\n"
+
+
+@given(self_referencing())
+def test_yaml_that_refers_to_itself_is_refused_at_its_alias(text: str):
+    from generator.yamlsrc import iter_documents, load_stream_fast
+
+    line = text.count("\n", 0, text.index("*self")) + 1
+    column = text.index("*self") - (text.rfind("\n", 0, text.index("*self")) + 1) + 1
+    for read in (lambda t: list(iter_documents(t, "f.yaml")), lambda t: load_stream_fast(t, "f.yaml")):
+        try:
+            read(text)
+        except InputError as exc:
+            [problem] = exc.problems
+        else:
+            raise AssertionError(f"read without complaint: {text!r}")
+        assert (problem.location.file, problem.location.line, problem.location.column) == ("f.yaml", line, column)
+        assert problem.message == (f"alias '*self' refers to the list or mapping that contains it (anchored at "
+                                   f"line {line}); YAML that refers to itself cannot be read")
+
+
+tag_names = st.one_of(
+    st.from_regex(r"!!python/(object/apply|object/new|object|name|module):[a-z_.]{1,20}", fullmatch=True),
+    st.from_regex(r"![a-z][a-zA-Z0-9_-]{0,15}", fullmatch=True),
+    st.sampled_from(["!!set", "!!omap", "!!pairs", "!!binary", "!!timestamp", "!!merge", "!!value"]),
+)
+
+
+@given(tag_names, st.sampled_from(["{tag} value", "{tag} [1, 2]", "{tag} {{a: 1}}", "[{tag} x]"]))
+def test_a_tag_beyond_plain_values_is_refused_in_both_readers(tag: str, shape: str):
+    from generator.yamlsrc import iter_documents, load_stream_fast
+
+    text = "key: " + shape.format(tag=tag) + "\n"
+    for read in (lambda t: list(iter_documents(t, "f.yaml")), lambda t: load_stream_fast(t, "f.yaml")):
+        try:
+            read(text)
+        except InputError as exc:
+            [problem] = exc.problems
+        else:
+            raise AssertionError(f"read without complaint: {text!r}")
+        assert problem.location.line == 1 and problem.location.column == text.index(tag) + 1
+        assert problem.message.startswith(f"unknown tag '{tag}'; citgen reads only plain YAML values")

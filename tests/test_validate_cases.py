@@ -88,8 +88,8 @@ def test_missing_file_exits_2(tmp_path, monkeypatch):
 
 def test_unknown_rule_is_a_usage_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    Path("empty.yaml").write_text("")
-    result = CliRunner().invoke(validate, ["empty.yaml", "--rule", "no-such-rule"])
+    Path("object.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+    result = CliRunner().invoke(validate, ["object.yaml", "--rule", "no-such-rule"])
     assert result.exit_code == 2
     assert result.output.startswith("error: citgen: unknown rule 'no-such-rule'; known rules: schema, api-version,")
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import jinja2
 
 from ..errors import InputError
+from ..inputfiles import read_bytes
 from ..model import CLUSTER_KINDS, CatalogObject, label
 from ..problems import Location
 from ..render import environment, template_error
@@ -96,7 +97,8 @@ def static_files(dirs: Sequence[Path]) -> dict[str, bytes]:
         if root.is_dir():
             for path in sorted(root.rglob("*")):
                 if path.is_file():
-                    files[path.relative_to(root).as_posix()] = path.read_bytes()
+                    relative = path.relative_to(root).as_posix()
+                    files[relative] = read_bytes(path, f"templates/{STATIC}/{relative}", within=base)
     if "templates/catalog.yaml" not in files:
         raise InputError.at(Location(f"templates/{STATIC}/templates/catalog.yaml"), "Helm chart template not found")
     return files

@@ -1,0 +1,407 @@
+"""Hostile input (issue 14): every file citgen reads goes through one bounded reader.
+
+Each class of the issue is checked in every reader it concerns: catalog files,
+overlays, bundles for ``validate``, ``diff`` and ``--retain-from``, VirtualMachine
+files for ``expand``, templates and the text they render. A refusal has an exact
+message and exit status 2; a build leaves the earlier output byte-for-byte as it
+was. Where the class is about resources (files that never end or are huge), the
+command runs as a real child process under a timeout, so that a hang fails the
+test instead of hanging the run, and the child's peak memory is measured.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.errors import InputError
+from generator.yamlsrc import NESTING_LIMIT, iter_documents, load_stream_fast
+from tests.helpers import copy_catalog
+
+REPO = Path(__file__).resolve().parent.parent
+ALL = "common-instancetypes-all-bundle.yaml"
+SELF_ALIAS = "alias '*a' refers to the list or mapping that contains it (anchored at line 1); " \
+             "YAML that refers to itself cannot be read"
+ONLY_REGULAR = "not a regular file; citgen reads only regular files"
+TAGS = "citgen reads only plain YAML values (tags !!str, !!int, !!float, !!bool, !!null, !!map, !!seq)"
+VM = """apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: vm
+spec:
+  instancetype:
+    name: u1.medium
+  template:
+    spec:
+      domain:
+        devices: {}
+"""
+
+# --------------------------------------------------------------------------- running citgen
+
+
+def cli(*args: str | Path) -> tuple[int, list[str]]:
+    """citgen in this process: exit status and stderr lines; any exception but an exit fails the test."""
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"unhandled {type(result.exception).__name__}: {result.exception}\n{result.output}")
+    return result.exit_code, result.stderr.splitlines()
+
+
+# Runs the command as its own child and reports that child's peak RSS: RUSAGE_CHILDREN
+# of this wrapper covers only the one command it waited for.
+_MEASURE = """
+import json, resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"code": done.returncode, "stderr": done.stderr, "peak_kib": peak}))
+"""
+
+
+def child(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> tuple[int, list[str], int]:
+    """citgen as a real process (timeout 120 s): exit status, stderr lines and peak RSS in MiB."""
+    command = [sys.executable, "-c", _MEASURE, sys.executable, "-m", "generator.cli", *map(str, args)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})})
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    return found["code"], found["stderr"].splitlines(), found["peak_kib"] // 1024
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def earlier_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("earlier") / "out"
+    code, stderr = cli("build", "--out", out)
+    assert code == 0, stderr
+    return out
+
+
+@pytest.fixture
+def work(tmp_path: Path, earlier_build: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tmp_path as the current directory: a copy of the built-in catalog and an earlier build in out/."""
+    copy_catalog(tmp_path / "catalog")
+    shutil.copytree(earlier_build, tmp_path / "out")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def refused_build(work: Path, *extra: str) -> list[str]:
+    """``citgen build`` of catalog/ into out/: refused with 2, out/ untouched; its stderr lines."""
+    before = snapshot(work / "out")
+    code, stderr = cli("build", "--catalog", "catalog", "--out", "out", *extra)
+    assert code == 2, stderr
+    assert snapshot(work / "out") == before
+    assert sorted(p.name for p in work.iterdir() if p.name.startswith(".")) == []
+    return stderr
+
+
+# --------------------------------------------------------------------------- class 1: YAML that refers to itself
+
+SELF_REFERENCING = {
+    "a list holding itself": ("a: &a [*a]\n", 8),
+    "a mapping holding itself": ("spec: &a {x: *a}\n", 14),
+    "deeper inside itself": ("spec: &a\n  x:\n    y: [1, *a]\n", 12),
+}
+
+
+@pytest.mark.parametrize("text, column", SELF_REFERENCING.values(), ids=SELF_REFERENCING)
+def test_class_1_every_reader_refuses_an_alias_inside_its_own_anchor(text: str, column: int):
+    line = text.count("\n", 0, text.index("*a")) + 1
+    for read in (lambda t: list(iter_documents(t, "f.yaml")), lambda t: load_stream_fast(t, "f.yaml")):
+        with pytest.raises(InputError) as caught:
+            read(text)
+        assert [str(p) for p in caught.value.problems] == [f"f.yaml:{line}:{column}: {SELF_ALIAS}"]
+
+
+def test_class_1_an_alias_of_a_finished_anchor_is_still_fine():
+    [doc] = iter_documents("a: &a [1, 2]\nb: [*a, *a]\n", "f.yaml")
+    assert doc.data == {"a": [1, 2], "b": [[1, 2], [1, 2]]}
+    assert doc.data["b"][0] is not doc.data["b"][1]  # each use is its own value, as if written out
+
+
+def test_class_1_in_a_catalog_file(work: Path):
+    (work / "catalog" / "series" / "u.yaml").write_text("prefix: u\nfeatures: &a {numa: *a}\n")
+    assert refused_build(work) == [
+        "error: series/u.yaml:2:21: alias '*a' refers to the list or mapping that contains it (anchored at "
+        "line 2); YAML that refers to itself cannot be read",
+        "citgen: 1 problem, nothing written",
+    ]
+
+
+def test_class_1_in_an_overlay(work: Path):
+    (work / "overlay.yaml").write_text("a: &a [*a]\n")
+    assert refused_build(work, "--overlay", "overlay.yaml") == [
+        f"error: overlay.yaml:1:8: {SELF_ALIAS}", "citgen: 1 problem, nothing written"]
+
+
+def test_class_1_in_a_bundle_for_retain_from(work: Path):
+    (work / "old.yaml").write_text("a: &a [*a]\n")
+    assert refused_build(work, "--retain-from", "old.yaml") == [
+        f"error: old.yaml:1:8: {SELF_ALIAS}", "citgen: 1 problem, nothing written"]
+
+
+def test_class_1_in_bundles_for_validate_and_diff_and_a_vm_for_expand(work: Path):
+    (work / "self.yaml").write_text("a: &a [*a]\n")
+    assert cli("validate", "self.yaml") == (2, [f"error: self.yaml:1:8: {SELF_ALIAS}"])
+    assert cli("diff", "self.yaml", f"out/{ALL}") == (2, [f"error: self.yaml:1:8: {SELF_ALIAS}"])
+    (work / "vm.yaml").write_text(VM + "  running: &a [*a]\n")
+    assert cli("expand", "vm.yaml") == (2, [
+        "error: vm.yaml:12:16: alias '*a' refers to the list or mapping that contains it (anchored at line 12); "
+        "YAML that refers to itself cannot be read"])
+
+
+def test_class_1_in_the_text_a_template_renders(work: Path):
+    template = work / "catalog" / "templates" / "instancetype.yaml.j2"
+    written = template.read_text()
+    template.write_text(written + "status: &a {x: *a}\n")
+    assert refused_build(work) == [
+        "error: templates/instancetype.yaml.j2: rendering 'cx1.2xlarge' as VirtualMachineClusterInstancetype gave "
+        "text that is not valid YAML (the text:35:16: alias '*a' refers to the list or mapping that contains it "
+        "(anchored at line 35); YAML that refers to itself cannot be read); pass values through the yaml_scalar "
+        "or yaml_block filters",
+        "citgen: 1 problem, nothing written",
+    ]
+    # only for a later object: not the first of its kind, so found when the bundle is parsed back
+    template.write_text(written + "{% if name == 'u1.large' %}status: &a {x: *a}{% endif %}\n")
+    [message, count] = refused_build(work)
+    assert message.startswith(f"error: rendered {ALL}:")
+    assert message.endswith(": alias '*a' refers to the list or mapping that contains it (anchored at line "
+                            f"{message.split(':')[2]}); YAML that refers to itself cannot be read")
+    assert count == "citgen: 1 problem, nothing written"
+
+
+def test_class_1_deep_nesting_in_rendered_text_is_refused_not_a_crash():
+    """libyaml's own composer crashes the interpreter near 50,000 levels; the reader never recurses."""
+    deep = "[" * 200_000 + "]" * 200_000
+    with pytest.raises(InputError) as caught:
+        load_stream_fast(deep, "f.yaml")
+    assert [str(p) for p in caught.value.problems] == [
+        f"f.yaml:1:{NESTING_LIMIT + 1}: lists and mappings are nested more than {NESTING_LIMIT} levels deep; "
+        "refusing a document this deep"]
+
+
+# --------------------------------------------------------------------------- class 2: inputs that never end or are huge
+
+
+def special_file(path: Path, kind: str) -> socket.socket | None:
+    """Make ``path`` a FIFO, a link to /dev/zero or a listening socket (returned, to close)."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(path))
+        server.listen()
+        return server
+    return None
+
+
+KINDS = {"fifo": "a FIFO (named pipe)", "device": "a character device", "socket": "a socket"}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_class_2_a_special_file_named_on_the_command_line_is_refused_unread(work: Path, kind: str):
+    server = special_file(work / "special.yaml", kind)
+    try:
+        refusal = f"error: special.yaml: is {KINDS[kind]}, {ONLY_REGULAR}"
+        readers = [["validate", "special.yaml"],
+                   ["build", "--catalog", "catalog", "--out", "out", "--overlay", "special.yaml"]]
+        if kind == "fifo":  # the one that would hang: every reader
+            readers += [["expand", "special.yaml"], ["diff", "special.yaml", "out"],
+                        ["build", "--catalog", "catalog", "--out", "out", "--retain-from", "special.yaml"]]
+        for args in readers:
+            before = snapshot(work / "out")
+            code, stderr, peak = child(*args, cwd=work)
+            assert (code, stderr[0]) == (2, refusal), args
+            assert peak < 200, f"{args}: peak RSS {peak} MiB"
+            assert snapshot(work / "out") == before
+    finally:
+        if server is not None:
+            server.close()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_class_2_a_special_file_in_a_catalog_directory_is_refused_unread(work: Path, kind: str):
+    server = special_file(work / "catalog" / "series" / "x.yaml", kind)
+    # /dev/zero comes in through a link (making a device needs privileges), refused as one
+    refusal = f"is {KINDS[kind]}, {ONLY_REGULAR}" if kind != "device" else \
+        "is a symbolic link to a file outside the catalog directory; citgen reads only files inside the catalog"
+    try:
+        before = snapshot(work / "out")
+        code, stderr, peak = child("build", "--catalog", "catalog", "--out", "out", cwd=work)
+        assert (code, stderr) == (2, [f"error: series/x.yaml: {refusal}", "citgen: 1 problem, nothing written"])
+        assert peak < 200
+        assert snapshot(work / "out") == before
+    finally:
+        if server is not None:
+            server.close()
+
+
+def test_class_2_a_huge_file_is_refused_from_its_size_in_bounded_memory(work: Path):
+    huge = work / "huge.yaml"
+    with huge.open("wb") as handle:  # 4 GiB that take no disk: a sparse file
+        handle.truncate(4 << 30)
+    message = ("error: huge.yaml: is larger than the 64 MiB limit on input files; raise it with "
+               "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right")
+    for args in (["validate", "huge.yaml"], ["build", "--catalog", "catalog", "--out", "out", "--overlay", "huge.yaml"]):
+        code, stderr, peak = child(*args, cwd=work)
+        assert (code, stderr[0]) == (2, message)
+        assert peak < 200, f"peak RSS {peak} MiB"
+    code, stderr, _ = child("--max-file-size", "8GiB", "validate", "huge.yaml", cwd=work)
+    assert stderr[0] != message  # raised: read, and refused for what it holds instead
+
+
+def test_class_2_the_size_limit_is_raised_by_option_or_environment(work: Path):
+    bundle = work / "out" / ALL
+    message = (f"error: out/{ALL}: is larger than the 1 KiB limit on input files; raise it with "
+               "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right")
+    assert cli("--max-file-size", "1KiB", "validate", f"out/{ALL}") == (2, [message])
+    assert bundle.stat().st_size < 1 << 20
+    assert cli("--max-file-size", "1Mi", "validate", f"out/{ALL}")[0] == 0
+    code, stderr, _ = child("validate", f"out/{ALL}", cwd=work, env={"CITGEN_MAX_FILE_SIZE": "1KiB"})
+    assert (code, stderr) == (2, [message])
+    assert cli("--max-file-size", "lots", "list")[0] == 2
+
+
+def test_class_2_a_catalog_file_over_the_limit_is_refused_and_the_build_writes_nothing(work: Path):
+    before = snapshot(work / "out")
+    code, stderr = cli("--max-file-size", "100", "build", "--catalog", "catalog", "--out", "out")
+    assert code == 2
+    assert snapshot(work / "out") == before
+    assert stderr[0] == (
+        "error: catalog.yaml: is larger than the 100 bytes limit on input files; raise it with "
+        "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right")
+
+
+def test_class_2_the_document_count_is_limited(work: Path):
+    (work / "many.yaml").write_text("---\nkind: A\n" * 5)
+    message = ("error: many.yaml:9:1: holds more than 4 YAML documents; raise the limit with "
+               "`citgen --max-documents N` or CITGEN_MAX_DOCUMENTS if the file is right")
+    assert cli("--max-documents", "4", "validate", "many.yaml") == (2, [message])
+    code, stderr, peak = child("validate", "many.yaml", cwd=work, env={"CITGEN_MAX_DOCUMENTS": "4"})
+    assert (code, stderr) == (2, [message])
+    assert cli("--max-documents", "5", "validate", "many.yaml")[0] == 1  # read, and checked: not objects
+
+
+def test_class_2_a_million_empty_documents_are_refused_in_bounded_memory(work: Path):
+    (work / "empty-docs.yaml").write_text("---\n" * 1_000_000)
+    code, stderr, peak = child("validate", "empty-docs.yaml", cwd=work)
+    assert (code, stderr) == (2, [
+        "error: empty-docs.yaml:100001:1: holds more than 100000 YAML documents; raise the limit with "
+        "`citgen --max-documents N` or CITGEN_MAX_DOCUMENTS if the file is right"])
+    assert peak < 200
+
+
+def test_class_2_a_symlink_leading_out_of_the_catalog_is_refused(work: Path):
+    secret = work / "secret.yaml"
+    secret.write_text("prefix: s\n")
+    (work / "catalog" / "series" / "s.yaml").symlink_to(secret)
+    (work / "catalog" / "preferences" / "traits" / "t.yaml").symlink_to(secret)
+    assert refused_build(work) == [
+        "error: preferences/traits/t.yaml: is a symbolic link to a file outside the catalog directory; "
+        "citgen reads only files inside the catalog",
+        "error: series/s.yaml: is a symbolic link to a file outside the catalog directory; "
+        "citgen reads only files inside the catalog",
+        "citgen: 2 problems, nothing written",
+    ]
+
+
+def test_class_2_a_template_linked_out_of_the_catalog_is_refused(work: Path):
+    outside = work / "outside.j2"
+    outside.write_text((work / "catalog" / "templates" / "instancetype.yaml.j2").read_text())
+    (work / "catalog" / "templates" / "instancetype.yaml.j2").unlink()
+    (work / "catalog" / "templates" / "instancetype.yaml.j2").symlink_to(outside)
+    assert refused_build(work) == [
+        "error: templates/instancetype.yaml.j2: is a symbolic link to a file outside the catalog directory; "
+        "citgen reads only files inside the catalog",
+        "citgen: 1 problem, nothing written",
+    ]
+
+
+def test_class_2_a_link_inside_the_catalog_is_fine(work: Path):
+    (work / "catalog" / "series" / "u-again.yaml").symlink_to(work / "catalog" / "series" / "u.yaml")
+    stderr = refused_build(work)  # read, and refused for what it says: the same names twice
+    assert "symbolic link" not in "\n".join(stderr)
+    assert "defined twice" in stderr[0]
+
+
+LONG = 10_000_000
+
+
+@pytest.mark.parametrize("text", [
+    "x" * LONG + ": 1\n",                       # an unknown key ten million characters long
+    "prefix: [" + "x" * LONG + "\n",            # a syntax error at the end of a ten million character line
+    "prefix: !" + "x" * LONG + " u\n",          # a tag ten million characters long
+    "prefix: *" + "x" * LONG + "\n",            # an alias of nothing, as long
+    "'" + "k" * LONG + "': 1\n'" + "k" * LONG + "': 2\n",  # a duplicate key, as long
+], ids=["key", "syntax", "tag", "alias", "duplicate"])
+def test_class_2_no_message_quotes_more_than_an_excerpt(work: Path, text: str):
+    (work / "catalog" / "series" / "u.yaml").write_text(text)
+    stderr = refused_build(work)
+    assert stderr[0].startswith("error: series/u.yaml:")
+    assert max(len(line) for line in stderr) < 1000, [line[:200] for line in stderr]
+
+
+# --------------------------------------------------------------------------- class 8: tags and silence
+
+HOSTILE_TAGS = {
+    "!!python/object/apply:os.system": ("prefix: !!python/object/apply:os.system [touch pwned]\n",
+                                        "unknown tag '!!python/object/apply:os.system'"),
+    "!!python/name": ("prefix: !!python/name:os.system u\n", "unknown tag '!!python/name:os.system'"),
+    "!custom": ("prefix: !custom u\n", "unknown tag '!custom'"),
+    "!!set on a mapping": ("prefix: !!set {u: null}\n", "unknown tag '!!set'"),
+    "!!map on a scalar": ("prefix: !!map u\n", "tag '!!map' cannot be used on a scalar"),
+}
+
+
+@pytest.mark.parametrize("text, refusal", HOSTILE_TAGS.values(), ids=HOSTILE_TAGS)
+def test_class_8_tags_beyond_plain_values_are_refused_in_every_reader(work: Path, text: str, refusal: str):
+    message = f"1:9: {refusal}; {TAGS}"
+    series = work / "catalog" / "series" / "u.yaml"
+    written = series.read_text()
+    series.write_text(text)
+    assert refused_build(work) == [f"error: series/u.yaml:{message}", "citgen: 1 problem, nothing written"]
+    series.write_text(written)
+    (work / "hostile.yaml").write_text(text)
+    assert refused_build(work, "--overlay", "hostile.yaml")[0] == f"error: hostile.yaml:{message}"
+    assert cli("validate", "hostile.yaml") == (2, [f"error: hostile.yaml:{message}"])
+    (work / "vm.yaml").write_text(text + VM.replace("apiVersion", "other"))
+    assert cli("expand", "vm.yaml")[1][0] == f"error: vm.yaml:{message}"
+    assert not (work / "pwned").exists()
+
+
+def test_class_8_plain_tags_still_read_as_their_types():
+    [doc] = iter_documents("a: !!str 1\nb: !!int '2'\nc: !!float 3\nd: !!bool true\ne: !!null ''\n"
+                           "f: !!map {x: 1}\ng: !!seq [1]\n", "f.yaml")
+    assert doc.data == {"a": "1", "b": 2, "c": 3.0, "d": True, "e": None, "f": {"x": 1}, "g": [1]}
+
+
+NOTHING = "expected YAML documents that are mappings with apiVersion, kind and metadata"
+
+
+@pytest.mark.parametrize("text, what", [
+    ("", "is empty"),
+    ("# only a comment\n", "is empty"),
+    ("---\n---\n# and a comment\n", "holds only comments and document separators"),
+    ("just text\n", "holds a scalar"),
+    ("- a\n- b\n", "holds a list"),
+    ("--- 1\n--- [2]\n", "holds a scalar and a list"),
+], ids=["empty", "comment", "separators", "scalar", "list", "both"])
+def test_class_8_validate_of_a_file_without_kubernetes_objects_says_so(work: Path, text: str, what: str):
+    (work / "nothing.yaml").write_text(text)
+    assert cli("validate", "nothing.yaml") == (2, [f"error: nothing.yaml: no Kubernetes objects: the file {what}; "
+                                                   f"{NOTHING}"])
