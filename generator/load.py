@@ -197,7 +197,7 @@ def _spec_problems(doc: Document) -> list[Problem]:
     spec = deep_merge({"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}, doc.data["spec"])
     probe = {"apiVersion": API_VERSION, "kind": INSTANCETYPE_KINDS[0], "metadata": {"name": "probe"}, "spec": spec}
     return [doc.source.problem(("spec",) + tuple(path[1:]), message, key=message.startswith("unknown field"))
-            for path, message in check_object(probe) if tuple(path[:1]) == ("spec",)]
+            for path, message in check_object(probe, whole_numbers=True) if tuple(path[:1]) == ("spec",)]
 
 
 def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Problem]) -> Series | None:
