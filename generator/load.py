@@ -17,6 +17,7 @@ from .inputcheck import schema_problems
 from .model import Series, Size, SizeMatrix, Variant
 from .problems import Location, Problem
 from .quantity import parse as parse_quantity
+from .schema_fast import whole_number
 from .yamlsrc import Document, load_file
 
 CATALOG_FILE = "catalog.yaml"
@@ -124,7 +125,7 @@ def _matrices(doc: Document) -> dict[str, SizeMatrix]:
         sizes = []
         for size, row in rows.items():
             where = doc.source.locate(("matrices", name, size))
-            if isinstance(row, int):
+            if whole_number(row):  # the format allows a vCPU count or {cpu, memory}
                 sizes.append(Size(size, row, None, where))
             else:
                 sizes.append(Size(size, row["cpu"], int(parse_quantity(row["memory"])), where))

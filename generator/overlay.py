@@ -36,7 +36,7 @@ from .model import API_VERSION, LABEL_PREFIX, CatalogObject, Series, Variant
 from .overlay_format import OVERLAY
 from .preferences import Family, PreferenceCatalog, PreferenceDef, Requirements
 from .problems import Location, Path as KeyPath, Problem, jsonpath
-from .traits import Trait, TraitRef, suggest
+from .traits import Trait, TraitRef, spec_problems, suggest
 from .yamlsrc import Document, SourceMap, load_file
 
 #: Annotations the catalog writes on its objects; an overlay changes them through
@@ -331,6 +331,10 @@ class _Overlay:
             if name in traits:
                 self.problem(("traits", "add", name), f"trait {name!r} already exists; a new trait needs a "
                              "name of its own", key=True)
+                continue
+            found = spec_problems(self.doc, ("traits", "add", name, "spec"), body["spec"])
+            if found:
+                self.problems += found
                 continue
             traits[name] = Trait(name, body["description"].strip(), body["spec"], tuple(body.get("tags", ())),
                                  self.at("traits", "add", name, key=True))

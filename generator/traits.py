@@ -118,6 +118,23 @@ def string_list(doc: Document, value: Any, path: KeyPath, problems: list[Problem
     return tuple(out)
 
 
+def spec_problems(doc: Document, base: KeyPath, fragment: Mapping[str, Any]) -> list[Problem]:
+    """A preference spec fragment checked against KubeVirt's schema, located where it is written.
+
+    Checked where it is written rather than only in the rendered bundles: a trait
+    with ``preferredDiskBus: 3`` is then one problem at the trait's line, not one
+    per preference using it, and a whole number must be written as one (``2.0``
+    is refused, as everywhere a catalog author writes a whole number).
+    """
+    from .model import API_VERSION, PREFERENCE_KINDS
+    from .schema import check_object
+
+    probe = {"apiVersion": API_VERSION, "kind": PREFERENCE_KINDS[0], "metadata": {"name": "probe"},
+             "spec": fragment}
+    return [doc.source.problem(base + tuple(path[1:]), message, key=message.startswith("unknown field"))
+            for path, message in check_object(probe, whole_numbers=True) if tuple(path[:1]) == ("spec",)]
+
+
 # --------------------------------------------------------------------------- loading
 
 
@@ -151,6 +168,7 @@ def load_trait(path: Path, display: str) -> tuple[Trait, list[Problem]]:
         problems.append(doc.source.problem(where, f"a trait needs a spec: a non-empty mapping of preference "
                                            f"spec keys, got {got}"))
         spec = {}
+    problems += spec_problems(doc, ("spec",), spec)
     tags = string_list(doc, data["tags"], ("tags",), problems) if "tags" in data else ()
     return Trait(name, description.strip(), spec, tags, top), problems
 
