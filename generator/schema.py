@@ -76,6 +76,30 @@ def quick_check(kind: str) -> Check | None:
     return compile_schema(shipped_schema(kind))
 
 
+@lru_cache(maxsize=4096)
+def quantity_at(kind: str, path: Path) -> bool:
+    """Whether KubeVirt's schema of ``kind`` holds a resource quantity at ``path`` (from the object's root).
+
+    Only there are ``4Gi`` and ``4096Mi`` the same value; anywhere else (an
+    annotation, a device name) ``"1k"`` is just text. The shipped schemas mark a
+    quantity by the quantity grammar as their pattern (schema_import.py).
+    """
+    root = shipped_schema(kind)
+    node: Any = root
+    for part in (*path, None):
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            node = root.get("$defs", {}).get(node["$ref"].rpartition("/")[2])
+        if part is None or not isinstance(node, dict):
+            break
+        if isinstance(part, int):
+            node = node.get("items")
+        elif part in node.get("properties", {}):
+            node = node["properties"][part]
+        else:
+            node = node.get("additionalProperties")
+    return isinstance(node, dict) and node.get("pattern") == QUANTITY_PATTERN
+
+
 def check_object(data: Any, *, whole_numbers: bool = False) -> list[tuple[Path, str]]:
     """(JSON key path, message) for each bad field of ``data``, deepest first per field, sorted.
 

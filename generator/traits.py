@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from . import quantity
 from .errors import InputError
 from .problems import Location, Path as KeyPath, Problem, dotted
 from .yamlsrc import Document, load_file
@@ -189,15 +190,30 @@ def load_traits(traits_dir: Path, display_dir: str = "preferences/traits") -> tu
 # --------------------------------------------------------------------------- composition
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal and of the same type: YAML's ``true`` must not pass for ``1``."""
+def _same(a: Any, b: Any, path: KeyPath = ()) -> bool:
+    """Equal and of the same type (YAML's ``true`` must not pass for ``1``), or the same quantity.
+
+    ``path`` is where the values are in a preference's spec: where KubeVirt's
+    schema holds a quantity (``requirements.memory.guest``), ``4Gi`` and ``4096Mi``
+    are the same memory; anywhere else two spellings are two values.
+    """
+    if _quantity_at(path) and quantity.same(a, b):
+        return True
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and all(_same(a[k], b[k], path + (k,)) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y, path + (i,)) for i, (x, y) in enumerate(zip(a, b)))
     return a == b
+
+
+def _quantity_at(path: KeyPath) -> bool:
+    """Whether a preference's spec holds a quantity at ``path`` (a path inside ``spec``)."""
+    from .model import PREFERENCE_KINDS
+    from .schema import quantity_at
+
+    return quantity_at(PREFERENCE_KINDS[0], ("spec", *path))
 
 
 def leaves(spec: Mapping[str, Any], base: KeyPath = ()) -> Iterable[tuple[KeyPath, Any]]:
@@ -232,7 +248,7 @@ class _Composer:
             if held is not None and held[0] != {}:
                 found.append((path[:i], held[0], held[1]))
         held = self.owner.get(path)
-        if held is not None and not _same(held[0], value):
+        if held is not None and not _same(held[0], value, path):
             if not (value == {} and isinstance(held[0], dict)):
                 found.append((path, held[0], held[1]))
         if held is None and value != {}:  # a plain value over an earlier subtree
@@ -251,6 +267,9 @@ class _Composer:
                         f"(listed at {_short(earlier.location)}) already set {dotted(where)} to "
                         f"{_show(old)}; {layer.fix} if it is meant to replace that value")))
                 continue
+            held = self.owner.get(path)
+            if not conflicts and held is not None and _same(held[0], value, path):
+                continue  # the same value (4096Mi for 4Gi): the layer that set it first stays its owner
             for where, _old, _earlier in conflicts:
                 replaced = True
                 self.owner.pop(where, None)
