@@ -361,10 +361,12 @@ def _layers(pref: PreferenceDef, chain: list[PreferenceDef], family: Family, os_
         if p.spec:
             layers.append(Layer(f"the spec of {p.name!r}", p.spec, p.spec_location or p.location,
                                 fix="move it under overrideSpec"))
-    for p in chain:
-        if p.override_spec:
+    for p in chain:  # an empty overrideSpec is a layer too: it replaces nothing, which is refused
+        if p.override_spec is not None:
             layers.append(Layer(f"the overrideSpec of {p.name!r}", p.override_spec,
-                                p.override_spec_location or p.location, override=True))
+                                p.override_spec_location or p.location, override=True,
+                                stale="changes no value an earlier layer set, and an overrideSpec must "
+                                "replace one; move what it sets under spec, or remove it"))
     return layers
 
 

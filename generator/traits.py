@@ -45,7 +45,8 @@ class Layer:
 
     ``label`` names the layer in messages ("trait 'sata-disk'"); ``location`` is
     where the layer was listed, which is where a conflict is reported; ``fix``
-    tells the author how to mark this layer as an override.
+    tells the author how to mark this layer as an override, ``stale`` what is wrong
+    with an override that replaces nothing and how to mend it.
     """
 
     label: str
@@ -53,6 +54,7 @@ class Layer:
     location: Location
     override: bool = False
     fix: str = "mark it as an override"
+    stale: str = "is marked as an override but changes no value an earlier layer set; drop the override mark"
 
 
 @dataclass(frozen=True)
@@ -280,9 +282,7 @@ class _Composer:
                 continue  # `{}` adds nothing to an existing subtree
             self.owner[path] = (copy.deepcopy(value), layer)
         if layer.override and not replaced:
-            self.problems.append(Problem(layer.location, (
-                f"{layer.label} is marked as an override but changes no value an earlier layer set; "
-                "drop the override mark")))
+            self.problems.append(Problem(layer.location, f"{layer.label} {layer.stale}"))
 
     def fill(self, defaults: Mapping[str, Any], layer: Layer) -> None:
         """Set each default leaf nothing has set yet; defaults never conflict."""
