@@ -354,10 +354,8 @@ class _Overlay:
                 self.problem(("traits", "add", name), f"trait {name!r} already exists; a new trait needs a "
                              "name of its own", key=True)
                 continue
-            found = spec_problems(self.doc, ("traits", "add", name, "spec"), body["spec"])
-            if found:
-                self.problems += found
-                continue
+            # Reported here, once, at the trait; still added, so that its users do not call it unknown.
+            self.problems += spec_problems(self.doc, ("traits", "add", name, "spec"), body["spec"])
             traits[name] = Trait(name, body["description"].strip(), body["spec"], tuple(body.get("tags", ())),
                                  self.at("traits", "add", name, key=True))
         self.prefs = replace(self.prefs, traits=dict(sorted(traits.items())))
