@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from . import quantity
 from .objectmeta import label_value_problem
 from .problems import Path, Problem
-from .schema_fast import Check, compile_schema
+from .schema_fast import Check, compile_schema, strict_validator_class
 from .yamlsrc import Document
 
 if TYPE_CHECKING:
@@ -58,15 +58,19 @@ _checks: dict[int, tuple[Mapping[str, Any], Check | None]] = {}
 
 
 def validator_for(schema: Mapping[str, Any]) -> "jsonschema.Draft202012Validator":
-    """jsonschema's validator of ``schema``, checking the formats of FORMATS."""
+    """jsonschema's validator of ``schema``, checking the formats of FORMATS.
+
+    Its "integer" is schema_fast.whole_number, as in the compiled check: ``1.0``,
+    ``true`` and ``"4"`` are not whole numbers in a catalog file.
+    """
     found = _validators.get(id(schema))
     if found is None or found[0] is not schema:
-        from jsonschema import Draft202012Validator, FormatChecker
+        from jsonschema import FormatChecker
 
         formats = FormatChecker(formats=())
         for name, check in FORMATS.items():
             formats.checks(name, raises=ValueError)(check)
-        found = _validators[id(schema)] = (schema, Draft202012Validator(schema, format_checker=formats))
+        found = _validators[id(schema)] = (schema, strict_validator_class()(schema, format_checker=formats))
     return found[1]
 
 
@@ -104,6 +108,12 @@ def _expected_type(types: Any) -> str:
     return " or ".join(_TYPE_WORDS.get(t, t) for t in types)
 
 
+def _number_for_integer(error: jsonschema.ValidationError) -> bool:
+    """A type error of a float (not a bool) where a whole number is expected."""
+    types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+    return type(error.instance) is float and "integer" in types
+
+
 def _leaf_errors(error: jsonschema.ValidationError) -> Iterable[jsonschema.ValidationError]:
     """Descend into anyOf/oneOf to the branch that got furthest, for a precise message."""
     if error.validator in ("anyOf", "oneOf") and error.context:
@@ -116,9 +126,12 @@ def _leaf_errors(error: jsonschema.ValidationError) -> Iterable[jsonschema.Valid
             branches.setdefault(sub.relative_schema_path[0], []).append(sub)
         # A branch whose type does not fit the value has nothing to say about it:
         # for a vCPU count of 0, "expected a mapping" would only mislead.
+        # A number that is not whole (1.0, 1.5) does fit a branch that wants a whole
+        # number better than any other: "expected a whole number, got 1.0" says it all.
         depth = len(error.absolute_path)
         fitting = [sub for subs in branches.values()
-                   if not any(e.validator == "type" and len(e.absolute_path) == depth for e in subs)
+                   if not any(e.validator == "type" and len(e.absolute_path) == depth
+                              and not _number_for_integer(e) for e in subs)
                    for sub in subs]
         if not fitting:
             yield error  # no branch fits: _message names every type that would

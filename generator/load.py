@@ -18,6 +18,7 @@ from .inputfiles import leads_outside
 from .model import Series, Size, SizeMatrix, Variant
 from .problems import Location, Problem
 from .quantity import parse as parse_quantity
+from .schema_fast import whole_number
 from .yamlsrc import Document, load_file
 
 CATALOG_FILE = "catalog.yaml"
@@ -146,7 +147,7 @@ def _matrices(doc: Document) -> dict[str, SizeMatrix]:
         sizes = []
         for size, row in rows.items():
             where = doc.source.locate(("matrices", name, size))
-            if isinstance(row, int):
+            if whole_number(row):  # the format allows a vCPU count or {cpu, memory}
                 sizes.append(Size(size, row, None, where))
             else:
                 sizes.append(Size(size, row["cpu"], int(parse_quantity(row["memory"])), where))
@@ -219,7 +220,7 @@ def _spec_problems(doc: Document) -> list[Problem]:
     spec = deep_merge({"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}, doc.data["spec"])
     probe = {"apiVersion": API_VERSION, "kind": INSTANCETYPE_KINDS[0], "metadata": {"name": "probe"}, "spec": spec}
     return [doc.source.problem(("spec",) + tuple(path[1:]), message, key=message.startswith("unknown field"))
-            for path, message in check_object(probe) if tuple(path[:1]) == ("spec",)]
+            for path, message in check_object(probe, whole_numbers=True) if tuple(path[:1]) == ("spec",)]
 
 
 def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Problem]) -> Series | None:

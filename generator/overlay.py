@@ -37,7 +37,7 @@ from .objectmeta import annotation_key_problem, annotations_size_problem, label_
 from .overlay_format import OVERLAY
 from .preferences import Family, PreferenceCatalog, PreferenceDef, Requirements
 from .problems import Location, Path as KeyPath, Problem, jsonpath
-from .traits import Trait, TraitRef, suggest
+from .traits import Trait, TraitRef, spec_problems, suggest
 from .yamlsrc import Document, SourceMap, load_file
 
 #: Annotations the catalog writes on its objects; an overlay changes them through
@@ -208,14 +208,34 @@ class _Overlay:
 
     def select_series(self) -> None:
         section = self.section("series")
-        if "keep" in section:
-            kept = {s.name for i, n in enumerate(section["keep"])
-                    if (s := self.find_series(n, ("series", "keep", i))) is not None}
-            self.set_series([s for s in self.catalog.series if s.name in kept])
-        for i, name in enumerate(section.get("drop", [])):
-            found = self.find_series(name, ("series", "drop", i))
-            if found is not None:
-                self.set_series([s for s in self.catalog.series if s.name != found.name])
+        # Both lists name series of the catalog as it was, whichever is applied first.
+        chosen: dict[str, dict[str, int]] = {}
+        for op in ("keep", "drop"):
+            if op in section:
+                chosen[op] = {}
+                for i, name in enumerate(section[op]):
+                    if (found := self.find_series(name, ("series", op, i))) is not None:
+                        chosen[op].setdefault(found.name, i)
+        self.contradictions("series", chosen, "series")
+        kept, dropped = chosen.get("keep"), chosen.get("drop", {})
+        self.set_series([s for s in self.catalog.series
+                         if (kept is None or s.name in kept) and s.name not in dropped])
+
+    def contradictions(self, section: str, chosen: Mapping[str, Mapping[str, int]], what: str) -> None:
+        """Names an overlay both keeps and drops: it cannot mean both, so neither is guessed."""
+        kept, dropped = chosen.get("keep", {}), chosen.get("drop", {})
+        for name in sorted(set(kept) & set(dropped), key=lambda n: dropped[n]):
+            self.problem((section, "drop", dropped[name]), f"{what} {name!r} is both kept ({section}.keep"
+                         f"[{kept[name]}]) and dropped; name it in one of the two lists")
+
+    def instancetypes_left(self, before: Sequence[Series]) -> None:
+        """An overlay that removes every series leaves a catalog of no instancetypes: refused."""
+        if self.catalog.series or not before or self.problems:
+            return  # with a problem already found, the series left are only guesswork
+        section = self.section("series")
+        where = ("series", "keep") if "keep" in section else ("series", "drop") if "drop" in section else ("series",)
+        self.problem(where, f"leaves the catalog without instancetypes (it removes every series: "
+                     f"{_names(s.name for s in before)}); keep at least one, or add one under series.add", key=True)
 
     def select_sizes(self) -> None:
         section = self.section("sizes")
@@ -234,6 +254,8 @@ class _Overlay:
                                  f"(sizes: {_names(known)})")
             if op in section:
                 chosen[op] = names
+        self.contradictions("sizes", {op: {name: section[op].index(name) for name in names}
+                                      for op, names in chosen.items()}, "size")
         if len(self.problems) > before:
             return  # with a name unknown, which series would be emptied is only guesswork
         series = []
@@ -341,6 +363,8 @@ class _Overlay:
                 self.problem(("traits", "add", name), f"trait {name!r} already exists; a new trait needs a "
                              "name of its own", key=True)
                 continue
+            # Reported here, once, at the trait; still added, so that its users do not call it unknown.
+            self.problems += spec_problems(self.doc, ("traits", "add", name, "spec"), body["spec"])
             traits[name] = Trait(name, body["description"].strip(), body["spec"], tuple(body.get("tags", ())),
                                  self.at("traits", "add", name, key=True))
         self.prefs = replace(self.prefs, traits=dict(sorted(traits.items())))
@@ -369,10 +393,15 @@ class _Overlay:
             return
         current = self.prefs.preferences
         removed: dict[str, KeyPath] = {}
-        if "keep" in section:
-            kept = self.match_preferences("keep")
+        kept = self.match_preferences("keep") if "keep" in section else None
+        dropped = self.match_preferences("drop")
+        if kept is not None:
             removed.update({n: ("preferences", "keep") for n in current if n not in kept})
-        for name, i in self.match_preferences("drop").items():
+            # Kept by a pattern and dropped by name is an exception to the pattern
+            # (keep windows.*, drop windows.xp); kept by its name, it is a contradiction.
+            named = {n: i for i, n in reversed(list(enumerate(section["keep"]))) if n in current}
+            self.contradictions("preferences", {"keep": named, "drop": dropped}, "preference")
+        for name, i in dropped.items():
             removed.setdefault(name, ("preferences", "drop", i))
         remaining = {n: p for n, p in current.items() if n not in removed}
         for name, pref in remaining.items():
@@ -496,10 +525,12 @@ class _Overlay:
     # ------------------------------------------------------------------ applying
 
     def apply(self) -> None:
+        before = self.catalog.series
         for step in (self.settings, self.add_matrices, self.select_series, self.select_sizes,
                      self.add_series, self.change_series, self.add_traits, self.select_preferences,
                      self.add_preferences, self.change_preferences):
             step()
+        self.instancetypes_left(before)
 
     def blame(self) -> Location:
         """Where to report a problem on an object the overlay did not touch: what it removed, or its top."""

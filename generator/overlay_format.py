@@ -73,7 +73,8 @@ def _preference(*, adding: bool) -> dict[str, Any]:
         "traits": _TRAIT_LIST,
         "requirements": _REQUIREMENTS,
         "spec": {"type": "object"},
-        "overrideSpec": {"type": "object"},
+        # It must replace something (docs/catalog-format.md); an empty one never does.
+        "overrideSpec": {"type": "object", "minProperties": 1},
         "deprecated": {"type": "boolean"},
     }
     if adding:

@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import InputError
+from .inputcheck import describe
 from .model import CatalogObject, label
 from .objectmeta import label_value_problem
 from .problems import Location, Problem
 from .quantity import QuantityError, parse
+from .schema_fast import whole_number
 from .traits import (
     Layer,
     Trait,
@@ -30,6 +32,7 @@ from .traits import (
     compose,
     load_traits,
     parse_trait_list,
+    spec_problems,
     string_list,
     suggest,
     trait_layers,
@@ -159,9 +162,9 @@ def _requirements(doc: Document, data: Mapping[str, Any], path: tuple, problems:
         return Requirements()
     problems += unknown_keys(doc, value, where, REQUIREMENT_KEYS, "requirements")
     cpu = value.get("cpu")
-    if cpu is not None and (isinstance(cpu, bool) or not isinstance(cpu, int) or cpu < 1):
-        problems.append(doc.source.problem(where + ("cpu",), f"cpu must be a whole number of vCPUs (1 or more), "
-                                           f"got {cpu!r}"))
+    if cpu is not None and (not whole_number(cpu) or cpu < 1):
+        problems.append(doc.source.problem(where + ("cpu",), "expected a whole number of vCPUs (1 or more), "
+                                           f"got {describe(cpu)}"))
         cpu = None
     memory = value.get("memory")
     if memory is not None:
@@ -185,6 +188,7 @@ def _fragment(doc: Document, data: Mapping[str, Any], key: str, path: tuple,
         problems.append(doc.source.problem(path + (key,), f"{key} must be a mapping of preference spec keys, "
                                            f"got {type_name(value)}"))
         return None, None
+    problems += spec_problems(doc, path + (key,), value)
     return value, doc.source.locate(path + (key,))
 
 
@@ -361,10 +365,12 @@ def _layers(pref: PreferenceDef, chain: list[PreferenceDef], family: Family, os_
         if p.spec:
             layers.append(Layer(f"the spec of {p.name!r}", p.spec, p.spec_location or p.location,
                                 fix="move it under overrideSpec"))
-    for p in chain:
-        if p.override_spec:
+    for p in chain:  # an empty overrideSpec is a layer too: it replaces nothing, which is refused
+        if p.override_spec is not None:
             layers.append(Layer(f"the overrideSpec of {p.name!r}", p.override_spec,
-                                p.override_spec_location or p.location, override=True))
+                                p.override_spec_location or p.location, override=True,
+                                stale="changes no value an earlier layer set, and an overrideSpec must "
+                                "replace one; move what it sets under spec, or remove it"))
     return layers
 
 

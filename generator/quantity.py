@@ -57,6 +57,14 @@ def is_quantity(text: object) -> bool:
     return True
 
 
+def same(a: object, b: object) -> bool:
+    """Whether two written quantities are the same amount (``4Gi`` and ``4096Mi``); False if either is none."""
+    try:
+        return parse(a) == parse(b)  # type: ignore[arg-type]
+    except (QuantityError, TypeError):  # TypeError: an unhashable value reached the cache
+        return False
+
+
 def format_bytes(value: Fraction | int) -> str:
     """Format a byte count with the largest binary suffix that keeps it whole (``8Gi``, ``512Mi``)."""
     value = Fraction(value)

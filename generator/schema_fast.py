@@ -13,12 +13,23 @@ an enum) counts as invalid and is left to jsonschema to judge.
 
 The catalog's own input formats (formats.py) are compiled the same way, with their
 ``format`` checks passed in: a valid catalog is loaded without importing jsonschema.
+
+What "integer" means is decided here, once, for both checks. JSON Schema counts
+``1.0`` as an integer (and jsonschema follows it), but a vCPU count of 1.0 in a file
+someone wrote is a mistake worth naming, and ``True`` is not 1 in a catalog even
+though Python says so. ``whole_number`` is that rule; ``strict_validator`` is
+jsonschema's validator with the same rule, so that what the compiled check refuses
+jsonschema also explains ("expected a whole number, got 1.0").
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, Mapping, Optional
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional
+
+if TYPE_CHECKING:  # jsonschema is imported only to explain a refusal
+    import jsonschema
 
 Check = Callable[[Any], bool]
 #: A ``format`` check: True, or False or any ValueError for a value that breaks it.
@@ -36,6 +47,24 @@ _LENGTH = {"minLength": str, "maxLength": str, "minItems": list, "maxItems": lis
            "minProperties": dict, "maxProperties": dict}
 
 
+def whole_number(value: Any) -> bool:
+    """An integer as a person writing YAML means it: an int, never a bool or a float such as 1.0."""
+    return type(value) is int
+
+
+@lru_cache(maxsize=None)
+def strict_validator_class() -> type["jsonschema.Draft202012Validator"]:
+    """jsonschema's Draft 2020-12 validator whose "integer" is ``whole_number``.
+
+    Used wherever a hand-written file is explained (the catalog's input formats,
+    spec fragments), so that jsonschema refuses exactly what the compiled check does.
+    """
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", lambda _checker, value: whole_number(value))
+    return validators.extend(Draft202012Validator, type_checker=checker)
+
+
 class Uncompilable(Exception):
     """The schema uses something the fast check does not implement."""
 
@@ -48,7 +77,7 @@ def _is_type(name: str) -> Check:
     if name == "string":
         return lambda v: type(v) is str
     if name == "integer":
-        return lambda v: type(v) is int
+        return whole_number
     if name == "number":
         return lambda v: type(v) is int or type(v) is float
     if name == "boolean":

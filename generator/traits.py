@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from . import quantity
 from .errors import InputError
 from .problems import Location, Path as KeyPath, Problem, dotted
 from .yamlsrc import Document, load_file
@@ -44,7 +45,8 @@ class Layer:
 
     ``label`` names the layer in messages ("trait 'sata-disk'"); ``location`` is
     where the layer was listed, which is where a conflict is reported; ``fix``
-    tells the author how to mark this layer as an override.
+    tells the author how to mark this layer as an override, ``stale`` what is wrong
+    with an override that replaces nothing and how to mend it.
     """
 
     label: str
@@ -52,6 +54,7 @@ class Layer:
     location: Location
     override: bool = False
     fix: str = "mark it as an override"
+    stale: str = "is marked as an override but changes no value an earlier layer set; drop the override mark"
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,23 @@ def string_list(doc: Document, value: Any, path: KeyPath, problems: list[Problem
     return tuple(out)
 
 
+def spec_problems(doc: Document, base: KeyPath, fragment: Mapping[str, Any]) -> list[Problem]:
+    """A preference spec fragment checked against KubeVirt's schema, located where it is written.
+
+    Checked where it is written rather than only in the rendered bundles: a trait
+    with ``preferredDiskBus: 3`` is then one problem at the trait's line, not one
+    per preference using it, and a whole number must be written as one (``2.0``
+    is refused, as everywhere a catalog author writes a whole number).
+    """
+    from .model import API_VERSION, PREFERENCE_KINDS
+    from .schema import check_object
+
+    probe = {"apiVersion": API_VERSION, "kind": PREFERENCE_KINDS[0], "metadata": {"name": "probe"},
+             "spec": fragment}
+    return [doc.source.problem(base + tuple(path[1:]), message, key=message.startswith("unknown field"))
+            for path, message in check_object(probe, whole_numbers=True) if tuple(path[:1]) == ("spec",)]
+
+
 # --------------------------------------------------------------------------- loading
 
 
@@ -154,6 +174,7 @@ def load_trait(path: Path, display: str, within: Path | None = None) -> tuple[Tr
         problems.append(doc.source.problem(where, f"a trait needs a spec: a non-empty mapping of preference "
                                            f"spec keys, got {got}"))
         spec = {}
+    problems += spec_problems(doc, ("spec",), spec)
     tags = string_list(doc, data["tags"], ("tags",), problems) if "tags" in data else ()
     return Trait(name, description.strip(), spec, tags, top), problems
 
@@ -175,15 +196,30 @@ def load_traits(traits_dir: Path, display_dir: str = "preferences/traits",
 # --------------------------------------------------------------------------- composition
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal and of the same type: YAML's ``true`` must not pass for ``1``."""
+def _same(a: Any, b: Any, path: KeyPath = ()) -> bool:
+    """Equal and of the same type (YAML's ``true`` must not pass for ``1``), or the same quantity.
+
+    ``path`` is where the values are in a preference's spec: where KubeVirt's
+    schema holds a quantity (``requirements.memory.guest``), ``4Gi`` and ``4096Mi``
+    are the same memory; anywhere else two spellings are two values.
+    """
+    if _quantity_at(path) and quantity.same(a, b):
+        return True
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and all(_same(a[k], b[k], path + (k,)) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y, path + (i,)) for i, (x, y) in enumerate(zip(a, b)))
     return a == b
+
+
+def _quantity_at(path: KeyPath) -> bool:
+    """Whether a preference's spec holds a quantity at ``path`` (a path inside ``spec``)."""
+    from .model import PREFERENCE_KINDS
+    from .schema import quantity_at
+
+    return quantity_at(PREFERENCE_KINDS[0], ("spec", *path))
 
 
 def leaves(spec: Mapping[str, Any], base: KeyPath = ()) -> Iterable[tuple[KeyPath, Any]]:
@@ -218,7 +254,7 @@ class _Composer:
             if held is not None and held[0] != {}:
                 found.append((path[:i], held[0], held[1]))
         held = self.owner.get(path)
-        if held is not None and not _same(held[0], value):
+        if held is not None and not _same(held[0], value, path):
             if not (value == {} and isinstance(held[0], dict)):
                 found.append((path, held[0], held[1]))
         if held is None and value != {}:  # a plain value over an earlier subtree
@@ -237,6 +273,9 @@ class _Composer:
                         f"(listed at {_short(earlier.location)}) already set {dotted(where)} to "
                         f"{_show(old)}; {layer.fix} if it is meant to replace that value")))
                 continue
+            held = self.owner.get(path)
+            if not conflicts and held is not None and _same(held[0], value, path):
+                continue  # the same value (4096Mi for 4Gi): the layer that set it first stays its owner
             for where, _old, _earlier in conflicts:
                 replaced = True
                 self.owner.pop(where, None)
@@ -247,9 +286,7 @@ class _Composer:
                 continue  # `{}` adds nothing to an existing subtree
             self.owner[path] = (copy.deepcopy(value), layer)
         if layer.override and not replaced:
-            self.problems.append(Problem(layer.location, (
-                f"{layer.label} is marked as an override but changes no value an earlier layer set; "
-                "drop the override mark")))
+            self.problems.append(Problem(layer.location, f"{layer.label} {layer.stale}"))
 
     def fill(self, defaults: Mapping[str, Any], layer: Layer) -> None:
         """Set each default leaf nothing has set yet; defaults never conflict."""

@@ -70,13 +70,16 @@ def test_a_template_error_leaves_the_outputs_untouched(earlier):
 
 
 def test_a_validation_failure_leaves_the_outputs_untouched(earlier):
-    """Input that loads but renders an object KubeVirt's schema refuses."""
+    """Input that loads but renders an object validation refuses: a preference no instancetype can serve.
+
+    (A spec KubeVirt's schema refuses is caught earlier, where it is written.)
+    """
     catalog, out, before = earlier
     family = catalog / "preferences" / "alpine.yaml"
-    family.write_text(family.read_text() + "    spec: {preferredCPUTopology: triangles}\n")
+    family.write_text(family.read_text() + "    requirements: {cpu: 128}\n")
     result = build(catalog, out)
     assert result.exit_code != 0
-    assert "(alpine) $.spec.preferredCPUTopology" in result.stderr
+    assert "(alpine) $.spec.requirements: no instancetype meets these requirements" in result.stderr
     assert snapshot(out) == before
     assert leftovers(out) == []
 

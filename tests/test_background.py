@@ -91,7 +91,7 @@ def test_problems_found_in_a_child_are_the_problems_found_in_process(tmp_path: P
                                                                      monkeypatch: pytest.MonkeyPatch):
     catalog = copy_catalog(tmp_path / "catalog")
     family = catalog / "preferences" / "alpine.yaml"
-    family.write_text(family.read_text() + "    spec: {preferredCPUTopology: triangles}\n")
+    family.write_text(family.read_text() + "    requirements: {cpu: 128}\n")  # no instancetype has 128
     serial = generate(BuildOptions(catalog=catalog))
     monkeypatch.setattr(background, "THRESHOLD", 0)
     forked = generate(BuildOptions(catalog=catalog))
@@ -103,8 +103,8 @@ def test_problems_found_in_a_child_are_the_problems_found_in_process(tmp_path: P
 def test_a_forked_build_that_fails_validation_writes_nothing(tmp_path: Path, always_fork):
     catalog = copy_catalog(tmp_path / "catalog")
     family = catalog / "preferences" / "alpine.yaml"
-    family.write_text(family.read_text() + "    spec: {preferredCPUTopology: triangles}\n")
+    family.write_text(family.read_text() + "    requirements: {cpu: 128}\n")  # no instancetype has 128
     result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
     assert result.exit_code != 0
-    assert "(alpine) $.spec.preferredCPUTopology" in result.stderr
+    assert "(alpine) $.spec.requirements: no instancetype meets these requirements" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["catalog"]  # no output, no staging left

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
 import yaml
 from hypothesis import given, note, strategies as st
 
@@ -185,11 +186,91 @@ MUTATIONS: dict[str, Callable[[Definition, Callable], None]] = {
                                        {"cpu": {"numa": 3}}, {"memory": {"hugepages": {"pageSize": 2}}}]))}),
     "bad requirements": lambda d, draw: next(iter(d.files["preferences/fuzzed.yaml"]["preferences"].values())).update(
         {"requirements": draw(st.sampled_from([{"cpu": 0}, {"memory": "-1Gi"}, {"cpus": 1}, [1], "2Gi"]))}),
+    "whole number of the wrong kind": lambda d, draw: _set_whole_number(d, draw, draw(not_whole_numbers)),
     "arbitrary YAML for a file": lambda d, draw: d.files.update(
         {draw(st.sampled_from(sorted(d.files))): draw(json_values)}),
     "arbitrary text for a file": lambda d, draw: d.files.update(
         {draw(st.sampled_from(sorted(d.files))): RawText(draw(st.text(max_size=200)))}),
 }
+
+
+# --------------------------------------------------------------------------- issue 14: numbers and quantities
+
+#: What a YAML author may write where a whole number belongs and is not one: a float
+#: (1.0 included), a boolean (True == 1 in Python, not in a catalog) or digits in quotes.
+not_whole_numbers = (st.integers(1, 64).map(float) | st.floats(allow_nan=False, allow_infinity=False)
+                     | st.booleans() | st.integers(1, 64).map(str))
+
+
+def _whole_number_fields(definition: Definition) -> list[tuple[str, tuple, str]]:
+    """(file, key path, what the message says is expected) of every whole number the definition writes."""
+    fields = [(name, ("version",), "a whole number") for name in definition.files
+              if name.startswith("series/") and name != "series/sizes.yaml"]
+    rows = definition.files["series/sizes.yaml"]["matrices"]["standard"]
+    fields += [("series/sizes.yaml", ("matrices", "standard", size, "cpu"), "a whole number")
+               for size, row in rows.items() if isinstance(row, dict)]
+    family = definition.files["preferences/fuzzed.yaml"]
+    fields += [("preferences/fuzzed.yaml", ("preferences", name, "requirements", "cpu"),
+                "a whole number of vCPUs (1 or more)")
+               for name, entry in family["preferences"].items() if "requirements" in entry]
+    return fields
+
+
+def _set_whole_number(definition: Definition, draw: Callable, value: Any) -> tuple[str, tuple, str]:
+    """Replace one whole number of ``definition`` (or a size's vCPUs) with ``value``; which one."""
+    fields = _whole_number_fields(definition)
+    if not fields:  # every size a plain vCPU count: write one as a mapping
+        rows = definition.files["series/sizes.yaml"]["matrices"]["standard"]
+        size = sorted(rows)[0]
+        rows[size] = {"cpu": rows[size], "memory": "1Gi"}
+        fields = _whole_number_fields(definition)
+    file, path, expected = draw(st.sampled_from(fields))
+    node = definition.files[file]
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return file, path, expected
+
+
+@given(valid_definitions(), st.data())
+def test_a_whole_number_of_the_wrong_kind_is_named_at_its_field(definition: Definition, data: st.DataObject):
+    from generator.inputcheck import describe
+
+    value = data.draw(not_whole_numbers, label="written")
+    file, path, expected = _set_whole_number(definition, data.draw, value)
+    with pytest.raises(InputError) as caught:
+        build(definition)
+    found = [(p.location.file, p.location.path, p.message) for p in caught.value.problems]
+    assert (file, path, f"expected {expected}, got {describe(value)}") in found
+    for problem in caught.value.problems:
+        assert_located(problem, definition)
+
+
+def _other_units(mebibytes: int, draw: Callable) -> Any:
+    """The same amount of memory as ``<mebibytes>Mi``, written another way."""
+    spellings = [f"{mebibytes * 1024}Ki", mebibytes * MiB, f"{mebibytes * MiB}"]
+    if mebibytes % 1024 == 0:
+        spellings.append(f"{mebibytes // 1024}Gi")
+    return draw(st.sampled_from(spellings))
+
+
+@given(valid_definitions(), st.data())
+def test_requirements_and_spec_in_other_units_agree(definition: Definition, data: st.DataObject):
+    """Memory a preference requires, repeated in its spec in other units, is one value: no conflict."""
+    entries = definition.files["preferences/fuzzed.yaml"]["preferences"]
+    name = data.draw(st.sampled_from(sorted(entries)))
+    memory = data.draw(st.integers(1, 64)) * 1024
+    entries[name]["requirements"] = {"memory": f"{memory}Mi"}
+    entries[name]["spec"] = {"requirements": {"memory": {"guest": _other_units(memory, data.draw)}}}
+    # a size every series offers that meets any such requirement
+    definition.files["series/sizes.yaml"]["matrices"]["standard"]["huge"] = {"cpu": 64, "memory": "64Gi"}
+    for file, series in definition.files.items():
+        if file.startswith("series/") and "sizes" in series:
+            series["sizes"] = [*series["sizes"], "huge"]
+    result = build(definition)
+    assert result.problems == ()
+    [composed] = [o for o in result.objects if o.family == "preference" and o.name == name]
+    assert composed.spec["requirements"]["memory"] == {"guest": f"{memory}Mi"}  # the first layer's spelling
 
 
 @st.composite

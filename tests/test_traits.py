@@ -277,7 +277,7 @@ def test_wrong_types_are_reported_where_they_are_written(tmp_path):
         """})
     assert messages(root) == [
         "preferences/os.yaml:3:7: tags: expected a list of strings, got a string",
-        "preferences/os.yaml:4:21: requirements.cpu: cpu must be a whole number of vCPUs (1 or more), got 'two'",
+        "preferences/os.yaml:4:21: requirements.cpu: expected a whole number of vCPUs (1 or more), got 'two'",
         "preferences/os.yaml:4:34: requirements.memory: memory: 'lots' is not a Kubernetes quantity (expected a "
         "number with an optional suffix Ki, Mi, Gi, Ti, Pi, Ei, m, k, M, G, T, P, E, e.g. 2Gi or 512Mi)",
         "preferences/os.yaml:6:3: preferences.os: preference 'os' has no displayName; set it on the preference "

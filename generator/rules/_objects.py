@@ -8,12 +8,14 @@ missing or of the wrong type and leaves reporting that to the schema.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Mapping, Optional, Tuple
 
 from ..documents import BundleDoc
 from ..model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ..quantity import QuantityError, format_bytes, parse
+from ..schema_fast import whole_number
 
 LABELS: Tuple[str, ...] = ("metadata", "labels")
 
@@ -51,12 +53,25 @@ def split_name(name: Optional[str]) -> Optional[Tuple[str, str]]:
 
 
 def count(value: Any) -> Optional[int]:
-    """A vCPU count as the schema allows it: an integer, not a boolean."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    """A vCPU count as the API server takes it: an integer, or a float with an integral value
+    (``4.0`` is stored as 4, docs/validation.md); never a boolean."""
+    if whole_number(value):
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
 
 
 def quantity(value: Any) -> Optional[Fraction]:
-    """A quantity's exact value, or None when it is not one."""
+    """A quantity's exact value, or None when it is not one.
+
+    A JSON number is a quantity too: the API server reads ``0.5`` as the string
+    ``"0.5"`` would be read, so a float is taken at its shortest decimal spelling.
+    """
+    if type(value) is float:
+        if not math.isfinite(value):
+            return None
+        value = repr(value)
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return None
     try:
