@@ -146,8 +146,9 @@ def test_a_bundle_with_an_integral_float_is_valid_as_the_api_server_takes_it(tmp
     bundle = (REPO / "bundles" / "common-clusterinstancetypes-bundle.yaml").read_text(encoding="utf-8")
     assert "    guest: 4\n" in bundle
     (tmp_path / "floats.yaml").write_text(bundle.replace("    guest: 4\n", "    guest: 4.0\n"), encoding="utf-8")
+    documents = bundle.count("\n---\n") + bundle.startswith("---\n")
     result = CliRunner().invoke(main, ["validate", str(tmp_path / "floats.yaml")])
-    assert (result.exit_code, result.output) == (0, "no problems in 69 documents\n")
+    assert (result.exit_code, result.output) == (0, f"no problems in {documents} documents\n")
 
 
 def test_a_bundle_with_a_fraction_of_a_vcpu_is_refused(tmp_path: Path):
