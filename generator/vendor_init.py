@@ -196,7 +196,7 @@ def _write_new(target: Path, files: dict[str, str]) -> list[Path]:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return [target / name for name in files]
+    return [target / name for name in sorted(files)]
 
 
 def _write_into(target: Path, files: dict[str, str]) -> list[Path]:
@@ -215,4 +215,4 @@ def _write_into(target: Path, files: dict[str, str]) -> list[Path]:
             path.unlink(missing_ok=True)
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return moved
+    return sorted(moved)
