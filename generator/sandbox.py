@@ -523,8 +523,8 @@ def template_error(exc: Exception, name: str, env: jinja2.Environment, display: 
     elif isinstance(exc, jinja2.exceptions.SecurityError):
         what = f"template tried something the sandbox forbids: {exc}"
     elif isinstance(exc, RecursionError):
-        what = ("template exceeded a limit: templates or macros include, extend or call themselves "
-                "without end")
+        what = ("template exceeded a limit: nested too deeply (a template or macro that includes, extends or "
+                "calls itself without end, or a value nested thousands of levels deep)")
     else:
         what = f"template failed: {type(exc).__name__}: {exc}"
     return InputError([Problem(Location(display, line), what)])

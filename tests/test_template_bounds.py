@@ -141,7 +141,8 @@ ESCAPES = {
         "template exceeded a limit: calls (macros, caller(), recursive loops) nested more than 100 deep"),
     "a template that includes itself": (
         "{% include 'instancetype.yaml.j2' %}",
-        "template exceeded a limit: templates or macros include, extend or call themselves without end"),
+        "template exceeded a limit: nested too deeply (a template or macro that includes, extends or calls "
+        "itself without end, or a value nested thousands of levels deep)"),
     "a huge number": (
         "# {{ 7 ** 99999 }}",
         "template exceeded a limit: the result of '**' would be a number of more than 4096 bits"),
