@@ -15,7 +15,8 @@ How the bounds hold, whatever the template does:
   Every way a template makes a value is covered: ``~`` and list, tuple and dict
   literals (compiled into calls of this environment by ``_CodeGenerator``), the
   operators ``+ - * % **`` (``call_binop``), every function and method call
-  (``call``), every filter (wrapped when the environment is made), ``str.format``
+  (``call``), every filter (wrapped when the environment is made; the two yaml
+  filters are bounded by what they are, see ``environment``), ``str.format``
   (``_BoundedFormatter``) and all text a template or macro renders (``concat``).
   Values made from values within the bound can only outgrow it by a factor the
   operation fixes, so most results are checked after they are made. Operations
@@ -34,8 +35,14 @@ How the bounds hold, whatever the template does:
   through one environment (every object of a build through one template set)
   ``Limits.total_seconds``. The deadline is checked at every loop iteration,
   call, filter, operator and item drawn from a lazy sequence, so it interrupts
-  everything written in template code. A single operation in C cannot be
-  interrupted, which is why the size bounds keep each such operation small.
+  everything written in template code; a rendering's clock starts at its first
+  such check, so a template that only writes values (the built-in ones) reads
+  no clock at all. A single operation in C cannot be interrupted, which is why
+  the size bounds keep each such operation small.
+- **Memory.** However many values within the size limit a rendering keeps
+  alive at once (in a namespace, or in the arguments of nested macro calls),
+  it may add at most ``Limits.memory`` MiB to the process's peak memory,
+  looked at whenever a large value is made and every thousand checks.
 - **Depth.** Calls (macros, ``caller()``, recursive loops, blocks) nest at most
   ``MAX_DEPTH`` deep; deeper recursion, and includes or extends that include
   themselves, stop with a message rather than Python's RecursionError.
