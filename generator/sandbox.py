@@ -69,7 +69,7 @@ from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.filters import make_attrgetter
 from jinja2.runtime import LoopContext, markup_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
-from jinja2.utils import generate_lorem_ipsum
+from jinja2.utils import _PassArg, generate_lorem_ipsum, pass_environment
 from markupsafe import EscapeFormatter, Markup
 
 from .errors import InputError
@@ -246,7 +246,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             iteration()
             yield item
 
-    def _items(self, iterable: Any, what: str) -> Sequence[Any]:
+    def items_of(self, iterable: Any, what: str) -> Sequence[Any]:
         """The items of ``iterable``, refused as soon as they exceed the size limit."""
         if isinstance(iterable, (list, tuple)):  # made by the template or given to it: within the limit
             return iterable
@@ -348,7 +348,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         """Refuse a str or bytes method whose result would be too long; the arguments to call it with."""
         limit = self.limits.size
         if name == "join" and len(args) == 1 and not kwargs:
-            items = self._items(args[0], f"the result of {type(owner).__name__}.join()")
+            items = self.items_of(args[0], f"the result of {type(owner).__name__}.join()")
             made = sum(len(i) if isinstance(i, (str, bytes)) else 0 for i in items) + len(owner) * max(len(items) - 1, 0)
             if made > limit:
                 raise too_large(f"the result of {type(owner).__name__}.join()", self.limits)
@@ -391,12 +391,6 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     # -- filters
 
-    def bound_filters(self) -> None:
-        """Wrap every filter: within the time, its result within the size limit, and one
-        that takes a size as a parameter refused before it runs."""
-        for name, function in list(self.filters.items()):
-            self.filters[name] = self._bounded_filter(name, function)
-
     def bounded_indent(self, yaml_block: Callable[..., str]) -> Callable[..., str]:
         """``yaml_block``, refusing an indent whose padding of every line would make too long a text."""
         predict = FILTER_PREDICTORS["yaml_block"]
@@ -410,67 +404,102 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
         return functools.update_wrapper(bounded, yaml_block)
 
-    def _bounded_filter(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-        predict = FILTER_PREDICTORS.get(name)
-        signature = inspect.signature(function) if predict or name in ("join", "sum") else None
-        what = f"the result of the {name} filter"
-        limits = self.limits
-        budget = self.budget
 
-        def bounded(*args: Any, **kwargs: Any) -> Any:
-            budget.tick()
-            if signature is not None:
-                bound = signature.bind(*args, **kwargs)
-                bound.apply_defaults()
-                if name == "join":
-                    return self._join(function, bound)
-                if name == "sum":
-                    return self._sum(function, bound)
-                try:
-                    size = predict(bound.arguments, limits.size)  # type: ignore[misc]
-                except (TypeError, ValueError):  # arguments of the wrong kind: the filter itself says so
-                    size = 0
-                if size > limits.size:
-                    raise too_large(what, limits)
-            return self.checked(function(*args, **kwargs), what)
+#: How a filter that Jinja passes a context, an evaluation context or the environment
+#: reaches the environment; a filter Jinja passes nothing gets the environment added.
+_ENVIRONMENT_OF: dict[Any, Callable[[Any], "_Sandbox"]] = {
+    _PassArg.context: lambda context: context.environment,
+    _PassArg.eval_context: lambda eval_ctx: eval_ctx.environment,
+    _PassArg.environment: lambda env: env,
+}
 
-        return functools.update_wrapper(bounded, function)  # with Jinja's pass-argument marker
 
-    def _join(self, function: Callable[..., Any], bound: inspect.BoundArguments) -> str:
-        """The join filter, its items counted before the joined text is made."""
-        what = "the result of the join filter"
-        items = self._items(bound.arguments["value"], what)
-        attribute = bound.arguments.get("attribute")
-        parts = list(map(make_attrgetter(self, attribute), items)) if attribute is not None else items
-        separator = len(str(bound.arguments.get("d", "")))
-        made = separator * max(len(parts) - 1, 0)
-        for part in parts:
-            made += text_length(part)
-            if made > self.limits.size:
-                raise too_large(what, self.limits)
-        bound.arguments["value"] = items
-        return self.checked(function(*bound.args, **bound.kwargs), what)
+def bound_filters(env: "_Sandbox") -> None:
+    """Wrap every filter of ``env``: within the time, its result within the size limit, and
+    one that takes a size as a parameter refused before it runs."""
+    for name, function in list(env.filters.items()):
+        env.filters[name] = _bounded_filter(name, function)
 
-    def _sum(self, function: Callable[..., Any], bound: inspect.BoundArguments) -> Any:
-        """The sum filter; lists and tuples are joined in one pass, not by repeated ``+``.
 
-        ``sum`` of n lists copies the growing list n times, which for a few
-        hundred thousand short lists runs for minutes inside C.
-        """
-        what = "the result of the sum filter"
-        items = self._items(bound.arguments["iterable"], what)
-        attribute = bound.arguments.get("attribute")
-        if attribute is not None:
-            items = list(map(make_attrgetter(self, attribute), items))
-        start = bound.arguments.get("start", 0)
-        for kind in (list, tuple):
-            if type(start) is kind and items and all(type(i) is kind for i in items):
-                if deep_size(start, self.limits.size) + deep_size(items, self.limits.size) > self.limits.size:
-                    raise too_large(what, self.limits)
-                return kind(itertools.chain(start, *items))
-        bound.arguments["iterable"] = items
-        bound.arguments["attribute"] = None
-        return self.checked(function(*bound.args, **bound.kwargs), what)
+@functools.lru_cache(maxsize=None)
+def _bounded_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """The bounded ``function``, made once per process and shared by every environment.
+
+    Shared rather than made per environment: a wrapper holding its environment
+    would sit in a reference loop with it, and a build pauses the cyclic garbage
+    collector (gcpause.py). The wrapper reaches the rendering's environment
+    through what Jinja passes the filter.
+    """
+    predict = FILTER_PREDICTORS.get(name)
+    signature = inspect.signature(function) if predict or name in ("join", "sum") else None
+    what = f"the result of the {name} filter"
+    pass_arg = _PassArg.from_obj(function)
+    environment_of = _ENVIRONMENT_OF.get(pass_arg)
+
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        if environment_of is None:
+            env, args = args[0], args[1:]
+        else:
+            env = environment_of(args[0])
+        env.budget.tick()
+        if signature is not None:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            if name == "join":
+                return _join(env, function, bound)
+            if name == "sum":
+                return _sum(env, function, bound)
+            try:
+                size = predict(bound.arguments, env.limits.size)  # type: ignore[misc]
+            except (TypeError, ValueError):  # arguments of the wrong kind: the filter itself says so
+                size = 0
+            if size > env.limits.size:
+                raise too_large(what, env.limits)
+        return env.checked(function(*args, **kwargs), what)
+
+    functools.update_wrapper(bounded, function)  # with Jinja's pass-argument marker, if any
+    if environment_of is None:
+        pass_environment(bounded)
+    return bounded
+
+
+def _join(env: "_Sandbox", function: Callable[..., Any], bound: inspect.BoundArguments) -> str:
+    """The join filter, its items counted before the joined text is made."""
+    what = "the result of the join filter"
+    items = env.items_of(bound.arguments["value"], what)
+    attribute = bound.arguments.get("attribute")
+    parts = list(map(make_attrgetter(env, attribute), items)) if attribute is not None else items
+    separator = len(str(bound.arguments.get("d", "")))
+    made = separator * max(len(parts) - 1, 0)
+    for part in parts:
+        made += text_length(part)
+        if made > env.limits.size:
+            raise too_large(what, env.limits)
+    bound.arguments["value"] = items
+    return env.checked(function(*bound.args, **bound.kwargs), what)
+
+
+def _sum(env: "_Sandbox", function: Callable[..., Any], bound: inspect.BoundArguments) -> Any:
+    """The sum filter; lists and tuples are joined in one pass, not by repeated ``+``.
+
+    ``sum`` of n lists copies the growing list n times, which for a few
+    hundred thousand short lists runs for minutes inside C.
+    """
+    what = "the result of the sum filter"
+    items = env.items_of(bound.arguments["iterable"], what)
+    attribute = bound.arguments.get("attribute")
+    if attribute is not None:
+        items = list(map(make_attrgetter(env, attribute), items))
+    start = bound.arguments.get("start", 0)
+    limit = env.limits.size
+    for kind in (list, tuple):
+        if type(start) is kind and items and all(type(i) is kind for i in items):
+            if deep_size(start, limit) + deep_size(items, limit) > limit:
+                raise too_large(what, env.limits)
+            return kind(itertools.chain(start, *items))
+    bound.arguments["iterable"] = items
+    bound.arguments["attribute"] = None
+    return env.checked(function(*bound.args, **bound.kwargs), what)
 
 
 def environment(template_dirs: Sequence[Path], limits: Limits | None = None) -> _Sandbox:
@@ -493,7 +522,7 @@ def environment(template_dirs: Sequence[Path], limits: Limits | None = None) -> 
         autoescape=False,
         auto_reload=False,
     )
-    env.bound_filters()
+    bound_filters(env)
     env.filters["yaml_scalar"] = yaml_scalar
     env.filters["yaml_block"] = env.bounded_indent(yaml_block)
     return env
