@@ -143,10 +143,14 @@ class _BoundedTemplate(jinja2.Template):
     """A template whose every rendering starts a fresh budget of iterations and time."""
 
     def render(self, *args: Any, **kwargs: Any) -> str:
-        budget = self.environment.budget  # type: ignore[attr-defined]
+        """Jinja's Template.render (the synchronous path), within a budget."""
+        env = self.environment
+        budget = env.budget  # type: ignore[attr-defined]
         budget.start()
         try:
-            return super().render(*args, **kwargs)
+            return env.concat(self.root_render_func(self.new_context(dict(*args, **kwargs))))  # type: ignore
+        except Exception:
+            env.handle_exception()
         finally:
             budget.stop()
 
@@ -276,16 +280,17 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             if made > limit:
                 raise too_large("the rendered text", self.limits)
             return "".join(pieces)
-        texts = []
+        texts: list[str] = []
+        append = texts.append
         made = 0
         for text in pieces:
+            append(text)
             made += len(text)
             if made > limit:
                 error = too_large("the rendered text", self.limits)
                 if isinstance(pieces, types.GeneratorType):
                     pieces.throw(error)
                 raise error
-            texts.append(text)
         budget = self.budget
         if made > budget.peak_text:
             budget.peak_text = made
