@@ -223,3 +223,24 @@ def test_a_limit_that_is_not_a_number_is_refused(tmp_path):
         "citgen: 2 problems, nothing written\n")
     assert result["code"] == 2
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("template, line", [
+    ("kustomize/kustomization.yaml.j2", "# {{ range(100000) | join('x' * 100) }}"),
+    ("helm/values.yaml.j2", "{% for i in range(10000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}"),
+], ids=["kustomization", "helm values"])
+def test_the_kustomize_and_helm_templates_have_the_same_bounds(tmp_path, outputs, template, line):
+    out, before = outputs
+    catalog = tmp_path / "vendor"
+    init_catalog(catalog)
+    (catalog / "templates" / template).parent.mkdir(parents=True)
+    (catalog / "templates" / template).write_text(f"# first line\n{line}\n")
+    result = run_citgen("build", "--catalog", str(catalog), "--out", str(out))
+    limit = (f"the result of the join filter would be longer than 1000000 {SIZE}" if "join" in line else
+             "more than 1000000 loop iterations in one rendering (set CITGEN_TEMPLATE_MAX_ITERATIONS to raise "
+             "the limit)")
+    assert result["stderr"] == (f"error: templates/{template}:2: template exceeded a limit: {limit}\n"
+                                "citgen: 1 problem, nothing written\n")
+    assert result["code"] == 2
+    assert snapshot(out) == before
+    assert result["peak"] < PEAK_BOUND
