@@ -149,9 +149,13 @@ def init_catalog(target: Path, vendor: str = "example.com") -> list[Path]:
     The parent directory must exist: a mistyped path is reported, not created.
     """
     target = Path(target)
-    if not vendor or not _LABEL_VALUE.match(vendor) or len(vendor) > 63:
+    if not _LABEL_VALUE.match(vendor) or len(vendor) > 63:
         raise InputError.at(Location("--vendor"), f"expected a Kubernetes label value such as example.com, "
                             f"got {vendor!r}")
+    if target.exists() and not target.is_dir():
+        raise InputError.at(Location(str(target)), "exists and is not a directory")
+    if not vendor:  # a valid label value, but no vendor
+        raise InputError.at(Location("--vendor"), "expected a Kubernetes label value such as example.com, got ''")
     files = {
         OVERLAY_FILE: OVERLAY_TEMPLATE,
         "catalog.yaml": CATALOG_TEMPLATE.format(vendor=vendor, overlay=OVERLAY_FILE),  # last: it makes a catalog
