@@ -28,7 +28,7 @@ from .quantity import QuantityError, parse as parse_quantity
 from .retain import retained_note
 from .selector import matches, parse_selector
 from .tables import memory, text_table
-from .write import Staging
+from .write import LOCK_TIMEOUT, Staging
 
 
 #: Commands that live in modules of their own, imported only when they run (or help
@@ -133,18 +133,21 @@ catalog_option = click.option(
 @click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Overlay file changing the catalog without copying it; applied in order. Repeatable.")
 @click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
+@click.option("--lock-timeout", type=click.FloatRange(min=0), default=LOCK_TIMEOUT, show_default=True,
+              metavar="SECONDS", help="How long to wait while another citgen build writes the same --out.")
 def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
           gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
-          overlays: Sequence[Path], helm_package: bool) -> None:
+          overlays: Sequence[Path], helm_package: bool, lock_timeout: float) -> None:
     """Build, validate and write the bundles and checksums.
 
     Everything is rendered and validated first; the output directory is replaced
     only when all of it passed, so a failed build leaves earlier outputs untouched.
+    Builds writing the same output directory take turns.
     """
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
                            gpu_count=gpu_count, retain_from=tuple(retain_from),
                            overlays=tuple(overlays), helm_package=helm_package)
-    with Staging(out) as staging:  # written while a large build validates, swapped in if valid
+    with Staging(out, lock_timeout) as staging:  # written while a large build validates, swapped in if valid
         result = generate(options, files_ready=staging.write)
         if result.problems:
             raise InputError(list(result.problems))

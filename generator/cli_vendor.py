@@ -42,7 +42,8 @@ def init(directory: Path, vendor: str) -> None:
 
     It holds a catalog.yaml naming the vendor and an empty, commented overlay:
     a vendor's repository keeps only what differs. A directory that is not
-    empty is refused.
+    empty is refused, and so is a DIRECTORY whose parent does not exist; a
+    catalog is written whole or not at all.
     """
     written = init_catalog(directory, vendor)
     for path in written:

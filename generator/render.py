@@ -1,27 +1,27 @@
 """Render catalog objects to YAML text through the catalog's Jinja templates.
 
-One environment factory: sandboxed (a vendor's template cannot reach Python
-internals, files or the environment), StrictUndefined (a misspelt variable is
-an error, not an empty string), trailing newlines kept. Every value from the
-data reaches the text through the yaml filters, which quote and escape it, so
-no description or label can change the structure of a document.
+The environment comes from sandbox.py, the one factory every template goes
+through: sandboxed and bounded (a vendor's template cannot reach Python
+internals, files or the environment, nor run away with time or memory),
+StrictUndefined (a misspelt variable is an error, not an empty string),
+trailing newlines kept. Every value from the data reaches the text through the
+yaml filters, which quote and escape it, so no description or label can change
+the structure of a document.
 """
 
 from __future__ import annotations
 
 import io
-import types
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 import jinja2
 import yaml
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment
 
 from .errors import InputError
-from .inputfiles import TemplateLoader
 from .model import API_VERSION, CatalogObject
-from .problems import Location, Problem
+from .problems import Location
+from .sandbox import environment, template_error
 from .yamlclasses import Dumper
 from .yamlsrc import iter_documents
 
@@ -101,78 +101,6 @@ def yaml_block(value: Any, indent: int) -> str:
     # dumper leaves inside quoted text, and indenting there would change the text
     lines = _dump(value).rstrip("\n").split("\n")
     return "\n" + "\n".join(pad + line for line in lines)
-
-
-#: Largest string or list a template may make with ``*``, and largest power with ``**`` (bits).
-MAX_REPEAT = 1_000_000
-MAX_POWER_BITS = 4096
-
-
-class _Sandbox(ImmutableSandboxedEnvironment):
-    """Jinja's sandbox, where data cannot be changed and arithmetic cannot exhaust memory.
-
-    Immutable: the same values render every kind of an object, so a template that
-    changed one (``spec.update(...)``) would make the kinds differ. Bounded
-    ``*`` and ``**``: ``'x' * 10**10`` or ``9 ** 9 ** 9 ** 9`` would otherwise take
-    the machine down before any error could be reported.
-    """
-
-    intercepted_binops = frozenset(["*", "**"])
-
-    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        if operator == "*":
-            for seq, count in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and len(seq) * count > MAX_REPEAT:
-                    raise jinja2.exceptions.SecurityError(
-                        f"repeating a value of length {len(seq)} {count} times exceeds {MAX_REPEAT} items")
-        elif operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1:
-            if right > 0 and right * abs(left).bit_length() > MAX_POWER_BITS:
-                raise jinja2.exceptions.SecurityError(f"{left} ** {right} exceeds {MAX_POWER_BITS} bits")
-        return super().call_binop(context, operator, left, right)
-
-
-def environment(template_dirs: Sequence[Path]) -> SandboxedEnvironment:
-    """The one Jinja environment of the tool; earlier directories win over later ones."""
-    env = _Sandbox(
-        loader=TemplateLoader([str(d) for d in template_dirs]),  # bounded like every input file
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        autoescape=False,
-        auto_reload=False,
-    )
-    env.filters["yaml_scalar"] = yaml_scalar
-    env.filters["yaml_block"] = yaml_block
-    return env
-
-
-def _template_line(tb: types.TracebackType | None, filename: str | None) -> int | None:
-    """The template line a rendering error happened at (Jinja maps frames to template lines)."""
-    line = None
-    while tb is not None:
-        if filename and tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
-
-
-def template_error(exc: Exception, name: str, env: jinja2.Environment, display: str) -> InputError:
-    """An InputError naming the template file and line for any failure inside a template."""
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        return InputError([Problem(Location(display, exc.lineno), f"template syntax error: {exc.message}")])
-    try:
-        filename = env.loader.get_source(env, name)[1] if env.loader else None
-    except jinja2.TemplateNotFound:
-        filename = None
-    line = _template_line(exc.__traceback__, filename)
-    if isinstance(exc, jinja2.UndefinedError):
-        what = f"undefined value in template: {exc.message}"
-    elif isinstance(exc, jinja2.TemplateNotFound):  # an include or import; never show search paths
-        what = f"template {exc.name!r} not found (a template can include only files of templates/)"
-    elif isinstance(exc, jinja2.exceptions.SecurityError):
-        what = f"template tried something the sandbox forbids: {exc}"
-    else:
-        what = f"template failed: {type(exc).__name__}: {exc}"
-    return InputError([Problem(Location(display, line), what)])
 
 
 class Renderer:

@@ -5,10 +5,18 @@ reaches the vendor with the next citgen release instead of as a merge conflict
 in a fork. The overlay starts empty: every key it may hold is there, commented
 out, with a line on what it does. Lines starting with ``# `` are YAML a vendor
 can uncomment; lines starting with ``##`` are the explanations.
+
+It writes a catalog whole or not at all: the files are written into a
+temporary directory first and moved into place together, so a full disk, a
+read-only or unwritable location or an interrupted run leaves nothing a later
+``citgen build`` would take for a catalog.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 from .errors import InputError
@@ -138,6 +146,7 @@ def init_catalog(target: Path, vendor: str = "example.com") -> list[Path]:
     """Write a new vendor catalog into ``target``; the files written, or InputError.
 
     A directory that already holds anything is refused: init never overwrites.
+    The parent directory must exist: a mistyped path is reported, not created.
     """
     target = Path(target)
     problem = label_value_problem(vendor)
@@ -146,17 +155,67 @@ def init_catalog(target: Path, vendor: str = "example.com") -> list[Path]:
                             f"{problem or 'got an empty string'}")
     if target.exists() and not target.is_dir():
         raise InputError.at(Location(str(target)), "exists and is not a directory")
-    if target.is_dir() and any(target.iterdir()):
-        raise InputError.at(Location(str(target)), "refusing to initialise a directory that is not empty; "
-                            "choose a new or empty directory")
-    target.mkdir(parents=True, exist_ok=True)
     files = {
-        "catalog.yaml": CATALOG_TEMPLATE.format(vendor=vendor, overlay=OVERLAY_FILE),
         OVERLAY_FILE: OVERLAY_TEMPLATE,
+        "catalog.yaml": CATALOG_TEMPLATE.format(vendor=vendor, overlay=OVERLAY_FILE),  # last: it makes a catalog
     }
-    written = []
+    try:
+        if _check_target(target):
+            return _write_into(target, files)
+        return _write_new(target, files)
+    except OSError as exc:
+        raise InputError.at(Location(str(target)), f"cannot create the catalog: {exc.strerror or exc}; "
+                            "nothing was written") from None
+
+
+def _check_target(target: Path) -> bool:
+    """Whether ``target`` is an empty directory to write into (False: one to create), or InputError."""
+    if target.is_dir():
+        if any(target.iterdir()):
+            raise InputError.at(Location(str(target)), "refusing to initialise a directory that is not empty; "
+                                "choose a new or empty directory")
+        return True
+    if os.path.lexists(target):
+        raise InputError.at(Location(str(target)), "exists and is not a directory")
+    parent = target.parent
+    if not parent.is_dir():
+        what = "is not a directory" if os.path.lexists(parent) else "does not exist; create it first"
+        raise InputError.at(Location(str(target)), f"cannot create the catalog: {parent} {what}")
+    return False
+
+
+def _write_staged(staging: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
-        path = target / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
+        (staging / name).write_text(text, encoding="utf-8")
+
+
+def _write_new(target: Path, files: dict[str, str]) -> list[Path]:
+    """Write the files into a directory beside ``target`` and rename it to ``target`` at once."""
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.citgen-init-", dir=target.parent))
+    try:
+        _write_staged(staging, files)
+        os.chmod(staging, 0o755)
+        os.rename(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return [target / name for name in sorted(files)]
+
+
+def _write_into(target: Path, files: dict[str, str]) -> list[Path]:
+    """Fill the empty directory ``target``: write into a hidden directory in it, then move each file
+    out, catalog.yaml last; anything moved is taken back if a later step fails."""
+    staging = Path(tempfile.mkdtemp(prefix=".citgen-init-", dir=target))
+    moved: list[Path] = []
+    try:
+        _write_staged(staging, files)
+        for name in files:
+            os.rename(staging / name, target / name)
+            moved.append(target / name)
+        staging.rmdir()
+    except BaseException:
+        for path in moved:
+            path.unlink(missing_ok=True)
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return sorted(moved)

@@ -6,14 +6,23 @@ the old one's place. A failed or interrupted build leaves the previous outputs
 byte-for-byte as they were. The output directory belongs to citgen: a build
 replaces all of its contents, so a directory that holds anything but an earlier
 build (recognised by its CHECKSUMS.sha256) is refused rather than emptied.
+
+Builds writing the same output directory take turns: each holds a lock on it
+(``OutputLock``, a lock file beside it) from its first write to its swap, and
+only the holder cleans up temporary directories that killed builds left behind,
+so no build can delete another's staging directory.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import json
 import os
 import shutil
 import tempfile
+import time
+from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 from typing import Mapping
 
@@ -21,6 +30,10 @@ from .errors import CitgenError, InputError
 from .problems import Location, Problem
 
 MARKER = "CHECKSUMS.sha256"
+#: Seconds a build waits for another build writing the same output directory (``--lock-timeout``).
+LOCK_TIMEOUT = 60.0
+#: How often a waiting build tries the lock again.
+_RETRY = 0.05
 
 
 def checksums(files: Mapping[str, bytes]) -> bytes:
@@ -61,6 +74,85 @@ def _remove_leftovers(parent: Path, name: str) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
+def lock_path(out: Path) -> Path:
+    """The lock file of an output directory: ``.<name>.lock`` beside it."""
+    return out.parent / f".{out.name}.lock"
+
+
+class OutputLock:
+    """An exclusive lock on an output directory, so builds writing it take turns.
+
+    ``flock`` on a file beside the directory: the kernel releases it when the
+    holder exits however it ends, so a killed build never leaves a stale lock.
+    The holder writes its pid and start time into the file for the message a
+    waiting build gives up with, and removes the file when it is done; a build
+    that locked a file which was removed meanwhile tries again on the new one.
+    """
+
+    def __init__(self, out: Path, timeout: float = LOCK_TIMEOUT):
+        self.out = Path(os.path.abspath(out))
+        self.path = lock_path(self.out)
+        self.timeout = timeout
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, waiting up to ``timeout`` seconds; a CitgenError naming the holder after that."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                if time.monotonic() >= deadline:
+                    raise self._held() from None
+                time.sleep(_RETRY)
+                continue
+            except BaseException:
+                os.close(fd)
+                raise
+            try:
+                current = os.stat(self.path).st_ino
+            except FileNotFoundError:
+                current = None
+            if current != os.fstat(fd).st_ino:  # the holder before us removed it: lock the new one
+                os.close(fd)
+                continue
+            started = datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+            os.ftruncate(fd, 0)
+            os.write(fd, json.dumps({"pid": os.getpid(), "started": started}).encode() + b"\n")
+            self._fd = fd
+            return
+
+    def release(self) -> None:
+        """Remove the lock file and let the next build in."""
+        if self._fd is None:
+            return
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+        os.close(self._fd)
+        self._fd = None
+
+    def _held(self) -> CitgenError:
+        try:
+            holder = json.loads(self.path.read_text(encoding="utf-8"))
+            who = f"pid {int(holder['pid'])}, started {holder['started']}"
+        except (OSError, ValueError, KeyError, TypeError):
+            who = "a process that has not written its pid yet"
+        return CitgenError([Problem(Location(str(self.out)), (
+            f"another citgen build is writing this output directory ({who}); gave up after waiting "
+            f"{self.timeout:g} seconds (--lock-timeout sets how long to wait)"))])
+
+    def __enter__(self) -> "OutputLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
+
+
 def write_outputs(out: Path, files: Mapping[str, bytes]) -> None:
     """Replace ``out`` with exactly ``files`` (relative POSIX paths to contents), atomically.
 
@@ -76,14 +168,16 @@ def write_outputs(out: Path, files: Mapping[str, bytes]) -> None:
 class Staging:
     """A build's outputs, written beside ``out`` first and put in its place at once.
 
-    ``write`` fills a hidden staging directory, which a build may do before it
-    knows whether the files are valid; ``commit`` swaps it in. Leaving the
-    ``with`` block without a commit (invalid output, an error, an interrupt)
-    removes the staging directory, and ``out`` is as it was.
+    ``write`` takes the output directory's lock and fills a hidden staging
+    directory, which a build may do before it knows whether the files are
+    valid; ``commit`` swaps it in. Leaving the ``with`` block without a commit
+    (invalid output, an error, an interrupt) removes the staging directory, and
+    ``out`` is as it was. Either way the lock is released.
     """
 
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, lock_timeout: float = LOCK_TIMEOUT):
         self.out = Path(os.path.abspath(out))
+        self._lock = OutputLock(self.out, lock_timeout)
         self._staging: Path | None = None
         self._committed = False
 
@@ -93,16 +187,18 @@ class Staging:
     def __exit__(self, *exc_info: object) -> None:
         if not self._committed:
             self.discard()
+        self._lock.release()
 
     def write(self, files: Mapping[str, bytes]) -> None:
-        """Check ``out`` and write ``files`` into a new staging directory."""
+        """Lock ``out``, check it and write ``files`` into a new staging directory."""
         if self._staging is not None:
             raise RuntimeError("Staging.write() may be called once")
         relative = {safe_relative(name): data for name, data in files.items()}
         try:
-            _check_target(self.out)
             self.out.parent.mkdir(parents=True, exist_ok=True)
-            _remove_leftovers(self.out.parent, self.out.name)
+            self._lock.acquire()
+            _check_target(self.out)
+            _remove_leftovers(self.out.parent, self.out.name)  # only the lock holder may: no one else is writing
             self._staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.citgen-new-", dir=self.out.parent))
             _write_tree(self._staging, relative)
         except OSError as exc:
@@ -120,12 +216,14 @@ class Staging:
             raise self._error(exc) from None
         self._staging = None
         self._committed = True
+        self._lock.release()
 
     def discard(self) -> None:
         """Remove the staging directory; ``out`` is untouched."""
         if self._staging is not None:
             shutil.rmtree(self._staging, ignore_errors=True)
             self._staging = None
+        self._lock.release()
 
     def _error(self, exc: OSError) -> CitgenError:
         where = exc.filename or self.out

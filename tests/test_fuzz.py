@@ -438,3 +438,69 @@ def test_a_tag_beyond_plain_values_is_refused_in_both_readers(tag: str, shape: s
             raise AssertionError(f"read without complaint: {text!r}")
         assert problem.location.line == 1 and problem.location.column == text.index(tag) + 1
         assert problem.message.startswith(f"unknown tag '{tag}'; citgen reads only plain YAML values")
+
+
+# --------------------------------------------------------------------------- hostile templates (issue 14, class 3)
+
+#: Small limits, so that every generated template ends quickly whichever way it goes.
+FUZZ_LIMITS = {"CITGEN_TEMPLATE_MAX_SIZE": "20000", "CITGEN_TEMPLATE_MAX_ITERATIONS": "20000",
+               "CITGEN_TEMPLATE_SECONDS": "2", "CITGEN_TEMPLATE_MAX_MEMORY": "64"}
+amounts = st.one_of(st.integers(-2, 40), st.integers(10**3, 10**12))
+#: Expressions that grow what they are given, by an amount or by combining two values.
+GROWING = [
+    "({0} ~ {1})", "({0} * {n})", "({0} + {1})", "[{0}, {1}]", "{{'k': {0}, 'v': {1}}}",
+    "({0} | join({1}))", "({0} | center({n}))", "({0} | indent({n}))", "({0} | replace('', {1}))",
+    "({0} | format({1}))", "('%0{n}d' % {n})", "('{{:>{n}}}'.format({0}))", "({0} | list)",
+    "({0} | batch({n}, {1}) | list)", "({0} | tojson(indent={n}))", "({0} | string).ljust({n})",
+    "({0} | map('string') | join({1}))", "(range({n}) | list)", "({0} | sum(start=[]))",
+]
+
+
+@st.composite
+def growing_expressions(draw: Callable, depth: int = 3) -> str:
+    if depth == 0 or draw(st.booleans()):
+        return draw(st.sampled_from(["name", "'ab'", "[name]", "labels", "range(9)", "spec.cpu.guest"]))
+    form = draw(st.sampled_from(GROWING))
+    return form.format(draw(growing_expressions(depth - 1)), draw(growing_expressions(depth - 1)),
+                       n=draw(amounts))
+
+
+@st.composite
+def hostile_lines(draw: Callable) -> str:
+    """One template line: a growing expression, perhaps in loops that feed it back into itself."""
+    expression = draw(growing_expressions())
+    loops = draw(st.integers(0, 2))
+    if not loops:
+        return f"# {{{{ {expression} | length }}}}"
+    body = f"{{% set ns.v = {expression.replace('name', 'ns.v', 1)} %}}"
+    for level in range(loops):
+        body = f"{{% for i{level} in range({draw(amounts)}) %}}{body}{{% endfor %}}"
+    return "{% set ns = namespace(v=name) %}" + body + "# {{ ns.v | length }}"
+
+
+@given(hostile_lines())
+def test_a_template_ends_rendered_or_refused_at_its_line_never_otherwise(line: str):
+    """Whatever a template grows, loops or combines, rendering ends: text, or a located InputError."""
+    from unittest import mock
+
+    from generator.model import CatalogObject
+    from generator.problems import Location
+    from generator.render import Renderer
+
+    note(line)
+    obj = CatalogObject(family="instancetype", name="u1.large", group="u", labels={"a": "b"}, annotations={},
+                        spec={"cpu": {"guest": 2}}, location=Location("series/u.yaml", 1, 1))
+    with tempfile.TemporaryDirectory() as folder, mock.patch.dict("os.environ", FUZZ_LIMITS):
+        templates = Path(folder) / "templates"
+        templates.mkdir()
+        (templates / "instancetype.yaml.j2").write_text(
+            "---\nkind: {{ kind }}\nmetadata: {name: {{ name | yaml_scalar }}}\n" + line + "\n")
+        try:
+            text = Renderer([templates]).render(obj, "VirtualMachineClusterInstancetype")
+        except InputError as exc:
+            [problem] = exc.problems
+            assert problem.location.file == "templates/instancetype.yaml.j2"
+            if problem.message.startswith("template exceeded a limit"):
+                assert problem.location.line == 4, problem
+        else:
+            assert len(text) <= 20000

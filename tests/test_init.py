@@ -45,12 +45,6 @@ def test_init_writes_a_catalog_that_builds_the_builtin_objects_under_the_vendors
         assert obj.labels[label("common-instancetypes-version")] == "v0.1.0-dev"
 
 
-def test_init_makes_missing_parent_directories(tmp_path: Path):
-    result = run_init(str(tmp_path / "a" / "b" / "vendor"))
-    assert result.exit_code == 0, result.stderr
-    assert yaml.safe_load((tmp_path / "a" / "b" / "vendor" / "catalog.yaml").read_text())["vendor"] == "example.com"
-
-
 def test_init_accepts_an_empty_directory(tmp_path: Path):
     assert run_init(str(tmp_path)).exit_code == 0
     assert (tmp_path / "overlay.yaml").is_file()
