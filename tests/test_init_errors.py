@@ -121,10 +121,19 @@ def test_an_empty_directory_stays_empty_when_the_disk_fills_up(tmp_path: Path):
     assert everything_under(tmp_path) == ["vendor"]
 
 
-@pytest.mark.parametrize("vendor", ["", "-acme", "acme corp", "a" * 64])
-def test_a_vendor_that_is_not_a_label_value_is_refused(tmp_path: Path, vendor: str):
+ALPHABET = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+            "and must start and end with an alphanumeric character")
+
+
+@pytest.mark.parametrize(("vendor", "why"), [
+    ("", "got an empty string"),
+    ("-acme", f"'-acme' is not a valid label value: {ALPHABET}"),
+    ("acme corp", f"'acme corp' is not a valid label value: {ALPHABET}"),
+    ("a" * 64, f"'{'a' * 64}' is not a valid label value: must be no more than 63 characters"),
+])
+def test_a_vendor_that_is_not_a_label_value_is_refused(tmp_path: Path, vendor: str, why: str):
     result = run_init(str(tmp_path / "vendor"), "--vendor", vendor)
-    assert result.stderr == f"error: --vendor: expected a Kubernetes label value such as example.com, got {vendor!r}\n"
+    assert result.stderr == f"error: --vendor: expected a vendor such as example.com: {why}\n"
     assert result.exit_code == 2
     assert everything_under(tmp_path) == []
 
