@@ -193,7 +193,7 @@ class _Reader:
         self.grown_at: Location | None = None
         stack: list[_Frame] = []
         root: list[Any] = []
-        resolve, constructors, locate = self.resolve, self.constructors, self.locate
+        resolve, locate = self.resolve, self.locate
         remembered = Loader.remembered()
         while True:
             event = get()

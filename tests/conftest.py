@@ -8,9 +8,13 @@ skip when it is absent, except under CI (CI=true), where its absence is a failur
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("CITGEN_SHARED", REPO.parent / "shared"))
@@ -38,6 +42,27 @@ def upstream_dir() -> Path:
 def swagger_path() -> Path:
     """KubeVirt's OpenAPI document, ../shared/kubevirt/swagger.json."""
     return shared_file(SWAGGER)
+
+
+@pytest.fixture(scope="session")
+def previous_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real earlier build of the built-in catalog, made once and copied into each case."""
+    out = tmp_path_factory.mktemp("previous") / "out"
+    result = CliRunner().invoke(main, ["build", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, previous_output: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tmp_path as the current directory, holding ``out/`` from an earlier build.
+
+    Paths are passed relative to it, so messages naming files outside the
+    catalog directory (an overlay) read the same on every machine.
+    """
+    shutil.copytree(previous_output, tmp_path / "out")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 # Hypothesis profiles: `ci` (the default, a few dozen examples per property, for `make

@@ -68,3 +68,8 @@ def documented_yaml(doc: str, heading: str, index: int = 0) -> str:
     end = re.search(r"\n#{1,3} ", section[len(heading):])
     section = section[:len(heading) + end.start()] if end else section
     return re.findall(r"```yaml\n(.*?)```", section, re.S)[index]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` and its bytes: what "earlier outputs untouched" compares."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

@@ -19,14 +19,10 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.errors import CitgenError
 from generator.write import MARKER, write_outputs
-from tests.helpers import copy_catalog
+from tests.helpers import copy_catalog, snapshot
 
 
 
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def build(catalog: Path, out: Path, *more: str):

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from tests.helpers import copy_catalog
+from tests.helpers import copy_catalog, snapshot
 
 CASES = Path(__file__).parent / "cases" / "broken"
 
@@ -37,31 +37,6 @@ def lay_out(case: Path, root: Path) -> None:
         if path.is_file() and relative.as_posix() != "expected.txt":
             (root / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(path, root / relative)
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-@pytest.fixture(scope="session")
-def previous_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real earlier build of the built-in catalog, made once and copied into each case."""
-    out = tmp_path_factory.mktemp("previous") / "out"
-    result = CliRunner().invoke(main, ["build", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, previous_output: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """tmp_path as the current directory, holding ``out/`` from an earlier build.
-
-    Paths are passed relative to it, so messages naming files outside the
-    catalog directory (an overlay) read the same on every machine.
-    """
-    shutil.copytree(previous_output, tmp_path / "out")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def run_build(workdir: Path) -> tuple[int, list[str], str]:

@@ -19,9 +19,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.write import OutputLock, lock_path
 
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+from tests.helpers import snapshot
 
 
 def beside(out: Path) -> list[str]:

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.errors import InputError
 from generator.yamlsrc import NESTING_LIMIT, iter_documents, load_stream_fast
-from tests.helpers import copy_catalog
+from tests.helpers import copy_catalog, snapshot
 
 REPO = Path(__file__).resolve().parent.parent
 ALL = "common-instancetypes-all-bundle.yaml"
@@ -75,10 +75,6 @@ def child(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> tu
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     return found["code"], found["stderr"].splitlines(), found["peak_kib"] // 1024
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,8 @@ import pytest
 
 from generator.vendor_init import init_catalog
 
+from tests.helpers import snapshot
+
 #: The built-in instancetype template with a line of the test's at line 8.
 TEMPLATE = """\
 ---
@@ -45,10 +47,6 @@ done = subprocess.run(sys.argv[2:], capture_output=True, text=True, timeout=floa
 print(json.dumps({"code": done.returncode, "stdout": done.stdout, "stderr": done.stderr,
                   "peak": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024}))
 """
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def run_citgen(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> dict:

@@ -20,7 +20,6 @@ need an overlay, a bundle or a look inside.
 from __future__ import annotations
 
 import copy
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -36,29 +35,9 @@ from generator.rules import RULES, RuleContext
 from generator.schema import check_object, quantity_at
 from generator.traits import Layer, compose
 from generator.yamlsrc import load_text
-from tests.helpers import REPO, default_build
+from tests.helpers import REPO, default_build, snapshot
 
 CLUSTER_PREFERENCE, CLUSTER_INSTANCETYPE = PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[0]
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-@pytest.fixture(scope="module")
-def previous_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("previous") / "out"
-    result = CliRunner().invoke(main, ["build", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, previous_output: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """tmp_path as the current directory, holding ``out/`` from an earlier build."""
-    shutil.copytree(previous_output, tmp_path / "out")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def refused_overlay(workdir: Path, text: str) -> list[str]:
@@ -360,7 +339,7 @@ def test_an_empty_override_spec_in_an_overlay_is_refused(workdir: Path, operatio
           {operation}:
             {name}: {body}
         """)
-    assert stderr[0].startswith(f"error: overlay.yaml:3:")
+    assert stderr[0].startswith("error: overlay.yaml:3:")
     assert stderr[0].endswith(f": preferences.{operation}.{name}.overrideSpec: expected at least one entry, "
                               "got an empty mapping")
     assert stderr[1:] == ["citgen: 1 problem, nothing written"]
