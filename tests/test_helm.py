@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import gzip
 import io
+import json
 import os
 import re
 import tarfile
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 from generator.cli import main
 from generator.model import CLUSTER_KINDS, INSTANCETYPE_KINDS, label
 from generator.outputs.helm import chart_version
+from generator.overlay import RESERVED_ANNOTATIONS
 from generator.pipeline import Build, BuildOptions, generate
 from tests.helpers import REPO, default_build
 
@@ -128,8 +130,9 @@ VALUE_SETS: dict[str, dict[str, Any]] = {
     "preferences-exclude-list": {"preferences": {"exclude": ["windows", "rhel.9"]}},
     "preferences-include-list": {"preferences": {"include": ["fedora", "ubuntu", "rhel.9"]}},
     "extra-labels-and-annotations": {
-        "labels": {"example.com/team": "platform", label("vendor"): "team.example.com"},
-        "annotations": {"example.com/contact": "VM team <vm-team@example.com>"}},
+        "labels": {"example.com/team": "platform", "app.kubernetes.io/part-of": "vm-catalog", "tier": ""},
+        "annotations": {"example.com/contact": "VM team <vm-team@example.com>",
+                        "example.com/notes": "Markdown: *yes*\n\n- one\n- two\n"}},
     "gpu-device": {"gpu": {"deviceName": "nvidia.com/GH100"}},
     "together": {"kinds": {"namespaced": False}, "instancetypes": {"series": ["gn", "u"], "sizes": ["xlarge"]},
                  "preferences": {"include": ["windows"], "exclude": ["windows.xp"]},
@@ -192,6 +195,17 @@ BAD_VALUES = {
     "misspelt-key": ({"kinds": {"clusters": False}}, "clusters"),
     "vendor-not-a-label-value": ({"vendor": "ACME Inc."}, "/vendor"),
     "label-value-too-long": ({"labels": {"example.com/team": "x" * 64}}, "/labels/example.com~1team"),
+    "label-value-with-a-space": ({"labels": {"example.com/team": "a b"}}, "/labels/example.com~1team"),
+    "label-key-with-a-space": ({"labels": {"team example": "x"}}, "invalid propertyName 'team example'"),
+    "label-key-prefix-too-long": ({"labels": {"a" * 254 + "/b": "x"}}, "does not match pattern '^([^/]{1,253}/)?"),
+    "annotation-key-not-qualified": ({"annotations": {"example.com/": "x"}}, "invalid propertyName 'example.com/'"),
+    "catalog-label": ({"labels": {label("cpu"): "4"}}, "/labels/instancetype.kubevirt.io~1cpu"),
+    "catalog-vendor-label": ({"labels": {label("vendor"): "example.com"}}, "/labels/instancetype.kubevirt.io~1vendor"),
+    "catalog-annotation": ({"annotations": {label("description"): "x"}},
+                           "/annotations/instancetype.kubevirt.io~1description"),
+    "catalog-written-annotation": ({"annotations": {"openshift.io/display-name": "x"}},
+                                   "/annotations/openshift.io~1display-name"),
+    "catalog-tags-annotation": ({"annotations": {"tags": "x"}}, "/annotations/tags"),
     "annotation-not-a-string": ({"annotations": {"example.com/n": 3}}, "/annotations/example.com~1n"),
     "device-not-a-string": ({"gpu": {"deviceName": 1}}, "/gpu/deviceName"),
     "device-emptied": ({"gpu": {"deviceName": ""}}, "/gpu/deviceName"),
@@ -206,6 +220,29 @@ def test_values_breaking_the_schema_are_rejected(helm: Any, chart: Any, values: 
     assert where in str(refused.value)
     with pytest.raises(helm.HelmValuesError):
         chart.validate_schema(values)
+
+
+def test_a_label_the_catalog_owns_fails_to_render_naming_the_key(helm: Any, chart: Any):
+    """The same keys an overlay may not set (overlay.py): the catalog's labels describe each spec."""
+    with pytest.raises(helm.HelmValuesError) as refused:
+        chart.render({"labels": {"instancetype.kubevirt.io/cpu": "64"}}, name="catalog", namespace="vms")
+    assert str(refused.value) == (
+        "values don't meet the specifications of the schema(s) in the following chart(s):\n"
+        "common-instancetypes:\n"
+        "- at '/labels/instancetype.kubevirt.io~1cpu': false schema\n")
+
+
+def test_keys_the_catalog_owns_are_the_ones_overlays_may_not_set(chart_dir: Path):
+    schema = json.loads((chart_dir / "values.schema.json").read_text())["properties"]
+    assert schema["labels"]["patternProperties"] == {"^instancetype\\.kubevirt\\.io/": False}
+    assert schema["annotations"]["patternProperties"] == {"^instancetype\\.kubevirt\\.io/": False}
+    assert schema["annotations"]["properties"] == {key: False for key in RESERVED_ANNOTATIONS}
+    assert set(RESERVED_ANNOTATIONS) >= {"openshift.io/display-name", "openshift.io/support-url", "tags"}
+
+
+def test_an_allowed_label_renders_on_every_object(chart: Any):
+    docs = render(chart, {"labels": {"example.com/team": "platform"}})
+    assert docs and {d["metadata"]["labels"]["example.com/team"] for d in docs} == {"platform"}
 
 
 @pytest.mark.parametrize("values", VALUE_SETS.values(), ids=VALUE_SETS.keys())

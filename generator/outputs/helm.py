@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import jinja2
 
 from ..errors import InputError
-from ..model import CLUSTER_KINDS, CatalogObject, label
+from ..model import CLUSTER_KINDS, LABEL_PREFIX, CatalogObject, label
+from ..overlay import QUALIFIED_KEY, RESERVED_ANNOTATIONS
 from ..problems import Location
 from ..render import environment, template_error
 from ..yamlsrc import load_stream_fast
@@ -182,12 +183,31 @@ def _string_list(names: Iterable[str]) -> dict[str, Any]:
     return {"type": "array", "uniqueItems": True, "items": {"type": "string", "enum": list(names)}}
 
 
-def _string_map(value_pattern: str | None) -> dict[str, Any]:
-    value: dict[str, Any] = {"type": "string"}
-    if value_pattern:
-        value.update(pattern=value_pattern, maxLength=63)
-    return {"type": "object", "propertyNames": {"type": "string", "minLength": 1, "maxLength": 316},
-            "additionalProperties": value}
+#: A label or annotation key's optional prefix is a DNS subdomain of at most 253 characters
+#: (QUALIFIED_KEY checks its form and the name's, but not the prefix's length).
+_PREFIX_LENGTH = r"^([^/]{1,253}/)?[^/]*$"
+
+
+def _metadata_map(section: str, value: dict[str, Any]) -> dict[str, Any]:
+    """Extra ``labels`` or ``annotations``: keys as the API server accepts them, none the catalog owns.
+
+    The keys the catalog owns are the ones an overlay may not set either
+    (overlay.py): everything under instancetype.kubevirt.io/, whose labels
+    describe each object's spec, and the annotations the catalog writes from
+    its own settings (display names, provider, icon, tags). A schema of
+    ``false`` refuses them; Helm names the key in its message.
+    """
+    owned: dict[str, Any] = {}
+    if section == "annotations":
+        owned = {key: False for key in sorted(RESERVED_ANNOTATIONS)}
+    return {
+        "type": "object",
+        "propertyNames": {"type": "string", "allOf": [{"pattern": QUALIFIED_KEY.pattern},
+                                                      {"pattern": _PREFIX_LENGTH}]},
+        "properties": owned,
+        "patternProperties": {"^" + re.escape(LABEL_PREFIX): False},
+        "additionalProperties": value,
+    }
 
 
 def values_schema(ctx: OutputContext) -> dict[str, Any]:
@@ -219,8 +239,8 @@ def values_schema(ctx: OutputContext) -> dict[str, Any]:
                 "exclude": _string_list(names["preferences"]),
             }),
             "vendor": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": LABEL_VALUE},
-            "labels": _string_map(LABEL_VALUE),
-            "annotations": _string_map(None),
+            "labels": _metadata_map("labels", {"type": "string", "maxLength": 63, "pattern": LABEL_VALUE}),
+            "annotations": _metadata_map("annotations", {"type": "string"}),
             # Empty only when the build had no single device to show (and keeps every one as built).
             "gpu": closed({"deviceName": {"type": "string", "minLength": 1 if gpu_device_name(ctx) else 0}}),
             "keepDeprecated": {"type": "boolean"},
@@ -277,6 +297,8 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
         "series": names["series_help"],
         "sizes": names["sizes"],
         "families": names["families"],
+        "owned_prefix": LABEL_PREFIX,
+        "owned_annotations": sorted(RESERVED_ANNOTATIONS),
     }))
     files["values.schema.json"] = (json.dumps(values_schema(ctx), indent=2, sort_keys=True) + "\n").encode()
     files[DATA_FILE] = _dump_data(chart_data(ctx))
