@@ -38,7 +38,7 @@ LINE_LIMIT = 120
 _NARROWEST = 5
 #: Characters a literal or folded block cannot carry as written (they would come back
 #: as other line breaks or need escapes); strings holding them are left to the emitter.
-_NOT_IN_BLOCKS = frozenset("\r\x85\u2028\u2029")
+_NOT_IN_BLOCKS = re.compile("[\r\x85\u2028\u2029]")
 _FOLDABLE_SPACE = re.compile(r"(?<! ) (?! )")
 
 
@@ -71,22 +71,23 @@ class _Long:
                 return "|"  # each line as written: Markdown reads as it was typed
             # double quotes write a line break as \\n: single quotes would write it as a blank line
             if _folding_ok(value):
-                self._words(value.split("\n"))
+                self._words(value.replace("\n", " "))
                 return ">"
-            self._words([value])
+            self._words(value)
             return '"'
         if column + len(value) + 2 <= limit:  # fits, quotes and all
             return None
-        self._words([value])
+        self._words(value)
         # a folded block starts the text on a line of its own, as the built-in series write
         # their descriptions; where a block cannot carry it, the emitter quotes and folds it
         return ">" if _folding_ok(value) else None
 
-    def _words(self, lines: list[str]) -> None:
-        """Note the longest word of ``lines``, the parts of a string the emitter writes as lines."""
+    def _words(self, text: str) -> None:
+        """Note the longest word of ``text``, as the emitter folds it (a line break of a
+        block scalar has been made a space by the caller)."""
         # the emitter folds only at a single space: words joined by a run of spaces stay on one line
-        words = [w for line in lines for w in _FOLDABLE_SPACE.split(line)]
-        if all(line.isascii() for line in lines) and "".join(words).isprintable():
+        words = _FOLDABLE_SPACE.split(text) if "  " in text else text.split(" ")
+        if text.isascii() and text.isprintable():
             longest = max(map(len, words))
         else:  # a character YAML escapes takes up to ten columns
             longest = max(map(_escaped_length, words))
@@ -117,7 +118,7 @@ def _block_ok(value: str, newlines: int) -> bool:
     lines in a row (a folded block writes one more per line break than a literal one), nor
     with kept trailing line breaks, nor with breaks other than ``\\n``."""
     return ("\n" * (newlines + 1) not in value and not value.endswith("\n\n")
-            and not _NOT_IN_BLOCKS.intersection(value))
+            and _NOT_IN_BLOCKS.search(value) is None)
 
 
 def _folding_ok(value: str) -> bool:
@@ -140,9 +141,7 @@ def _node(value: Any, seen: set[int], long: _Long | None = None, column: int = 0
     """
     kind = type(value)
     if kind is str:
-        if long is not None and (column + len(value) > long.limit - 2 or "\n" in value):
-            return yaml.ScalarNode(_TAG + "str", value, style=long.style(value, column, block))
-        return yaml.ScalarNode(_TAG + "str", value)
+        return _string(value, long, column, block)
     if kind is bool:
         return yaml.ScalarNode(_TAG + "bool", "true" if value else "false")
     if kind is int:
@@ -152,17 +151,28 @@ def _node(value: Any, seen: set[int], long: _Long | None = None, column: int = 0
     if kind is not dict and kind is not list or id(value) in seen:
         raise _Unusual(kind)
     seen.add(id(value))
+    inner = block + 2
     if kind is list:  # "- " then the item: a nested collection or block two further in
-        return yaml.SequenceNode(_TAG + "seq", [_node(v, seen, long, column=block + 2, block=block + 2)
+        return yaml.SequenceNode(_TAG + "seq", [_string(v, long, inner, inner) if type(v) is str
+                                                else _node(v, seen, long, inner, inner)
                                                 for v in value], flow_style=False)
     if any(type(k) is not str for k in value):
         raise _Unusual("a key that is not a string")
-    # a nested mapping is indented two; a list is not (its dashes start under the key);
-    # a scalar starts after "key: ", leaving room for quotes around the key
+    # a scalar starts after "key: ", leaving room for quotes around the key; a nested mapping
+    # is indented two, a list is not (its dashes start under the key). Strings, most of the
+    # values, are made here rather than in a call of _node each.
     return yaml.MappingNode(_TAG + "map", [
         (yaml.ScalarNode(_TAG + "str", k),
-         _node(v, seen, long, column=block + len(k) + 4, block=block if type(v) is list else block + 2))
+         _string(v, long, block + len(k) + 4, inner) if type(v) is str
+         else _node(v, seen, long, block + len(k) + 4, block if type(v) is list else inner))
         for k, v in sorted(value.items())], flow_style=False)
+
+
+def _string(value: str, long: _Long | None, column: int, block: int) -> yaml.ScalarNode:
+    """A string's node; one too long for its line, or with line breaks, gets the style it needs."""
+    if long is not None and (column + len(value) > long.limit - 2 or "\n" in value):
+        return yaml.ScalarNode(_TAG + "str", value, style=long.style(value, column, block))
+    return yaml.ScalarNode(_TAG + "str", value)
 
 
 def _dump(value: Any, indent: int | None = None) -> str:
