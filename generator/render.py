@@ -13,7 +13,7 @@ import io
 import re
 import types
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 import jinja2
 import yaml
@@ -38,7 +38,7 @@ LINE_LIMIT = 120
 _NARROWEST = 5
 #: Characters a literal or folded block cannot carry as written (they would come back
 #: as other line breaks or need escapes); strings holding them are left to the emitter.
-_NOT_IN_BLOCKS = re.compile("[\r\x85\u2028\u2029]")
+_NOT_IN_BLOCKS = ("\r", "\x85", "\u2028", "\u2029")
 _FOLDABLE_SPACE = re.compile(r"(?<! ) (?! )")
 
 
@@ -56,6 +56,11 @@ class _Long:
 
     __slots__ = ("limit", "word")
 
+    #: What style() found for a string where it started, and its longest word: every size of
+    #: a series carries the same description, so most long strings have been seen before.
+    _seen: ClassVar[dict[tuple[str, int, int, int], tuple[str | None, int]]] = {}
+    MEMORY = 4096
+
     def __init__(self, limit: int):
         self.limit = limit
         self.word = 0  # the longest word of the strings the emitter may have to fold
@@ -63,6 +68,19 @@ class _Long:
     def style(self, value: str, column: int, block: int) -> str | None:
         """The scalar style ``value`` needs when its text starts at ``column`` and a block
         scalar's lines would start at ``block``; None lets the emitter choose as always."""
+        key = (value, column, block, self.limit)
+        found = self._seen.get(key)
+        if found is None:
+            mine = _Long(self.limit)
+            found = (mine._style(value, column, block), mine.word)
+            if len(self._seen) >= self.MEMORY:
+                self._seen.clear()
+            self._seen[key] = found
+        if found[1] > self.word:
+            self.word = found[1]
+        return found[0]
+
+    def _style(self, value: str, column: int, block: int) -> str | None:
         limit = self.limit
         if "\n" in value:
             lines = value.split("\n")
@@ -118,7 +136,7 @@ def _block_ok(value: str, newlines: int) -> bool:
     lines in a row (a folded block writes one more per line break than a literal one), nor
     with kept trailing line breaks, nor with breaks other than ``\\n``."""
     return ("\n" * (newlines + 1) not in value and not value.endswith("\n\n")
-            and _NOT_IN_BLOCKS.search(value) is None)
+            and not any(char in value for char in _NOT_IN_BLOCKS))
 
 
 def _folding_ok(value: str) -> bool:
@@ -152,27 +170,40 @@ def _node(value: Any, seen: set[int], long: _Long | None = None, column: int = 0
         raise _Unusual(kind)
     seen.add(id(value))
     inner = block + 2
+    # a string fits when it ends this far left (a block or quotes come after); None: no limit
+    end = long.limit - 2 if long is not None else None
     if kind is list:  # "- " then the item: a nested collection or block two further in
-        return yaml.SequenceNode(_TAG + "seq", [_string(v, long, inner, inner) if type(v) is str
-                                                else _node(v, seen, long, inner, inner)
-                                                for v in value], flow_style=False)
+        return yaml.SequenceNode(_TAG + "seq", [
+            (_Scalar(_STR, v) if end is None or inner + len(v) <= end and "\n" not in v
+             else _string(v, long, inner, inner)) if type(v) is str
+            else _node(v, seen, long, inner, inner) for v in value], flow_style=False)
     if any(type(k) is not str for k in value):
         raise _Unusual("a key that is not a string")
     # a scalar starts after "key: ", leaving room for quotes around the key; a nested mapping
     # is indented two, a list is not (its dashes start under the key). Strings, most of the
     # values, are made here rather than in a call of _node each.
-    return yaml.MappingNode(_TAG + "map", [
-        (yaml.ScalarNode(_TAG + "str", k),
-         _string(v, long, block + len(k) + 4, inner) if type(v) is str
-         else _node(v, seen, long, block + len(k) + 4, block if type(v) is list else inner))
-        for k, v in sorted(value.items())], flow_style=False)
+    pairs = []
+    for k, v in sorted(value.items()):
+        if type(v) is str:
+            if end is None or block + len(k) + 4 + len(v) <= end and "\n" not in v:
+                pairs.append((_Scalar(_STR, k), _Scalar(_STR, v)))
+            else:
+                pairs.append((_Scalar(_STR, k), _string(v, long, block + len(k) + 4, inner)))
+        else:
+            pairs.append((_Scalar(_STR, k), _node(v, seen, long, block + len(k) + 4,
+                                                  block if type(v) is list else inner)))
+    return yaml.MappingNode(_TAG + "map", pairs, flow_style=False)
+
+
+_Scalar = yaml.ScalarNode
+_STR = _TAG + "str"
 
 
 def _string(value: str, long: _Long | None, column: int, block: int) -> yaml.ScalarNode:
     """A string's node; one too long for its line, or with line breaks, gets the style it needs."""
     if long is not None and (column + len(value) > long.limit - 2 or "\n" in value):
-        return yaml.ScalarNode(_TAG + "str", value, style=long.style(value, column, block))
-    return yaml.ScalarNode(_TAG + "str", value)
+        return yaml.ScalarNode(_STR, value, style=long.style(value, column, block))
+    return yaml.ScalarNode(_STR, value)
 
 
 def _dump(value: Any, indent: int | None = None) -> str:
