@@ -27,6 +27,9 @@ POSITIVE_INT = {"type": "integer", "minimum": 1}
 CPU_COUNT = {"type": "integer", "minimum": 1, "maximum": 2**32 - 1}
 #: The version is part of every name and a label value: keep it short.
 SERIES_VERSION = {"type": "integer", "minimum": 1, "maximum": 9999}
+#: The description annotation's text, kept exactly as written (its YAML style decides the
+#: line breaks); only text with nothing but white space in it is refused.
+DESCRIPTION = {"type": "string", "pattern": r"\S", "x-expected": "text that is not blank"}
 
 FEATURE_FLAGS: dict[str, Any] = {
     "type": "object",
@@ -137,7 +140,7 @@ SERIES: dict[str, Any] = {
         "version": SERIES_VERSION,
         "class": LABEL_VALUE,
         "displayName": {"type": "string", "minLength": 1},
-        "description": {"type": "string", "minLength": 1},
+        "description": DESCRIPTION,
         "icon": LABEL_VALUE,
         "ratio": {
             "type": "string",

@@ -252,7 +252,7 @@ def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Pr
         version=data["version"],
         cls=data["class"],
         display_name=data["displayName"],
-        description=" ".join(data["description"].split()),
+        description=data["description"],  # exactly as the YAML scalar says: its style decides the line breaks
         icon=data["icon"],
         ratio=parse_ratio(data["ratio"]),
         matrix=matrix_name,

@@ -30,9 +30,15 @@ SUBDOMAIN_MAX = 253
 #: Every annotation key and value of one object together (apimachinery's ValidateAnnotationsSize).
 ANNOTATIONS_SIZE_MAX = 256 * 1024
 
-_QUALIFIED = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
-_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
-_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+_NAME_PART = r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_SUBDOMAIN_PART = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+_QUALIFIED = re.compile(_NAME_PART)
+_LABEL_VALUE = re.compile(f"({_NAME_PART})?")
+_SUBDOMAIN = re.compile(_SUBDOMAIN_PART)
+
+#: A label key as one regular expression, for schemas that cannot call the functions
+#: below (a Helm chart's values.schema.json); lengths are bounded separately there.
+LABEL_KEY_PATTERN = f"^({_SUBDOMAIN_PART}/)?{_NAME_PART}$"
 
 _QUALIFIED_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', "
                   "and must start and end with an alphanumeric character")

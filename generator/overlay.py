@@ -318,7 +318,7 @@ class _Overlay:
             if key in body:
                 changes[attribute] = body[key]
         if "description" in body:
-            changes["description"] = " ".join(body["description"].split())
+            changes["description"] = body["description"]  # as written, like series/*.yaml
         if "ratio" in body:
             changes["ratio"] = parse_ratio(body["ratio"])
             if changes["ratio"] == 0:
@@ -427,8 +427,8 @@ class _Overlay:
         fields: dict[str, Any] = {}
         for key, attribute in (("displayName", "display_name"), ("description", "description"),
                                ("iconClass", "icon_class")):
-            if key in body:
-                fields[attribute] = body[key].strip()
+            if key in body:  # a description is kept as written, like in preferences/*.yaml
+                fields[attribute] = body[key] if key == "description" else body[key].strip()
         if "basedOn" in body:
             fields["based_on"] = body["basedOn"]
             fields["based_on_location"] = self.at(*base, "basedOn")

@@ -65,7 +65,7 @@ def _preference(*, adding: bool) -> dict[str, Any]:
     """A preference body: as in a family file when adding, every key optional when changing."""
     properties: dict[str, Any] = {
         "displayName": _TEXT,
-        "description": _TEXT,
+        "description": formats.DESCRIPTION,
         "basedOn": PREFERENCE_NAME,
         "osType": _TEXT,
         "iconClass": _TEXT,

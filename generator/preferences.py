@@ -131,14 +131,17 @@ class PreferenceCatalog:
 # --------------------------------------------------------------------------- loading
 
 
-def _string(doc: Document, data: Mapping[str, Any], key: str, path: tuple, problems: list[Problem]) -> str | None:
+def _string(doc: Document, data: Mapping[str, Any], key: str, path: tuple, problems: list[Problem],
+            *, as_written: bool = False) -> str | None:
+    """A non-blank string, stripped; ``as_written`` keeps it exactly as its YAML scalar says
+    (a description: folded or literal style and chomping decide its line breaks, not us)."""
     if key not in data:
         return None
     value = data[key]
     if not isinstance(value, str) or not value.strip():
         problems.append(doc.source.problem(path + (key,), f"{key} must be a non-empty string, got {type_name(value)}"))
         return None
-    return value.strip()
+    return value if as_written else value.strip()
 
 
 def _bool(doc: Document, data: Mapping[str, Any], key: str, path: tuple, problems: list[Problem]) -> bool | None:
@@ -207,7 +210,7 @@ def _preference(doc: Document, family: str, name: Any, data: Any,
         problems.append(doc.source.problem(path, f"preference {name!r} must be a mapping, got {type_name(data)}"))
         return None
     problems += unknown_keys(doc, data, path, PREFERENCE_KEYS, f"preference {name!r}")
-    description = _string(doc, data, "description", path, problems)
+    description = _string(doc, data, "description", path, problems, as_written=True)
     if description is None and "description" not in data:
         problems.append(doc.source.problem(path, f"preference {name!r} needs a description: one sentence, "
                                            "in our own words, on what it is for", key=True))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import gzip
 import io
+import json
 import os
 import re
 import tarfile
@@ -26,6 +27,7 @@ from hypothesis import strategies as st
 from generator.cli import main
 from generator.model import CLUSTER_KINDS, INSTANCETYPE_KINDS, label
 from generator.outputs.helm import chart_version
+from generator.overlay import RESERVED_ANNOTATIONS
 from generator.pipeline import Build, BuildOptions, generate
 from tests.helpers import REPO, default_build
 
@@ -145,8 +147,9 @@ VALUE_SETS: dict[str, dict[str, Any]] = {
     "preferences-exclude-list": {"preferences": {"exclude": ["windows", "rhel.9"]}},
     "preferences-include-list": {"preferences": {"include": ["fedora", "ubuntu", "rhel.9"]}},
     "extra-labels-and-annotations": {
-        "labels": {"example.com/team": "platform", label("vendor"): "team.example.com"},
-        "annotations": {"example.com/contact": "VM team <vm-team@example.com>"}},
+        "labels": {"example.com/team": "platform", "app.kubernetes.io/part-of": "vm-catalog", "tier": ""},
+        "annotations": {"example.com/contact": "VM team <vm-team@example.com>",
+                        "example.com/notes": "Markdown: *yes*\n\n- one\n- two\n"}},
     "together": {"kinds": {"namespaced": False}, "instancetypes": {"series": ["cx", "u"], "sizes": ["xlarge"]},
                  "preferences": {"include": ["windows"], "exclude": ["windows.xp"]},
                  "vendor": "example.com", "keepDeprecated": False},
@@ -240,6 +243,22 @@ BAD_VALUES = {
     "misspelt-key": ({"kinds": {"clusters": False}}, "clusters"),
     "vendor-not-a-label-value": ({"vendor": "ACME Inc."}, "/vendor"),
     "label-value-too-long": ({"labels": {"example.com/team": "x" * 64}}, "/labels/example.com~1team"),
+    "label-value-with-a-space": ({"labels": {"example.com/team": "a b"}}, "/labels/example.com~1team"),
+    "label-key-with-a-space": ({"labels": {"team example": "x"}}, "invalid propertyName 'team example'"),
+    "label-key-prefix-too-long": ({"labels": {"a" * 254 + "/b": "x"}}, "does not match pattern '^([^/]{1,253}/)?"),
+    "label-key-uppercase-prefix": ({"labels": {"Example.com/team": "x"}}, "invalid propertyName 'Example.com/team'"),
+    "annotation-key-not-qualified": ({"annotations": {"example.com/": "x"}}, "invalid propertyName 'example.com/'"),
+    "catalog-label": ({"labels": {label("cpu"): "4"}}, "/labels/instancetype.kubevirt.io~1cpu"),
+    "catalog-vendor-label": ({"labels": {label("vendor"): "example.com"}}, "/labels/instancetype.kubevirt.io~1vendor"),
+    "catalog-annotation": ({"annotations": {label("description"): "x"}},
+                           "/annotations/instancetype.kubevirt.io~1description"),
+    "catalog-written-annotation": ({"annotations": {"openshift.io/display-name": "x"}},
+                                   "/annotations/openshift.io~1display-name"),
+    "catalog-tags-annotation": ({"annotations": {"tags": "x"}}, "/annotations/tags"),
+    "helm-owner-label": ({"labels": {"app.kubernetes.io/managed-by": "me"}},
+                         "/labels/app.kubernetes.io~1managed-by"),
+    "helm-release-annotation": ({"annotations": {"meta.helm.sh/release-name": "other"}},
+                                "/annotations/meta.helm.sh~1release-name"),
     "annotation-not-a-string": ({"annotations": {"example.com/n": 3}}, "/annotations/example.com~1n"),
     "deprecated-not-boolean": ({"keepDeprecated": "no"}, "/keepDeprecated"),
 }
@@ -281,6 +300,31 @@ def test_notes_explain_coexisting_with_virt_operator(chart: Any):
     assert "in namespace vms; virt-operator never deploys these kinds." in namespaced
     cluster = chart.render({"kinds": {"namespaced": False}}, name="catalog", namespace="vms")[NOTES]
     assert "commonInstancetypesDeployment" in cluster and "namespace vms" not in cluster
+
+
+def test_a_label_the_catalog_owns_fails_to_render_naming_the_key(helm: Any, chart: Any):
+    """The same keys an overlay may not set (overlay.py): the catalog's labels describe each spec."""
+    with pytest.raises(helm.HelmValuesError) as refused:
+        chart.render({"labels": {"instancetype.kubevirt.io/cpu": "64"}}, name="catalog", namespace="vms")
+    assert str(refused.value) == (
+        "values don't meet the specifications of the schema(s) in the following chart(s):\n"
+        "common-instancetypes:\n"
+        "- at '/labels/instancetype.kubevirt.io~1cpu': false schema\n")
+
+
+def test_keys_the_catalog_owns_are_the_ones_overlays_may_not_set(chart_dir: Path):
+    schema = json.loads((chart_dir / "values.schema.json").read_text())["properties"]
+    assert schema["labels"]["patternProperties"] == {"^instancetype\\.kubevirt\\.io/": False}
+    assert schema["annotations"]["patternProperties"] == {"^instancetype\\.kubevirt\\.io/": False}
+    assert schema["labels"]["properties"] == {"app.kubernetes.io/managed-by": False}
+    assert schema["annotations"]["properties"] == {key: False for key in [
+        *RESERVED_ANNOTATIONS, "meta.helm.sh/release-name", "meta.helm.sh/release-namespace"]}
+    assert set(RESERVED_ANNOTATIONS) >= {"openshift.io/display-name", "openshift.io/support-url", "tags"}
+
+
+def test_an_allowed_label_renders_on_every_object(chart: Any):
+    docs = render(chart, {"labels": {"example.com/team": "platform"}})
+    assert docs and {d["metadata"]["labels"]["example.com/team"] for d in docs} == {"platform"}
 
 
 @pytest.mark.parametrize("values", VALUE_SETS.values(), ids=VALUE_SETS.keys())
@@ -373,3 +417,8 @@ def test_citgen_build_helm_package_writes_a_chart_helm_loads(helm: Any, tmp_path
     assert [a.name for a in archives] == [f"common-instancetypes-{chart_version(default_build().version)}.tgz"]
     with helm.Chart.load(str(archives[0])) as loaded:
         assert render(loaded) == [d.data for d in default_build().documents]
+
+def test_an_annotation_key_with_an_uppercase_prefix_renders_as_the_api_server_reads_it(chart: Any):
+    """Annotation keys are checked without regard to case (apimachinery's ValidateAnnotations)."""
+    docs = render(chart, {"annotations": {"Example.com/Contact": "vm-team"}})
+    assert docs and {d["metadata"]["annotations"]["Example.com/Contact"] for d in docs} == {"vm-team"}

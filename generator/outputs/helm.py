@@ -27,7 +27,9 @@ import jinja2
 
 from ..errors import InputError
 from ..inputfiles import read_bytes
-from ..model import CLUSTER_KINDS, CatalogObject, label
+from ..model import CLUSTER_KINDS, LABEL_PREFIX, CatalogObject, label
+from ..objectmeta import LABEL_KEY_PATTERN, QUALIFIED_NAME_MAX, SUBDOMAIN_MAX
+from ..overlay import RESERVED_ANNOTATIONS
 from ..problems import Location
 from ..render import environment, template_error
 from ..yamlsrc import load_stream_fast
@@ -185,12 +187,42 @@ def _string_list(names: Iterable[str]) -> dict[str, Any]:
     return {"type": "array", "uniqueItems": True, "items": {"type": "string", "enum": list(names)}}
 
 
-def _string_map(value_pattern: str | None) -> dict[str, Any]:
-    value: dict[str, Any] = {"type": "string"}
-    if value_pattern:
-        value.update(pattern=value_pattern, maxLength=63)
-    return {"type": "object", "propertyNames": {"type": "string", "minLength": 1, "maxLength": 316},
-            "additionalProperties": value}
+#: The lengths LABEL_KEY_PATTERN leaves out: a prefix of at most 253 characters, a name of at most 63.
+_KEY_LENGTHS = rf"^([^/]{{1,{SUBDOMAIN_MAX}}}/)?[^/]{{1,{QUALIFIED_NAME_MAX}}}$"
+
+
+#: What Helm itself writes on every object it installs, to know the release that owns it:
+#: a value setting these would take the objects away from their release.
+HELM_OWNED = {
+    "labels": ("app.kubernetes.io/managed-by",),
+    "annotations": ("meta.helm.sh/release-name", "meta.helm.sh/release-namespace"),
+}
+
+
+def _metadata_map(section: str, value: dict[str, Any]) -> dict[str, Any]:
+    """Extra ``labels`` or ``annotations``: keys as the API server accepts them, none the catalog owns.
+
+    The keys the catalog owns are the ones an overlay may not set either
+    (overlay.py): everything under instancetype.kubevirt.io/, whose labels
+    describe each object's spec, and the annotations the catalog writes from
+    its own settings (display names, provider, icon, tags); and, in a chart,
+    the keys by which Helm records which release owns each object. A schema
+    of ``false`` refuses them; Helm names the key in its message.
+    """
+    # The API server reads an annotation key without regard to case (ValidateAnnotations).
+    key_pattern = LABEL_KEY_PATTERN if section == "labels" else "(?i)" + LABEL_KEY_PATTERN
+    owned = dict.fromkeys(HELM_OWNED[section], False)
+    if section == "annotations":
+        owned.update(dict.fromkeys(RESERVED_ANNOTATIONS, False))
+    owned = dict(sorted(owned.items()))
+    return {
+        "type": "object",
+        "propertyNames": {"type": "string", "allOf": [{"pattern": key_pattern},
+                                                      {"pattern": _KEY_LENGTHS}]},
+        "properties": owned,
+        "patternProperties": {"^" + re.escape(LABEL_PREFIX): False},
+        "additionalProperties": value,
+    }
 
 
 def values_schema(ctx: OutputContext) -> dict[str, Any]:
@@ -223,8 +255,8 @@ def values_schema(ctx: OutputContext) -> dict[str, Any]:
                 "exclude": _string_list(names["preferences"]),
             }),
             "vendor": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": LABEL_VALUE},
-            "labels": _string_map(LABEL_VALUE),
-            "annotations": _string_map(None),
+            "labels": _metadata_map("labels", {"type": "string", "maxLength": 63, "pattern": LABEL_VALUE}),
+            "annotations": _metadata_map("annotations", {"type": "string"}),
             "keepDeprecated": {"type": "boolean"},
         },
     }
@@ -283,6 +315,8 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
         "series": names["series_help"],
         "sizes": names["sizes"],
         "families": names["families"],
+        "owned_prefix": LABEL_PREFIX,
+        "owned_annotations": sorted(RESERVED_ANNOTATIONS),
     }))
     files["values.schema.json"] = (json.dumps(values_schema(ctx), indent=2, sort_keys=True) + "\n").encode()
     files[DATA_FILE] = _dump_data(chart_data(ctx))

@@ -39,8 +39,10 @@ common-instancetypes.object: one object as the given kind, with the values
 applied: the vendor label and the GPU device name only when they differ from
 what the catalog was built with (so default values give the bundles' objects
 unchanged), then the extra labels and annotations, which win over the
-catalog's own. Only a chart with GPU instancetypes has a gpu value, so it is
-read only for an object with spec.gpus (`and` stops at the first false). Called with (dict "obj" <entry> "kind" <kind> "Values" .Values
+catalog's extra ones (values.schema.json refuses the keys the catalog owns
+itself). Only a chart with GPU instancetypes has a gpu value, so it is read
+only for an object with spec.gpus (`and` stops at the first false). Called
+with (dict "obj" <entry> "kind" <kind> "Values" .Values
 "built" <catalog.built>).
 */}}
 {{- define "common-instancetypes.object" -}}
