@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.errors import InputError
 from generator.yamlsrc import NESTING_LIMIT, iter_documents, load_stream_fast
-from tests.helpers import copy_catalog, snapshot
+from tests.helpers import copy_catalog, default_build, snapshot
 
 REPO = Path(__file__).resolve().parent.parent
 ALL = "common-instancetypes-all-bundle.yaml"
@@ -163,10 +163,12 @@ def test_class_1_in_the_text_a_template_renders(work: Path):
     template = work / "catalog" / "templates" / "instancetype.yaml.j2"
     written = template.read_text()
     template.write_text(written + "status: &a {x: *a}\n")
+    first = next(o for o in default_build().objects if o.family == "instancetype")  # rendered first, checked
+    line = default_build().bundles["common-clusterinstancetypes-bundle.yaml"].split("\n---\n")[0].count("\n") + 2
     assert refused_build(work) == [
-        "error: templates/instancetype.yaml.j2: rendering 'cx1.2xlarge' as VirtualMachineClusterInstancetype gave "
-        "text that is not valid YAML (the text:35:16: alias '*a' refers to the list or mapping that contains it "
-        "(anchored at line 35); YAML that refers to itself cannot be read); pass values through the yaml_scalar "
+        f"error: templates/instancetype.yaml.j2: rendering {first.name!r} as VirtualMachineClusterInstancetype gave "
+        f"text that is not valid YAML (the text:{line}:16: alias '*a' refers to the list or mapping that contains "
+        f"it (anchored at line {line}); YAML that refers to itself cannot be read); pass values through the yaml_scalar "
         "or yaml_block filters",
         "citgen: 1 problem, nothing written",
     ]
