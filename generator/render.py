@@ -55,7 +55,10 @@ class _Long:
     that fits, and every string when no limit is asked for, is left alone.
     """
 
-    __slots__ = ("limit", "word")
+    __slots__ = ("limit", "word", "quoted")
+
+    #: What a string written by _double_quoted stands in for while the emitter writes the rest.
+    TOKEN = "citgen-quoted-text-{}"
 
     #: What style() found for a string where it started, and its longest word: every size of
     #: a series carries the same description, so most long strings have been seen before.
@@ -65,6 +68,8 @@ class _Long:
     def __init__(self, limit: int):
         self.limit = limit
         self.word = 0  # the longest word of the strings the emitter may have to fold
+        # text with line breaks that no block style can carry: token -> (text, column, block)
+        self.quoted: dict[str, tuple[str, int, int]] = {}
 
     def style(self, value: str, column: int, block: int) -> str | None:
         """The scalar style ``value`` needs when its text starts at ``column`` and a block
@@ -92,8 +97,7 @@ class _Long:
             if _folding_ok(value):
                 self._words(value.replace("\n", " "))
                 return ">"
-            self._words(value)
-            return '"'
+            return '"'  # written by _double_quoted, which can break a line anywhere
         if column + len(value) + 2 <= limit:  # fits, quotes and all
             return None
         self._words(value)
@@ -201,10 +205,58 @@ _STR = _TAG + "str"
 
 
 def _string(value: str, long: _Long | None, column: int, block: int) -> yaml.ScalarNode:
-    """A string's node; one too long for its line, or with line breaks, gets the style it needs."""
+    """A string's node; one too long for its line, or with line breaks, gets the style it needs.
+
+    Text that must go in double quotes is written by _double_quoted: a token stands in
+    for it while the emitter writes everything else, and _dump puts the text in its place.
+    """
     if long is not None and (column + len(value) > long.limit - 2 or "\n" in value):
-        return yaml.ScalarNode(_STR, value, style=long.style(value, column, block))
+        style = long.style(value, column, block)
+        if style == '"':
+            token = _Long.TOKEN.format(len(long.quoted))
+            long.quoted[token] = (value, column, block)
+            return yaml.ScalarNode(_STR, token)
+        return yaml.ScalarNode(_STR, value, style=style)
     return yaml.ScalarNode(_STR, value)
+
+
+#: How YAML's double quotes write the characters that cannot stand for themselves.
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\x00": "\\0"}
+
+
+def _escaped(char: str) -> str:
+    """``char`` as it is written inside double quotes (printable as YAML 1.1 defines it)."""
+    found = _ESCAPES.get(char)
+    if found is not None:
+        return found
+    if "\x20" <= char <= "\x7e" or ("\xa0" <= char <= "\ud7ff" or "\ue000" <= char <= "\ufffd") and char != "\ufeff":
+        return char
+    code = ord(char)
+    return f"\\x{code:02X}" if code <= 0xFF else f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
+
+
+def _double_quoted(value: str, column: int, block: int, limit: int) -> str:
+    """``value`` in double quotes, its text starting at ``column``, no line past ``limit``.
+
+    libyaml's emitter breaks a double-quoted line only at a space, so short lines
+    joined by ``\\n`` escapes would make one word too long for any line. Here a line
+    may end anywhere with an escaped line break (a ``\\`` at its end, which the text
+    does not keep); the next line starts at ``block``, and a space or tab there is
+    escaped, since a reader drops the white space that starts a continued line.
+    """
+    lines: list[str] = []
+    line, at = '"', column + 1
+    for char in value:
+        piece = _escaped(char)
+        if at + len(piece) + 1 > limit and at > block + 1:  # room for the "\\" or the closing quote
+            lines.append(line + "\\")
+            line, at = " " * block, block
+            if char in " \t":
+                piece = "\\ " if char == " " else "\\t"
+        line += piece
+        at += len(piece)
+    lines.append(line + '"')
+    return "\n".join(lines)
 
 
 def _dump(value: Any, indent: int | None = None) -> str:
@@ -232,7 +284,19 @@ def _dump(value: Any, indent: int | None = None) -> str:
         dumper.close()
     finally:
         dumper.dispose()
-    return stream.getvalue()
+    text = stream.getvalue()
+    if long is not None and long.quoted:
+        for token, (string, column, block) in long.quoted.items():
+            if text.count(token) != 1:  # a value that happens to hold a token: let the emitter write it all
+                return _dump_as_emitted(value)
+            text = text.replace(token, _double_quoted(string, column, block, long.limit))
+    return text
+
+
+def _dump_as_emitted(value: Any) -> str:
+    """``value`` as PyYAML's emitter writes it unaided, on one line per scalar."""
+    return yaml.dump(value, Dumper=Dumper, sort_keys=True, default_flow_style=False,
+                     allow_unicode=True, width=1 << 16)
 
 
 def yaml_scalar(value: Any) -> str:
