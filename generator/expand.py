@@ -7,26 +7,15 @@ spec, so a label can never disagree with what the object does.
 
 from __future__ import annotations
 
-import copy
-from typing import Any, Iterable, Mapping, MutableMapping
+from typing import Any, Iterable, Mapping
 
 from .errors import InputError
 from .features import Context, apply_features
 from .gpu import left_out
-from .load import Catalog
-from .model import CatalogObject, Series, Size, label
+from .merge import deep_merge
+from .model import Catalog, CatalogObject, Series, Size, label
 from .problems import Problem
 from .quantity import format_bytes, gib
-
-
-def deep_merge(base: MutableMapping[str, Any], extra: Mapping[str, Any]) -> MutableMapping[str, Any]:
-    """Merge ``extra`` into ``base`` (mappings recursively, anything else replaced)."""
-    for key, value in extra.items():
-        if isinstance(value, Mapping) and isinstance(base.get(key), MutableMapping):
-            deep_merge(base[key], value)
-        else:
-            base[key] = copy.deepcopy(value)
-    return base
 
 
 def feature_labels(spec: Mapping[str, Any]) -> dict[str, str]:

@@ -6,7 +6,6 @@ Problems from every file are collected, so one run reports them all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -15,7 +14,8 @@ from . import formats
 from .errors import InputError
 from .inputcheck import schema_problems
 from .inputfiles import leads_outside
-from .model import Series, Size, SizeMatrix, Variant
+from .merge import deep_merge
+from .model import Catalog, Series, Settings, Size, SizeMatrix, Variant
 from .problems import Location, Problem
 from .quantity import parse as parse_quantity
 from .schema_fast import whole_number
@@ -23,33 +23,6 @@ from .yamlsrc import Document, load_file
 
 CATALOG_FILE = "catalog.yaml"
 SIZES_FILE = "series/sizes.yaml"
-
-
-@dataclass(frozen=True)
-class Settings:
-    """catalog.yaml: what applies to the whole catalog."""
-
-    vendor: str
-    version: str
-    parameters: Mapping[str, Any]
-    provider: Mapping[str, str]
-    location: Location
-    # Stamped on every object beside the vendor label; only overlays set them.
-    extra_labels: Mapping[str, str] = field(default_factory=dict)
-    extra_annotations: Mapping[str, str] = field(default_factory=dict)
-    # catalog.yaml's overlays, joined to the catalog directory as it was named.
-    overlays: tuple[Path, ...] = ()
-
-
-@dataclass(frozen=True)
-class Catalog:
-    root: Path
-    settings: Settings
-    matrices: Mapping[str, SizeMatrix]
-    series: tuple[Series, ...]
-    # The catalog this one extends (its series and preferences are the starting
-    # point, its templates the fallback); None for a self-contained catalog.
-    base: Path | None = None
 
 
 #: No GPU device by default: the GN series is built only when one is configured (see gpu.py).
@@ -213,7 +186,6 @@ def _spec_problems(doc: Document) -> list[Problem]:
     """
     if "spec" not in doc.data:
         return []
-    from .expand import deep_merge  # expand imports this module
     from .model import API_VERSION, INSTANCETYPE_KINDS
     from .schema import check_object
 

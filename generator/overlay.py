@@ -20,24 +20,23 @@ vendor does not have to trace a bundle document back to the line they wrote.
 
 from __future__ import annotations
 
-import copy
 import fnmatch
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from . import load
-from .documents import BundleDoc
 from .errors import InputError
 from .gpu import COUNT_WITHOUT_DEVICE, device_problem
 from .inputcheck import schema_problems
-from .load import Catalog, parse_ratio, select_sizes
-from .model import API_VERSION, LABEL_PREFIX, CatalogObject, Series, Variant
+from .load import parse_ratio, select_sizes
+from .merge import merge_patch
+from .model import (LABEL_PREFIX, Catalog, CatalogObject, Family, PreferenceCatalog, PreferenceDef,
+                    Requirements, Series, Trait, TraitRef, Variant)
 from .objectmeta import annotation_key_problem, annotations_size_problem, label_key_problem, type_name
 from .overlay_format import OVERLAY
-from .preferences import Family, PreferenceCatalog, PreferenceDef, Requirements
 from .problems import Location, Path as KeyPath, Problem, jsonpath
-from .traits import Trait, TraitRef, spec_problems, suggest
+from .traits import spec_problems, suggest
 from .yamlsrc import Document, SourceMap, load_file
 
 #: Annotations the catalog writes on its objects; an overlay changes them through
@@ -70,19 +69,6 @@ class _Rebased(SourceMap):
         if path[:len(self.old)] == self.old:
             path = self.new + path[len(self.old):]
         return super().locate(path, key=key)
-
-
-def merge_patch(target: Any, patch: Any) -> Any:
-    """JSON merge patch (RFC 7386): mappings merge, null deletes a key, anything else replaces."""
-    if not isinstance(patch, dict):
-        return copy.deepcopy(patch)
-    out = dict(target) if isinstance(target, dict) else {}
-    for key, value in patch.items():
-        if value is None:
-            out.pop(key, None)
-        else:
-            out[key] = merge_patch(out.get(key), value)
-    return out
 
 
 def _names(items: Iterable[str]) -> str:
@@ -540,52 +526,27 @@ class _Overlay:
         return self.at()
 
 
-def _documents(objects: Sequence[CatalogObject], file: str) -> tuple[list[BundleDoc], list[CatalogObject]]:
-    """The objects as the documents a build would render, and the object behind each document."""
-    docs, owners = [], []
-    for obj in objects:
-        for kind in obj.kinds:
-            data = {"apiVersion": API_VERSION, "kind": kind,
-                    "metadata": {"name": obj.name, "labels": dict(obj.labels),
-                                 "annotations": dict(obj.annotations)},
-                    "spec": copy.deepcopy(dict(obj.spec))}
-            docs.append(BundleDoc(file, len(docs), data))
-            owners.append(obj)
-    return docs, owners
-
-
-def catalog_problems(catalog: Catalog, preferences: PreferenceCatalog,
-                     file: str = "overlay") -> tuple[list[Problem], list[CatalogObject]]:
-    """Expand and validate a catalog state as a build would; (problems, the object of each document)."""
-    from .expand import instancetype_objects
-    from .pipeline import stamp
-    from .preferences import expand_preferences
-    from .rules import RuleContext
-    from .validate import validate_documents
-
-    settings = catalog.settings
-    objects = instancetype_objects(catalog) + expand_preferences(preferences, provider=settings.provider)
-    objects = stamp(objects, settings.vendor, settings.version, labels=settings.extra_labels,
-                    annotations=settings.extra_annotations)
-    docs, owners = _documents(objects, file)
-    return validate_documents(docs, RuleContext.from_catalog(catalog)), owners
-
-
 def _fingerprint(problem: Problem, owners: Sequence[CatalogObject]) -> tuple:
     loc = problem.location
     return (owners[loc.doc].name if loc.doc is not None else None, loc.path, problem.rule, problem.message)
 
 
-def _result_problems(step: _Overlay, before: tuple[Catalog, PreferenceCatalog]) -> list[Problem]:
+#: How an overlay's result is checked: (problems, the object behind each document) of a
+#: catalog state, expanded and validated as a build would. The pipeline supplies it, so
+#: that loading does not import the steps after it.
+Check = Callable[..., "tuple[list[Problem], list[CatalogObject]]"]
+
+
+def _result_problems(step: _Overlay, before: tuple[Catalog, PreferenceCatalog], check: Check) -> list[Problem]:
     """Problems the overlay brought into the expanded catalog, moved to the overlay lines behind them."""
     try:
-        found, owners = catalog_problems(step.catalog, step.prefs, step.doc.source.file)
+        found, owners = check(step.catalog, step.prefs, step.doc.source.file)
     except InputError as exc:  # composition conflicts, duplicate names: located already
         return list(exc.problems)
     if not found:
         return []
     try:  # a catalog that was invalid before this overlay is not this overlay's fault
-        old, old_owners = catalog_problems(*before)
+        old, old_owners = check(*before)
         inherited = {_fingerprint(p, old_owners) for p in old}
     except InputError:
         inherited = set()
@@ -623,7 +584,7 @@ def load_overlay(path: Path) -> Document:
 
 
 def apply_overlay(catalog: Catalog, preferences: PreferenceCatalog,
-                  doc: Document) -> tuple[Catalog, PreferenceCatalog]:
+                  doc: Document, check: Check) -> tuple[Catalog, PreferenceCatalog]:
     """One checked overlay applied to the model; InputError naming the overlay's lines if it fails."""
     if not doc.data:  # an empty overlay, as `citgen init` writes it, changes nothing
         return catalog, preferences
@@ -631,15 +592,15 @@ def apply_overlay(catalog: Catalog, preferences: PreferenceCatalog,
     step.apply()
     if step.problems:
         raise InputError(step.problems)
-    problems = _result_problems(step, (catalog, preferences))
+    problems = _result_problems(step, (catalog, preferences), check)
     if problems:
         raise InputError(problems)
     return step.catalog, step.prefs
 
 
 def apply_overlays(catalog: Catalog, preferences: PreferenceCatalog,
-                   paths: Iterable[Path]) -> tuple[Catalog, PreferenceCatalog]:
-    """Apply overlay files in order, each to the result of those before it."""
+                   paths: Iterable[Path], check: Check) -> tuple[Catalog, PreferenceCatalog]:
+    """Apply overlay files in order, each to the result of those before it, each result judged by ``check``."""
     for path in paths:
-        catalog, preferences = apply_overlay(catalog, preferences, load_overlay(Path(path)))
+        catalog, preferences = apply_overlay(catalog, preferences, load_overlay(Path(path)), check)
     return catalog, preferences

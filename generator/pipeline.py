@@ -7,6 +7,7 @@ same pipeline serves `citgen build`, `citgen validate`, `citgen list` and tests.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,13 +21,14 @@ from .gcpause import paused_collector
 from .gpu import HOW_TO_ENABLE, device_problem, left_out
 from .load import Catalog, load_catalog
 from .outputs import OutputContext, output_files
-from .model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, Series, label
+from .model import API_VERSION, INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, Series, label
 from .objectmeta import label_value_problem
 from .paths import builtin_catalog
 from .preferences import PreferenceCatalog, expand_preferences, load_preference_catalog
 from .problems import Location, Problem
 from .render import Renderer
 from .retain import retained_objects
+from .stamp import stamp
 from .write import checksums
 from .yamlsrc import load_stream_fast
 
@@ -118,19 +120,6 @@ def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
     return {**catalog.settings.parameters, **({"gpu": gpu} if gpu else {})}
 
 
-def stamp(objects: Sequence[CatalogObject], vendor: str, version: str, *,
-          labels: Mapping[str, str] | None = None,
-          annotations: Mapping[str, str] | None = None) -> list[CatalogObject]:
-    """Add the labels every catalog object carries: who ships it and which catalog release.
-
-    ``labels`` and ``annotations`` are a vendor's own (set by an overlay); what the
-    catalog itself sets on an object wins over them.
-    """
-    extra = {label("vendor"): vendor, label("common-instancetypes-version"): version}
-    return [replace(o, labels={**(labels or {}), **o.labels, **extra},
-                    annotations={**(annotations or {}), **o.annotations}) for o in objects]
-
-
 def _preference_problems(root: Path) -> list[Problem]:
     """What is wrong with a catalog's preferences, to report beside what is wrong elsewhere."""
     if not (root / "preferences").is_dir():
@@ -157,8 +146,36 @@ def load_all(options: BuildOptions) -> tuple[Catalog, PreferenceCatalog]:
     if overlays:
         from .overlay import apply_overlays
 
-        catalog, preferences = apply_overlays(catalog, preferences, overlays)
+        catalog, preferences = apply_overlays(catalog, preferences, overlays, check=overlay_result_problems)
     return catalog, preferences
+
+
+def _documents(objects: Sequence[CatalogObject], file: str) -> tuple[list[BundleDoc], list[CatalogObject]]:
+    """The objects as the documents a build would render, and the object behind each document."""
+    docs, owners = [], []
+    for obj in objects:
+        for kind in obj.kinds:
+            data = {"apiVersion": API_VERSION, "kind": kind,
+                    "metadata": {"name": obj.name, "labels": dict(obj.labels),
+                                 "annotations": dict(obj.annotations)},
+                    "spec": copy.deepcopy(dict(obj.spec))}
+            docs.append(BundleDoc(file, len(docs), data))
+            owners.append(obj)
+    return docs, owners
+
+
+def overlay_result_problems(catalog: Catalog, preferences: PreferenceCatalog,
+                     file: str = "overlay") -> tuple[list[Problem], list[CatalogObject]]:
+    """Expand and validate a catalog state as a build would; (problems, the object of each document)."""
+    from .rules import RuleContext
+    from .validate import validate_documents
+
+    settings = catalog.settings
+    objects = instancetype_objects(catalog) + expand_preferences(preferences, provider=settings.provider)
+    objects = stamp(objects, settings.vendor, settings.version, labels=settings.extra_labels,
+                    annotations=settings.extra_annotations)
+    docs, owners = _documents(objects, file)
+    return validate_documents(docs, RuleContext.from_catalog(catalog)), owners
 
 
 def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogObject]]:

@@ -14,21 +14,18 @@ spec it describes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import InputError
 from .inputcheck import describe
-from .model import CatalogObject, label
+from .model import CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label
 from .objectmeta import label_value_problem
 from .problems import Location, Problem
 from .quantity import QuantityError, parse
 from .schema_fast import whole_number
 from .traits import (
     Layer,
-    Trait,
-    TraitRef,
     compose,
     load_traits,
     parse_trait_list,
@@ -52,80 +49,6 @@ DESCRIPTION = "instancetype.kubevirt.io/description"
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 #: A family is named by its file and groups objects in the outputs (folders, values keys).
 _FAMILY_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
-
-
-# --------------------------------------------------------------------------- model
-
-
-@dataclass(frozen=True)
-class Requirements:
-    """Minimum resources a guest needs: vCPUs and memory (a quantity as written)."""
-
-    cpu: int | None = None
-    memory: str | None = None
-    location: Location | None = None
-
-    def spec(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.cpu is not None:
-            out["cpu"] = {"guest": self.cpu}
-        if self.memory is not None:
-            out["memory"] = {"guest": self.memory}
-        return {"requirements": out} if out else {}
-
-    def over(self, base: "Requirements") -> "Requirements":
-        """These requirements, with what they leave unset taken from ``base``."""
-        return Requirements(self.cpu if self.cpu is not None else base.cpu,
-                            self.memory if self.memory is not None else base.memory,
-                            self.location or base.location)
-
-
-@dataclass(frozen=True)
-class Family:
-    """What every preference of one family file shares: the file's top-level keys."""
-
-    name: str  # the file stem; the group of its objects
-    os_type: str | None
-    icon_class: str | None
-    tags: tuple[str, ...] | None
-    traits: tuple[TraitRef, ...]
-    requirements: Requirements  # defaults: fill only what the composition leaves unset
-    deprecated: bool
-    location: Location
-    os_type_location: Location | None = None
-
-
-@dataclass(frozen=True)
-class PreferenceDef:
-    """One preference as written; ``None`` means "inherit" (from ``based_on``, then the family)."""
-
-    name: str
-    family: str
-    description: str
-    location: Location
-    based_on: str | None = None
-    based_on_location: Location | None = None
-    display_name: str | None = None
-    os_type: str | None = None
-    os_type_location: Location | None = None
-    icon_class: str | None = None
-    tags: tuple[str, ...] | None = None
-    traits: tuple[TraitRef, ...] = ()
-    requirements: Requirements = Requirements()
-    spec: Mapping[str, Any] | None = None
-    spec_location: Location | None = None
-    override_spec: Mapping[str, Any] | None = None
-    override_spec_location: Location | None = None
-    deprecated: bool | None = None
-
-
-@dataclass(frozen=True)
-class PreferenceCatalog:
-    """The loaded preference half of a catalog: traits, families and preferences by name."""
-
-    traits: Mapping[str, Trait]
-    families: Mapping[str, Family]
-    preferences: Mapping[str, PreferenceDef]
 
 
 # --------------------------------------------------------------------------- loading

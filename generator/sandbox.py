@@ -75,6 +75,7 @@ from markupsafe import EscapeFormatter, Markup
 from .errors import InputError
 from .inputfiles import TemplateLoader
 from .problems import Location, Problem
+from .yamltext import yaml_block, yaml_scalar
 from .template_limits import (FILTER_PREDICTORS, LARGE_VALUE, MAX_DEPTH, MAX_INT_BITS, METHOD_PREDICTORS,
                               SCALARS, Budget, Limits, TemplateLimitError, deep_size, format_field_size,
                               printf_size, text_length, too_large, too_many_bits)
@@ -518,8 +519,6 @@ def environment(template_dirs: Sequence[Path], limits: Limits | None = None) -> 
     so it is bounded with the value and counted in the rendered text, and the
     one size parameter, yaml_block's indent, is checked before it is used.
     """
-    from .render import yaml_block, yaml_scalar  # render.py imports this module
-
     env = _Sandbox(
         limits if limits is not None else Limits.from_environ(),
         loader=TemplateLoader([str(d) for d in template_dirs]),  # bounded like every input file

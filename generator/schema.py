@@ -12,19 +12,35 @@ import difflib
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from .documents import BundleDoc
 from .problems import Path, Problem
 from .quantity import QuantityError, parse
 from .schema_fast import Check, compile_schema, strict_validator_class
-from .schema_import import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
 
 if TYPE_CHECKING:  # jsonschema is imported only to explain an object the fast check refused
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
 RULE = "schema"
+
+#: What the shipped schemas were imported from (schema_import.py writes it beside them).
+METADATA_FILE = "metadata.json"
+
+#: Kubernetes' quantity grammar (see generator/quantity.py), as an ECMA-262 regex so
+#: any JSON Schema validator can use the shipped files.
+QUANTITY_PATTERN = (
+    r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)"
+    r"(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+)
+
+#: The integer formats the document uses and the values each can hold.
+INTEGER_RANGES: Mapping[str, tuple[int, int]] = {
+    "byte": (0, 255),
+    "int32": (-(2**31), 2**31 - 1),
+    "int64": (-(2**63), 2**63 - 1),
+}
 
 #: When one field breaks several keywords, the first of these explains it best.
 _PRIORITY = ("type", "const", "enum", "pattern", "minimum", "maximum", "required", "additionalProperties")

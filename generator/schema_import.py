@@ -32,24 +32,10 @@ from typing import Any, Mapping
 from .errors import CitgenError, InputError
 from .inputfiles import read_bytes
 from .problems import Location, Problem
+from .schema import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-METADATA_FILE = "metadata.json"
 QUANTITY_DEFINITION = "k8s.io.apimachinery.pkg.api.resource.Quantity"
-
-#: Kubernetes' quantity grammar (see generator/quantity.py), as an ECMA-262 regex so
-#: any JSON Schema validator can use the shipped files.
-QUANTITY_PATTERN = (
-    r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)"
-    r"(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
-)
-
-#: The integer formats the document uses and the values each can hold.
-INTEGER_RANGES: Mapping[str, tuple[int, int]] = {
-    "byte": (0, 255),
-    "int32": (-(2**31), 2**31 - 1),
-    "int64": (-(2**63), 2**63 - 1),
-}
 
 #: Keywords carried over unchanged: they constrain values.
 _KEPT = frozenset(

@@ -21,22 +21,12 @@ from typing import Any, Iterable, Mapping, Sequence
 from . import quantity
 from .errors import InputError
 from .problems import Location, Path as KeyPath, Problem, dotted
+from .model import Trait, TraitRef
 from .yamlsrc import Document, load_file
 
 #: Keys a trait file may hold.
 TRAIT_KEYS = ("description", "spec", "tags")
 _TRAIT_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
-
-
-@dataclass(frozen=True)
-class Trait:
-    """One reusable fragment of a preference spec, named after its file."""
-
-    name: str
-    description: str
-    spec: Mapping[str, Any]
-    tags: tuple[str, ...]  # added to the ``tags`` annotation of every preference using it
-    location: Location
 
 
 @dataclass(frozen=True)
@@ -337,15 +327,6 @@ def compose(layers: Sequence[Layer], defaults: Layer | None = None) -> Compositi
 
 
 # --------------------------------------------------------------------------- trait lists
-
-
-@dataclass(frozen=True)
-class TraitRef:
-    """One entry of a ``traits:`` list: a trait name, whether it overrides, where it is written."""
-
-    name: str
-    override: bool
-    location: Location
 
 
 TRAIT_REF_KEYS = ("trait", "override")

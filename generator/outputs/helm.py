@@ -21,7 +21,7 @@ import json
 import re
 import tarfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import jinja2
 
@@ -33,10 +33,8 @@ from ..overlay import RESERVED_ANNOTATIONS
 from ..problems import Location
 from ..render import environment, template_error
 from ..yamlsrc import load_stream_fast
+from .context import OutputContext
 from .kustomize import template_dirs
-
-if TYPE_CHECKING:  # the registry in __init__ imports this module
-    from . import OutputContext
 
 CHART = "common-instancetypes"
 ROOT = f"helm/{CHART}"
