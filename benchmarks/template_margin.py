@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import write_synthetic_catalog  # noqa: E402
-from generator import sandbox  # noqa: E402
+from generator.render import sandbox  # noqa: E402
 from generator.pipeline import BuildOptions, generate  # noqa: E402
-from generator.template_limits import Limits  # noqa: E402
+from generator.render.limits import Limits  # noqa: E402
 
 
 class Figures:

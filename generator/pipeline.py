@@ -11,37 +11,31 @@ import copy
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
-from .background import Pending, worth_forking
-from .documents import BundleDoc, read_bundles
+from .runtime.background import Pending, worth_forking
+from .source.documents import BundleDoc, read_bundles
 from .errors import InputError
-from .expand import instancetype_objects, unique
-from .gcpause import paused_collector
-from .gpu import HOW_TO_ENABLE, device_problem, left_out
-from .load import Catalog, load_catalog
-from .outputs import OutputContext, output_files
-from .model import API_VERSION, INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, Series, label
+from .expand.instancetypes import instancetype_objects, unique
+from .runtime.gcpause import paused_collector
+from .load.gpu import HOW_TO_ENABLE, device_problem, left_out
+from .model import Catalog
+from .load.catalog import load_catalog
+from .outputs.context import OutputContext
+from .outputs import output_files
+from .model import API_VERSION, CatalogObject, Series, label
 from .objectmeta import label_value_problem
 from .paths import builtin_catalog
-from .preferences import PreferenceCatalog, expand_preferences, load_preference_catalog
+from .model import PreferenceCatalog
+from .expand.preferences import expand_preferences
+from .load.preferences import load_preference_catalog
 from .problems import Location, Problem
-from .render import Renderer
-from .retain import retained_objects
-from .stamp import stamp
+from .expand.retain import retained_objects
+from .expand.stamp import stamp
 from .write import checksums
-from .yamlsrc import load_stream_fast
+from .render.bundles import render_bundles
+from .parse import parse_back, parse_rendered
 
-#: Bundle file name (without .yaml) for each kind, as KubeVirt's virt-operator expects them.
-BUNDLES = {
-    INSTANCETYPE_KINDS[0]: "common-clusterinstancetypes-bundle",
-    INSTANCETYPE_KINDS[1]: "common-instancetypes-bundle",
-    PREFERENCE_KINDS[0]: "common-clusterpreferences-bundle",
-    PREFERENCE_KINDS[1]: "common-preferences-bundle",
-}
-ALL_BUNDLE = "common-instancetypes-all-bundle"
-#: The all-bundle's order: cluster kinds first, then namespaced ones.
-ALL_ORDER = (INSTANCETYPE_KINDS[0], PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[1], PREFERENCE_KINDS[1])
 RELEASE = re.compile(r"^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$")
 
 
@@ -124,8 +118,8 @@ def _preference_problems(root: Path) -> list[Problem]:
     """What is wrong with a catalog's preferences, to report beside what is wrong elsewhere."""
     if not (root / "preferences").is_dir():
         return []
-    from .load import DEFAULT_PROVIDER
-    from .preferences import build_preferences
+    from .load.catalog import DEFAULT_PROVIDER
+    from .expand.preferences import build_preferences
 
     try:
         build_preferences(root, provider=DEFAULT_PROVIDER)
@@ -144,7 +138,7 @@ def load_all(options: BuildOptions) -> tuple[Catalog, PreferenceCatalog]:
     preferences = load_preference_catalog(catalog.base or catalog.root)  # a vendor catalog starts from its base
     overlays = catalog.settings.overlays + tuple(options.overlays)  # catalog.yaml's first, then --overlay
     if overlays:
-        from .overlay import apply_overlays
+        from .load.overlays import apply_overlays
 
         catalog, preferences = apply_overlays(catalog, preferences, overlays, check=overlay_result_problems)
     return catalog, preferences
@@ -167,7 +161,7 @@ def _documents(objects: Sequence[CatalogObject], file: str) -> tuple[list[Bundle
 def overlay_result_problems(catalog: Catalog, preferences: PreferenceCatalog,
                      file: str = "overlay") -> tuple[list[Problem], list[CatalogObject]]:
     """Expand and validate a catalog state as a build would; (problems, the object of each document)."""
-    from .rules import RuleContext
+    from .validate.rules import RuleContext
     from .validate import validate_documents
 
     settings = catalog.settings
@@ -200,96 +194,6 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
                 annotations=catalog.settings.extra_annotations)
     kept = retained_objects(read_bundles(options.retain_from), own) if options.retain_from else []
     return catalog, version, unique([*own, *kept])
-
-
-@dataclass(frozen=True)
-class Rendered:
-    """The rendered text: each kind's documents one by one, and the five bundles they make."""
-
-    by_kind: Mapping[str, Sequence[str]]
-    bundles: Mapping[str, str]  # file name -> text
-
-
-def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Rendered:
-    """Every object rendered as each of its kinds, and the five bundle texts."""
-    dirs = [catalog.root / "templates"]
-    if builtin_catalog() / "templates" != dirs[0]:
-        dirs.append(builtin_catalog() / "templates")  # a vendor catalog may override some templates
-    by_kind = Renderer(dirs).render_all(objects)
-    texts = {kind: "".join(by_kind.get(kind, [])) for kind in KINDS}
-    bundles = {f"{BUNDLES[kind]}.yaml": texts[kind] for kind in KINDS}
-    bundles[f"{ALL_BUNDLE}.yaml"] = "".join(texts[kind] for kind in ALL_ORDER)
-    return Rendered({kind: by_kind.get(kind, []) for kind in KINDS}, bundles)
-
-
-def _parse_each(texts: Sequence[str]) -> list[Any] | None:
-    """Parse documents one by one; None unless each text is exactly one document."""
-    parsed = []
-    for text in texts:
-        if not (text.startswith("---\n") and text.endswith("\n")):
-            return None
-        one = load_stream_fast(text)
-        if len(one) != 1:
-            return None
-        parsed.append(one[0])
-    return parsed
-
-
-def _parse_twins(rendered: Rendered) -> list[Any] | None:
-    """Parse the cluster kinds, and reuse each parse for its namespaced twin.
-
-    A namespaced document is reused only when its text is the cluster document's
-    text to the byte but for the kind line; since parsing is deterministic, it
-    then parses to the same object with the other kind. Anything else (retained
-    objects in one kind only, a template that renders kinds differently) is
-    parsed on its own. None means "parse the whole stream instead".
-    """
-    out: dict[str, list[Any]] = {}
-    for cluster, namespaced in (INSTANCETYPE_KINDS, PREFERENCE_KINDS):
-        first = _parse_each(rendered.by_kind[cluster])
-        if first is None:
-            return None
-        out[cluster] = first
-        by_text = dict(zip(rendered.by_kind[cluster], first))
-        swap = (f"\nkind: {cluster}\n", f"\nkind: {namespaced}\n")
-        twins = []
-        for text in rendered.by_kind[namespaced]:
-            original = text.replace(swap[1], swap[0], 1)
-            twin = by_text.get(original) if original != text and original.replace(*swap, 1) == text else None
-            if twin is None or twin.get("kind") != cluster:
-                alone = _parse_each([text])
-                if alone is None:
-                    return None
-                twins.append(alone[0])
-            else:
-                twins.append({**twin, "kind": namespaced})
-        out[namespaced] = twins
-    return [doc for kind in ALL_ORDER for doc in out[kind]]
-
-
-def parse_back(rendered: Rendered) -> tuple[BundleDoc, ...]:
-    """Parse the all-bundle's documents as a consumer will; it holds every other bundle's.
-
-    Each cluster document is parsed once and serves its namespaced twin when the
-    two texts differ only in the kind line; when in doubt the whole stream is parsed.
-    """
-    return parse_rendered(rendered)[0]
-
-
-def parse_rendered(rendered: Rendered) -> tuple[tuple[BundleDoc, ...], bool]:
-    """parse_back's documents, and whether each rendered text was found to be one document."""
-    name = f"{ALL_BUNDLE}.yaml"
-    try:
-        parsed = _parse_twins(rendered)
-        one_each = parsed is not None
-        if parsed is None:
-            parsed = load_stream_fast(rendered.bundles[name])
-    except InputError:  # a template produced text that is not YAML, or YAML citgen refuses
-        load_stream_fast(rendered.bundles[name], f"rendered {name}")  # located in the whole bundle's text
-        raise
-    except Exception as exc:
-        raise InputError.at(Location(name), f"rendered bundle is not valid YAML: {exc}") from None
-    return tuple(BundleDoc(name, i, data) for i, data in enumerate(parsed)), one_each
 
 
 def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, bytes]:
@@ -359,7 +263,7 @@ def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequenc
 
 def rule_context(catalog: Catalog | None = None):  # -> generator.rules.RuleContext
     """What validation rules need to know of a catalog: its vendor and its series' ratios."""
-    from .rules import RuleContext
+    from .validate.rules import RuleContext
 
     catalog = catalog or load_catalog(builtin_catalog())
     return RuleContext.from_catalog(catalog)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator import background
-from generator.background import Pending, worth_forking
+from generator.runtime import background
+from generator.runtime.background import Pending, worth_forking
 from generator.cli import main
 from generator.pipeline import BuildOptions, generate
 from tests.helpers import copy_catalog, default_build

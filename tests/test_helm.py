@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from generator.cli import main
 from generator.model import CLUSTER_KINDS, INSTANCETYPE_KINDS, label
 from generator.outputs.helm import chart_version
-from generator.overlay import RESERVED_ANNOTATIONS
+from generator.load.overlays import RESERVED_ANNOTATIONS
 from generator.pipeline import Build, BuildOptions, generate
 from tests.helpers import REPO, default_build
 

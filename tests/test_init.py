@@ -7,9 +7,9 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from generator.cli_vendor import init
+from generator.cli.vendor import init
 from generator.model import label
-from generator.overlay_format import OVERLAY
+from generator.source.overlay_format import OVERLAY
 from generator.pipeline import BuildOptions, generate
 from tests.helpers import default_build
 

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.errors import InputError
 from generator.model import label
-from generator.selector import matches, parse_selector
+from generator.cli.selector import matches, parse_selector
 
 
 def names(*args: str) -> list[str]:

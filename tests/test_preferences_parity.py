@@ -14,8 +14,8 @@ from pathlib import Path
 import yaml
 
 from generator.model import label
-from generator.preferences import DESCRIPTION, build_preferences
-from generator.yamlsrc import load_file
+from generator.expand.preferences import DESCRIPTION, build_preferences
+from generator.source.yamlsrc import load_file
 
 REPO = Path(__file__).resolve().parent.parent
 

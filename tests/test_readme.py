@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.pipeline import BuildOptions, generate
-from generator.readme import series_matrix, tables, update
+from generator.outputs.readme import series_matrix, tables, update
 from tests.helpers import REPO, default_build
 
 

@@ -6,7 +6,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.yamltext import _dump, yaml_block, yaml_scalar
+from generator.render.yamltext import _dump, yaml_block, yaml_scalar
 
 #: PyYAML's own dumper, with none of citgen's speed-ups (remembered tag resolution).
 STOCK_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from generator.paths import builtin_catalog
 from generator.pipeline import BuildOptions, generate
-from generator.traits import load_traits
+from generator.load.traits import load_traits
 from tests.helpers import default_build, documented_yaml
 
 

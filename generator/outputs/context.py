@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from ..documents import BundleDoc
+from ..source.documents import BundleDoc
 from ..model import Catalog, CatalogObject
 
 

@@ -27,7 +27,7 @@ from ..model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Catalog
 from ..paths import builtin_catalog
 from ..problems import Location
 from ..render import environment, template_error
-from ..yamlsrc import load_stream_fast
+from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
 
 ROOT = "kustomize"
