@@ -223,6 +223,8 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
     from generator.runtime.gcpause import paused_collector
     from generator.outputs.context import OutputContext
     from generator.outputs import output_files
+    from generator.parse import parse_rendered
+    from generator.render.bundles import render_bundles
     from generator.validate.rules import RULES
     from generator.schemas import schema_problems
     from generator.write import write_outputs
@@ -244,9 +246,9 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
             catalog, _preferences = timed("load", lambda: pipeline.load_all(options))
             catalog, version, objects = timed("expand", lambda: pipeline.catalog_objects(options))
             timings["expand"][-1] -= timings["load"][-1]
-            rendered = timed("render", lambda: pipeline.render_bundles(catalog, objects))
+            rendered = timed("render", lambda: render_bundles(catalog, objects))
             bundles = rendered.bundles
-            documents, one_each = timed("parse", lambda: pipeline.parse_rendered(rendered))
+            documents, one_each = timed("parse", lambda: parse_rendered(rendered))
             timed("schema", lambda: [p for doc in documents for p in schema_problems(doc)])
             ctx = pipeline.rule_context(catalog)
             for rule_id, rule in RULES.items():

@@ -68,7 +68,7 @@ class Build:
     documents: tuple[BundleDoc, ...]  # the all-bundle, parsed back
     problems: tuple[Problem, ...] = ()
     files: Mapping[str, bytes] = field(default_factory=dict)
-    # Series not built because they need a GPU device and none was configured (gpu.py).
+    # Series not built because they need a GPU device and none was configured (load/gpu.py).
     left_out: tuple[Series, ...] = ()
     #: findings on retained objects of checks newer than their release: reported, never blocking
     newer_rule_findings: tuple[Problem, ...] = ()
@@ -213,7 +213,7 @@ def generate(options: BuildOptions = BuildOptions(),
     ``files_ready`` is called with the output files as soon as they are made,
     which may be before validation has finished: a caller can write them where
     they can still be thrown away (write.Staging) while a large build validates
-    in a child process (background.py). Only the returned problems say whether
+    in a child process (runtime/background.py). Only the returned problems say whether
     the files may be used.
     """
     with paused_collector():
@@ -261,7 +261,7 @@ def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequenc
                               dated=lambda doc: (doc.kind, doc.name) in retained)
 
 
-def rule_context(catalog: Catalog | None = None):  # -> generator.rules.RuleContext
+def rule_context(catalog: Catalog | None = None):  # -> generator.validate.rules.RuleContext
     """What validation rules need to know of a catalog: its vendor and its series' ratios."""
     from .validate.rules import RuleContext
 

@@ -303,7 +303,7 @@ def test_notes_explain_coexisting_with_virt_operator(chart: Any):
 
 
 def test_a_label_the_catalog_owns_fails_to_render_naming_the_key(helm: Any, chart: Any):
-    """The same keys an overlay may not set (overlay.py): the catalog's labels describe each spec."""
+    """The same keys an overlay may not set (load/overlays.py): the catalog's labels describe each spec."""
     with pytest.raises(helm.HelmValuesError) as refused:
         chart.render({"labels": {"instancetype.kubevirt.io/cpu": "64"}}, name="catalog", namespace="vms")
     assert str(refused.value) == (

@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from generator.cli.vendor import init
+from generator.cli.init import init
 from generator.model import label
 from generator.source.overlay_format import OVERLAY
 from generator.pipeline import BuildOptions, generate

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.cli.validate import validate
-from generator.cli.vendor import diff
+from generator.cli.diff import diff
 from generator.model import label
 from generator.paths import builtin_catalog
 from generator.render.bundles import BUNDLES

@@ -1,7 +1,7 @@
 """``citgen validate``: check bundles against the CRD schema and the catalog rules.
 
-Kept apart from cli.py so the command can be tested on its own; cli.py only
-registers it. The exit code is decided here once: 0 clean, 1 problems found,
+Kept apart from the group (cli/__init__.py) so the command can be tested on its own and
+loaded only when it runs; the group only registers it. The exit code is decided here once: 0 clean, 1 problems found,
 2 unusable input or usage (a CitgenError's own exit code), never a traceback.
 """
 

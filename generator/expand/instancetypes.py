@@ -112,7 +112,7 @@ def unique(objects: Iterable[CatalogObject]) -> list[CatalogObject]:
 
 
 def instancetype_objects(catalog: Catalog, parameters: Mapping[str, Any] | None = None) -> list[CatalogObject]:
-    """Every series' instancetypes, but those of GPU series when no GPU device is configured (gpu.py)."""
+    """Every series' instancetypes, but those of GPU series when no GPU device is configured (load/gpu.py)."""
     params = parameters if parameters is not None else catalog.settings.parameters
     skipped = {s.name for s in left_out(catalog.series, params)}
     return unique(obj for s in catalog.series if s.name not in skipped for obj in series_objects(s, catalog, params))

@@ -1,6 +1,6 @@
 """Load a catalog directory into the typed model.
 
-Each file is first checked against its format (formats.py), then converted.
+Each file is first checked against its format (source/formats.py), then converted.
 Problems from every file are collected, so one run reports them all.
 """
 

@@ -2,7 +2,7 @@
 
 A vendor who forks a catalog to rename a label or drop a few sizes inherits
 every upstream change as a merge conflict. An overlay states only the
-difference (overlay_format.py is its schema, docs/vendor-guide.md its guide)
+difference (source/overlay_format.py is its schema, docs/vendor-guide.md its guide)
 and is applied to the frozen model, so the upstream data stays where it is.
 
 Within one overlay the steps run in a fixed order, whatever the order of the

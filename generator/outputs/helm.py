@@ -201,7 +201,7 @@ def _metadata_map(section: str, value: dict[str, Any]) -> dict[str, Any]:
     """Extra ``labels`` or ``annotations``: keys as the API server accepts them, none the catalog owns.
 
     The keys the catalog owns are the ones an overlay may not set either
-    (overlay.py): everything under instancetype.kubevirt.io/, whose labels
+    (load/overlays.py): everything under instancetype.kubevirt.io/, whose labels
     describe each object's spec, and the annotations the catalog writes from
     its own settings (display names, provider, icon, tags); and, in a chart,
     the keys by which Helm records which release owns each object. A schema

@@ -448,7 +448,7 @@ def _bounded_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
 
     Shared rather than made per environment: a wrapper holding its environment
     would sit in a reference loop with it, and a build pauses the cyclic garbage
-    collector (gcpause.py). The wrapper reaches the rendering's environment
+    collector (runtime/gcpause.py). The wrapper reaches the rendering's environment
     through what Jinja passes the filter.
     """
     predict = FILTER_PREDICTORS.get(name)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # jsonschema is imported only to explain an object the fast c
 
 RULE = "schema"
 
-#: What the shipped schemas were imported from (schema_import.py writes it beside them).
+#: What the shipped schemas were imported from (tools/schema_import.py writes it beside them).
 METADATA_FILE = "metadata.json"
 
 #: Kubernetes' quantity grammar (see generator/quantity.py), as an ECMA-262 regex so
@@ -84,7 +84,7 @@ def validator(kind: str, whole_numbers: bool = False) -> "Draft202012Validator":
 
 @lru_cache(maxsize=None)
 def quick_check(kind: str) -> Check | None:
-    """``kind``'s schema compiled to a yes/no check (schema_fast.py), or None if it cannot be.
+    """``kind``'s schema compiled to a yes/no check (source/schema_fast.py), or None if it cannot be.
 
     Valid objects, nearly all of them, pass through it about ten times faster than
     through jsonschema; only the others are explained by jsonschema.
@@ -98,7 +98,7 @@ def quantity_at(kind: str, path: Path) -> bool:
 
     Only there are ``4Gi`` and ``4096Mi`` the same value; anywhere else (an
     annotation, a device name) ``"1k"`` is just text. The shipped schemas mark a
-    quantity by the quantity grammar as their pattern (schema_import.py).
+    quantity by the quantity grammar as their pattern (tools/schema_import.py).
     """
     root = shipped_schema(kind)
     node: Any = root

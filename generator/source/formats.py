@@ -12,7 +12,7 @@ from typing import Any
 from ..features import FEATURES
 
 #: A value that ends up as a label value: at most 63 characters, alphanumerics at both
-#: ends. The ``label-value`` format is objectmeta.py's check (see inputcheck.FORMATS), the
+#: ends. The ``label-value`` format is generator/objectmeta.py's check (see inputcheck.FORMATS), the
 #: one the object-metadata rule applies to finished objects.
 LABEL_VALUE = {"type": "string", "format": "label-value"}
 #: A size name is the part of an instancetype name after the dot, and a label value.
@@ -73,7 +73,7 @@ CATALOG: dict[str, Any] = {
         },
         # A vendor catalog builds on the built-in one and holds only what differs.
         "extends": {"enum": ["builtin"], "x-expected": "builtin (the catalog that ships with citgen)"},
-        # Overlay files applied in order, relative to the catalog directory (see overlay.py).
+        # Overlay files applied in order, relative to the catalog directory (see load/overlays.py).
         "overlays": {"type": "array", "items": {"type": "string", "minLength": 1}},
     },
     # An extending catalog inherits vendor and version unless it sets them.

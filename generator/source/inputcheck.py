@@ -47,7 +47,7 @@ def _is_label_value(value: object) -> bool:
 
 
 #: The ``format`` values catalog files use, for the fast check and for jsonschema alike.
-#: ``label-value`` is objectmeta.py's check, so a class, icon, vendor or version is held
+#: ``label-value`` is generator/objectmeta.py's check, so a class, icon, vendor or version is held
 #: to exactly what the object-metadata rule holds the finished label to.
 FORMATS = {"quantity": _is_quantity, "label-value": _is_label_value}
 

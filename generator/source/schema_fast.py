@@ -4,7 +4,7 @@ jsonschema walks the schema anew for every object, which costs about a quarter o
 millisecond per catalog object: most of a large build. Almost every object is valid,
 and "is it valid?" needs none of that machinery, so each schema is compiled once into
 nested closures that answer only that question. Only when the answer is "no" does
-schema.py run jsonschema to find and explain the errors, so messages are unchanged.
+generator/schemas/ run jsonschema to find and explain the errors, so messages are unchanged.
 
 The compiled check may be stricter than JSON Schema, never more lenient: a keyword it
 does not know makes the whole schema uncompilable (every object then goes the slow

@@ -6,17 +6,14 @@ import inspect
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import ModuleType
-from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Mapping, Optional, Sequence
+from typing import AbstractSet, Callable, Iterator, Mapping, Optional, Sequence
 
 from packaging.version import InvalidVersion, Version
 
 from ...source.documents import BundleDoc
-from ...model import label
+from ...model import Catalog, label
 from ...problems import Problem
 from ._objects import labels
-
-if TYPE_CHECKING:  # load.py is only needed by callers that have a catalog
-    from ...model import Catalog
 
 Check = Callable[[Sequence[BundleDoc], "RuleContext"], Iterator[Problem]]
 
