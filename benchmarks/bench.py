@@ -220,13 +220,13 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
     """
     start = time.perf_counter()
     from generator import pipeline
-    from generator.runtime.gcpause import paused_collector
-    from generator.outputs.context import OutputContext
     from generator.outputs import output_files
+    from generator.outputs.context import OutputContext
     from generator.parse import parse_rendered
     from generator.render.bundles import render_bundles
-    from generator.validate.rules import RULES
+    from generator.runtime.gcpause import paused_collector
     from generator.schemas import schema_problems
+    from generator.validate.rules import RULES
     from generator.write import write_outputs
     imports = time.perf_counter() - start
 

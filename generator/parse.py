@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .source.documents import BundleDoc
 from .errors import InputError
 from .model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from .problems import Location
-from .source.yamlsrc import load_stream_fast
 from .render.bundles import ALL_BUNDLE, ALL_ORDER, Rendered
+from .source.documents import BundleDoc
+from .source.yamlsrc import load_stream_fast
 
 
 def _parse_each(texts: Sequence[str]) -> list[Any] | None:

@@ -13,28 +13,26 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from .runtime.background import Pending, worth_forking
-from .source.documents import BundleDoc, read_bundles
 from .errors import InputError
 from .expand.instancetypes import instancetype_objects, unique
-from .runtime.gcpause import paused_collector
-from .load.gpu import HOW_TO_ENABLE, device_problem, left_out
-from .model import Catalog
-from .load.catalog import load_catalog
-from .outputs.context import OutputContext
-from .outputs import output_files
-from .model import API_VERSION, CatalogObject, Series, label
-from .objectmeta import label_value_problem
-from .paths import builtin_catalog
-from .model import PreferenceCatalog
 from .expand.preferences import expand_preferences
-from .load.preferences import load_preference_catalog
-from .problems import Location, Problem
 from .expand.retain import retained_objects
 from .expand.stamp import stamp
-from .write import checksums
-from .render.bundles import render_bundles
+from .load.catalog import load_catalog
+from .load.gpu import HOW_TO_ENABLE, device_problem, left_out
+from .load.preferences import load_preference_catalog
+from .model import API_VERSION, Catalog, CatalogObject, PreferenceCatalog, Series, label
+from .objectmeta import label_value_problem
+from .outputs import output_files
+from .outputs.context import OutputContext
 from .parse import parse_back, parse_rendered
+from .paths import builtin_catalog
+from .problems import Location, Problem
+from .render.bundles import render_bundles
+from .runtime.background import Pending, worth_forking
+from .runtime.gcpause import paused_collector
+from .source.documents import BundleDoc, read_bundles
+from .write import checksums
 
 RELEASE = re.compile(r"^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$")
 
@@ -118,8 +116,8 @@ def _preference_problems(root: Path) -> list[Problem]:
     """What is wrong with a catalog's preferences, to report beside what is wrong elsewhere."""
     if not (root / "preferences").is_dir():
         return []
-    from .load.catalog import DEFAULT_PROVIDER
     from .expand.preferences import build_preferences
+    from .load.catalog import DEFAULT_PROVIDER
 
     try:
         build_preferences(root, provider=DEFAULT_PROVIDER)
@@ -161,8 +159,8 @@ def _documents(objects: Sequence[CatalogObject], file: str) -> tuple[list[Bundle
 def overlay_result_problems(catalog: Catalog, preferences: PreferenceCatalog,
                      file: str = "overlay") -> tuple[list[Problem], list[CatalogObject]]:
     """Expand and validate a catalog state as a build would; (problems, the object of each document)."""
-    from .validate.rules import RuleContext
     from .validate import validate_documents
+    from .validate.rules import RuleContext
 
     settings = catalog.settings
     objects = instancetype_objects(catalog) + expand_preferences(preferences, provider=settings.provider)

@@ -20,7 +20,6 @@ from .list import list_
 from .options import SizeParam
 from .readme import readme
 
-
 #: Commands that live in modules of their own, imported only when they run (or help
 #: lists them): a build does not pay for the validator's, expander's or schema
 #: importer's imports.

@@ -15,13 +15,13 @@ from typing import Any, Mapping, Sequence
 import click
 import yaml
 
-from ..source.documents import BundleDoc, read_bundles
 from ..errors import CitgenError, InputError, ValidationFailed
 from ..paths import builtin_catalog
 from ..problems import Location, Problem
+from ..source.documents import BundleDoc, read_bundles
+from ..source.yamlsrc import Document, load_file
 from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
 from ..tools.vmexpand.mutate import MACHINE_TYPES
-from ..source.yamlsrc import Document, load_file
 
 ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 

@@ -15,16 +15,16 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import click
 
-from ..source.documents import BundleDoc, read_bundles
-from ..runtime.gcpause import paused_collector
 from ..errors import CitgenError, InputError
 from ..problems import Location
 from ..report import FORMATS, render
+from ..runtime.gcpause import paused_collector
+from ..source.documents import BundleDoc, read_bundles
+from ..source.yamlsrc import load_file
+from ..tools.vmexpand.matrix import format_json, format_text, matrix as pair_matrix
+from ..validate import SCHEMA, counted, validate_documents
 from ..validate.rules import RULES, RuleContext
 from ..validate.rules.vendor_label import agreed_vendor
-from ..validate import SCHEMA, counted, validate_documents
-from ..tools.vmexpand.matrix import format_json, format_text, matrix as pair_matrix
-from ..source.yamlsrc import load_file
 
 #: What --list-rules says about the schema check, which is not a rule module.
 SCHEMA_DOC = (

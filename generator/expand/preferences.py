@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import InputError
+from ..load.preferences import read_preference_catalog
+from ..load.traits import suggest
 from ..model import CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label
 from ..objectmeta import label_value_problem
 from ..problems import Location, Problem
 from ..quantity import QuantityError, parse
-from ..load.preferences import read_preference_catalog
 from .traits import Layer, compose, trait_layers
-from ..load.traits import suggest
 
 PROVIDER_KEYS = ("displayName", "documentationURL", "supportURL")
 OS_ANNOTATION = "vm.kubevirt.io/os"

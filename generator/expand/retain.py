@@ -22,12 +22,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
-from ..source.documents import BundleDoc
 from ..errors import InputError
-from .instancetypes import feature_labels
-from ..quantity import is_quantity, parse as parse_quantity
 from ..model import API_VERSION, INSTANCETYPE_KINDS, KINDS, CatalogObject, label
 from ..problems import Problem
+from ..quantity import is_quantity, parse as parse_quantity
+from ..source.documents import BundleDoc
+from .instancetypes import feature_labels
 
 #: What an object of a bundle holds, at the top and in its metadata; all of it is carried over.
 _FIELDS = ("apiVersion", "kind", "metadata", "spec")

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import quantity
-from ..problems import Location, Path as KeyPath, Problem, dotted
-from ..model import Trait, TraitRef
 from ..load.traits import suggest
+from ..model import Trait, TraitRef
+from ..problems import Location, Path as KeyPath, Problem, dotted
 
 
 @dataclass(frozen=True)

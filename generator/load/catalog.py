@@ -10,14 +10,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..source import formats
 from ..errors import InputError
-from ..source.inputcheck import schema_problems
-from ..source.inputfiles import leads_outside
 from ..merge import deep_merge
 from ..model import Catalog, Series, Settings, Size, SizeMatrix, Variant
 from ..problems import Location, Problem
 from ..quantity import parse as parse_quantity
+from ..source import formats
+from ..source.inputcheck import schema_problems
+from ..source.inputfiles import leads_outside
 from ..source.schema_fast import whole_number
 from ..source.yamlsrc import Document, load_file
 

@@ -25,30 +25,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import catalog as load
 from ..errors import InputError
-from .gpu import COUNT_WITHOUT_DEVICE, device_problem
-from ..source.inputcheck import schema_problems
-from .catalog import parse_ratio, select_sizes
 from ..merge import merge_patch
-from ..model import (
-    LABEL_PREFIX,
-    Catalog,
-    CatalogObject,
-    Family,
-    PreferenceCatalog,
-    PreferenceDef,
-    Requirements,
-    Series,
-    Trait,
-    TraitRef,
-    Variant,
-)
+from ..model import (LABEL_PREFIX, Catalog, CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements,
+                     Series, Trait, TraitRef, Variant)
 from ..objectmeta import annotation_key_problem, annotations_size_problem, label_key_problem, type_name
-from ..source.overlay_format import OVERLAY
 from ..problems import Location, Path as KeyPath, Problem, jsonpath
-from .traits import spec_problems, suggest
+from ..source.inputcheck import schema_problems
+from ..source.overlay_format import OVERLAY
 from ..source.yamlsrc import Document, SourceMap, load_file
+from . import catalog as load
+from .catalog import parse_ratio, select_sizes
+from .gpu import COUNT_WITHOUT_DEVICE, device_problem
+from .traits import spec_problems, suggest
 
 #: Annotations the catalog writes on its objects; an overlay changes them through
 #: the setting that produces them, never by stamping a second value over them.

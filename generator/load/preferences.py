@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import InputError
-from ..source.inputcheck import describe
 from ..model import Family, PreferenceCatalog, PreferenceDef, Requirements
 from ..problems import Location, Problem
 from ..quantity import QuantityError, parse
+from ..source.inputcheck import describe
 from ..source.schema_fast import whole_number
-from .traits import load_traits, parse_trait_list, spec_problems, string_list, type_name, unknown_keys
 from ..source.yamlsrc import Document, load_file
+from .traits import load_traits, parse_trait_list, spec_problems, string_list, type_name, unknown_keys
 
 FAMILY_KEYS = ("osType", "iconClass", "tags", "traits", "requirements", "deprecated", "preferences")
 PREFERENCE_KEYS = ("displayName", "description", "basedOn", "osType", "iconClass", "tags", "traits",

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError
-from ..problems import Location, Path as KeyPath, Problem
 from ..model import Trait, TraitRef
+from ..problems import Location, Path as KeyPath, Problem
 from ..source.yamlsrc import Document, load_file
 
 #: Keys a trait file may hold.

@@ -13,7 +13,6 @@ from .context import OutputContext
 from .helm import helm_files
 from .kustomize import kustomize_files
 
-
 Producer = Callable[[OutputContext], Mapping[str, bytes]]
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from ..source.documents import BundleDoc
 from ..model import Catalog, CatalogObject
+from ..source.documents import BundleDoc
 
 
 @dataclass(frozen=True)

@@ -26,12 +26,12 @@ from typing import Any, Iterable, Mapping, Sequence
 import jinja2
 
 from ..errors import InputError
-from ..source.inputfiles import read_bytes
+from ..load.overlays import RESERVED_ANNOTATIONS
 from ..model import CLUSTER_KINDS, LABEL_PREFIX, CatalogObject, label
 from ..objectmeta import LABEL_KEY_PATTERN, QUALIFIED_NAME_MAX, SUBDOMAIN_MAX
-from ..load.overlays import RESERVED_ANNOTATIONS
 from ..problems import Location
 from ..render import environment, template_error
+from ..source.inputfiles import read_bytes
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
 from .kustomize import template_dirs

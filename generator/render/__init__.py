@@ -19,9 +19,8 @@ import jinja2
 from ..errors import InputError
 from ..model import API_VERSION, CatalogObject
 from ..problems import Location
-from .sandbox import environment, template_error
 from ..source.yamlsrc import iter_documents
-
+from .sandbox import environment, template_error
 
 TEMPLATES = {"instancetype": "instancetype.yaml.j2", "preference": "preference.yaml.j2"}
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ..model import Catalog
-from ..model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject
+from ..model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, Catalog, CatalogObject
 from ..paths import builtin_catalog
 from . import Renderer
-
 
 #: Bundle file name (without .yaml) for each kind, as KubeVirt's virt-operator expects them.
 BUNDLES = {

@@ -73,26 +73,12 @@ from jinja2.utils import _PassArg, generate_lorem_ipsum, pass_environment
 from markupsafe import EscapeFormatter, Markup
 
 from ..errors import InputError
-from ..source.inputfiles import TemplateLoader
 from ..problems import Location, Problem
+from ..source.inputfiles import TemplateLoader
+from .limits import (FILTER_PREDICTORS, LARGE_VALUE, MAX_DEPTH, MAX_INT_BITS, METHOD_PREDICTORS, SCALARS, Budget,
+                     Limits, TemplateLimitError, deep_size, format_field_size, printf_size, text_length, too_large,
+                     too_many_bits)
 from .yamltext import yaml_block, yaml_scalar
-from .limits import (
-    FILTER_PREDICTORS,
-    LARGE_VALUE,
-    MAX_DEPTH,
-    MAX_INT_BITS,
-    METHOD_PREDICTORS,
-    SCALARS,
-    Budget,
-    Limits,
-    TemplateLimitError,
-    deep_size,
-    format_field_size,
-    printf_size,
-    text_length,
-    too_large,
-    too_many_bits,
-)
 
 # --------------------------------------------------------------------------- compiling templates
 

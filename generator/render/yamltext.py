@@ -17,7 +17,6 @@ import yaml
 
 from ..source.yamlclasses import Dumper
 
-
 _TAG = "tag:yaml.org,2002:"
 
 #: The longest line upstream's yamllint configuration (``.yamllint``) accepts. A longer

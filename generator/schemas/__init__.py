@@ -14,9 +14,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
-from ..source.documents import BundleDoc
 from ..problems import Path, Problem
 from ..quantity import QuantityError, parse
+from ..source.documents import BundleDoc
 from ..source.schema_fast import Check, compile_schema, strict_validator_class
 
 if TYPE_CHECKING:  # jsonschema is imported only to explain an object the fast check refused

@@ -13,8 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from . import formats
 from ..features import FEATURES
+from . import formats
 
 #: Names a list of drop/keep entries may hold: series names or prefixes, size
 #: names, preference names or glob patterns. What they refer to is checked when

@@ -37,10 +37,9 @@ from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, Mappin
 from yaml.nodes import ScalarNode
 
 from ..errors import InputError
-from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits, read_text
 from ..problems import Location, Path, Problem, excerpt
+from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits, read_text
 from .yamlclasses import Loader
-
 
 #: Nodes that aliases may add beyond what is written. Real catalogs use none or a
 #: few; an alias bomb needs millions.

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..source.documents import BundleDoc, read_bundles
 from ..errors import InputError
 from ..model import KINDS, label
 from ..problems import Location, Path as KeyPath, Problem, jsonpath
+from ..source.documents import BundleDoc, read_bundles
 
 VERSION_LABEL = label("common-instancetypes-version")
 DEPRECATED_LABEL = label("deprecated")

@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import CitgenError, InputError
-from ..source.inputfiles import read_bytes
 from ..problems import Location, Problem
 from ..schemas import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
+from ..source.inputfiles import read_bytes
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 QUANTITY_DEFINITION = "k8s.io.apimachinery.pkg.api.resource.Quantity"

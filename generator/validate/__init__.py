@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Iterable, List, Optional, Sequence
 
-from ..source.documents import BundleDoc
 from ..errors import CitgenError
 from ..problems import Problem, sort_problems
+from ..source.documents import BundleDoc
 from .rules import RULES, RuleContext
 from .rules.base import predates, release_of
 

@@ -12,9 +12,9 @@ import math
 from fractions import Fraction
 from typing import Any, Mapping, Optional, Tuple
 
-from ...source.documents import BundleDoc
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ...quantity import QuantityError, format_bytes, parse
+from ...source.documents import BundleDoc
 from ...source.schema_fast import whole_number
 
 LABELS: Tuple[str, ...] = ("metadata", "labels")

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
-from ...source.documents import BundleDoc
 from ...model import API_VERSION, KINDS
 from ...problems import Problem
+from ...source.documents import BundleDoc
 from .base import RuleContext
 
 ID = "api-version"

@@ -10,9 +10,9 @@ from typing import AbstractSet, Callable, Iterator, Mapping, Optional, Sequence
 
 from packaging.version import InvalidVersion, Version
 
-from ...source.documents import BundleDoc
 from ...model import Catalog, label
 from ...problems import Problem
+from ...source.documents import BundleDoc
 from ._objects import labels
 
 Check = Callable[[Sequence[BundleDoc], "RuleContext"], Iterator[Problem]]

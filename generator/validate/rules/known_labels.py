@@ -18,9 +18,9 @@ from __future__ import annotations
 import difflib
 from typing import Iterator, Sequence
 
-from ...source.documents import BundleDoc
 from ...model import LABEL_PREFIX
 from ...problems import Problem
+from ...source.documents import BundleDoc
 from ._objects import LABELS, labels
 from .base import RuleContext
 

@@ -56,9 +56,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Tuple
 
-from ...source.documents import BundleDoc
 from ...model import label
 from ...problems import Problem, dotted
+from ...source.documents import BundleDoc
 from ._objects import LABELS, count, dig, family, labels, quantity, split_name
 from .base import RuleContext
 

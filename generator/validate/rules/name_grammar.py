@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from typing import Iterator, Sequence
 
-from ...source.documents import BundleDoc
 from ...objectmeta import name_problem
 from ...problems import Problem
+from ...source.documents import BundleDoc
 from ._objects import family
 from .base import RuleContext
 

@@ -28,16 +28,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Optional, Sequence
 
-from ...source.documents import BundleDoc
-from ...objectmeta import (
-    annotation_key_problem,
-    annotations_size_problem,
-    label_key_problem,
-    label_value_problem,
-    name_problem,
-    type_name,
-)
+from ...objectmeta import (annotation_key_problem, annotations_size_problem, label_key_problem, label_value_problem,
+                           name_problem, type_name)
 from ...problems import Path, Problem
+from ...source.documents import BundleDoc
 from .base import RuleContext
 
 ID = "object-metadata"

@@ -25,9 +25,9 @@ from bisect import bisect_left
 from fractions import Fraction
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ...source.documents import BundleDoc
 from ...model import label
 from ...problems import Problem
+from ...source.documents import BundleDoc
 from ._objects import count, dig, family, labels, quantity, show_bytes
 from .base import RuleContext
 

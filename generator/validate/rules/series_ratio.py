@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
-from ...source.documents import BundleDoc
 from ...problems import Problem
 from ...quantity import gib
+from ...source.documents import BundleDoc
 from ._objects import count, dig, family, quantity, show_bytes, split_name
 from .base import RuleContext
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, Sequence, Tuple
 
-from ...source.documents import BundleDoc
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ...problems import Path, Problem
 from ...quantity import same
 from ...schemas import quantity_at
+from ...source.documents import BundleDoc
 from ._objects import family
 from .base import RuleContext
 

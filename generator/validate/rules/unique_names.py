@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, Sequence, Tuple
 
-from ...source.documents import BundleDoc
 from ...problems import Problem
+from ...source.documents import BundleDoc
 from .base import RuleContext
 
 ID = "unique-names"

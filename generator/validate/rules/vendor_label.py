@@ -26,9 +26,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence
 
-from ...source.documents import BundleDoc
 from ...model import label
 from ...problems import Problem
+from ...source.documents import BundleDoc
 from ._objects import LABELS, family, labels
 from .base import RuleContext
 
