@@ -6,7 +6,7 @@ rendered text (the largest value a built-in template makes), its most loop
 iterations in one rendering, its slowest rendering, all its renderings
 together, and the part of that the time limits count (a rendering's clock starts
 at its first loop, call or filter: straight template text is as fast as it is
-short), then prints them beside the limits (generator/template_limits.py).
+short), then prints them beside the limits (generator/render/limits.py).
 
     python benchmarks/template_margin.py [--factor 100]
 """

@@ -21,13 +21,12 @@ from typing import Any, Iterator, Mapping
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from generator.cli import main
+from generator.load.overlays import RESERVED_ANNOTATIONS
 from generator.model import CLUSTER_KINDS, INSTANCETYPE_KINDS, label
 from generator.outputs.helm import chart_version
-from generator.load.overlays import RESERVED_ANNOTATIONS
 from generator.pipeline import Build, BuildOptions, generate
 from tests.helpers import REPO, default_build
 

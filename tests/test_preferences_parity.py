@@ -13,8 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from generator.model import label
 from generator.expand.preferences import DESCRIPTION, build_preferences
+from generator.model import label
 from generator.source.yamlsrc import load_file
 
 REPO = Path(__file__).resolve().parent.parent

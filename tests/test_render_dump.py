@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import yaml
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from generator.render.yamltext import _dump, yaml_block, yaml_scalar
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from generator.source.documents import BundleDoc
 from generator.problems import jsonpath, sort_problems
+from generator.source.documents import BundleDoc
 from generator.validate.rules import RULES, RuleContext, SeriesRatio
 
 CIT, NIT = "VirtualMachineClusterInstancetype", "VirtualMachineInstancetype"

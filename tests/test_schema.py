@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.source.documents import BundleDoc, read_bundles
 from generator.schemas import check_object, known_kinds, schema_problems, validator
+from generator.source.documents import BundleDoc, read_bundles
 from generator.source.yamlsrc import iter_documents
 
 INSTANCETYPE = """\

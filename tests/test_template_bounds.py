@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from generator.tools.vendor_init import init_catalog
-
 from tests.helpers import snapshot
 
 #: The built-in instancetype template with a line of the test's at line 8.

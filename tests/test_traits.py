@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from generator.errors import InputError
-from generator.model import label
 from generator.expand.preferences import build_preferences, expand_preferences
-from generator.load.preferences import load_preference_catalog
-from generator.problems import Location
 from generator.expand.traits import Layer, compose
+from generator.load.preferences import load_preference_catalog
+from generator.model import label
+from generator.problems import Location
 
 PROVIDER = {
     "displayName": "Example",

@@ -27,14 +27,14 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.source.documents import BundleDoc
-from generator.source.inputcheck import schema_problems
+from generator.expand.traits import Layer, compose
 from generator.model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from generator.problems import Location
-from generator.validate.rules import RULES, RuleContext
 from generator.schemas import check_object, quantity_at
-from generator.expand.traits import Layer, compose
+from generator.source.documents import BundleDoc
+from generator.source.inputcheck import schema_problems
 from generator.source.yamlsrc import load_text
+from generator.validate.rules import RULES, RuleContext
 from tests.helpers import REPO, default_build, snapshot
 
 CLUSTER_PREFERENCE, CLUSTER_INSTANCETYPE = PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[0]
