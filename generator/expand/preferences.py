@@ -2,7 +2,12 @@
 its traits into one catalog object.
 
 Loading (load/preferences.py) reads what the files say; this step decides what each
-preference becomes, so it reads the model and never a file.
+preference becomes from the model. ``build_preferences`` runs both and reports every
+problem of the run in one InputError.
+
+Labels are derived from the composed spec (architecture, minimum vCPUs and
+memory) rather than written beside it, so a label can never disagree with the
+spec it describes.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@ that caused them.
 
 Loading a trait (load/traits.py) checks its file; composing is part of expansion: it
 decides what a preference's spec becomes from its traits, its family and itself.
+Because several traits touch the same spec keys (a disk bus, a CPU topology), the
+order of the list matters and silent last-one-wins would hide mistakes: composition
+refuses a layer that changes a value an earlier layer set, unless that layer is
+marked as an override.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
-"""Preferences: OS family files composing traits, loaded into a model, expanded into objects.
+"""Preferences: OS family files, each a list of preferences composing traits, loaded into the model.
 
-The three steps are separate functions on purpose: ``load_preference_catalog``
-reads files into a frozen ``PreferenceCatalog``; a vendor overlay may replace
-parts of that value; ``expand_preferences`` turns it into ``CatalogObject``s.
-``build_preferences`` runs them together and reports every problem of the run
-in one InputError.
-
-Labels are derived from the composed spec (architecture, minimum vCPUs and
-memory) rather than written beside it, so a label can never disagree with the
-spec it describes.
+Loading and expansion are separate steps on purpose: ``load_preference_catalog``
+reads files into a frozen ``PreferenceCatalog`` (model.py); a vendor overlay may
+replace parts of that value (overlays.py); ``expand_preferences``
+(expand/preferences.py) turns it into ``CatalogObject``s.
 """
 
 from __future__ import annotations
@@ -195,6 +190,7 @@ def load_family(path: Path, display: str,
 
 
 def read_preference_catalog(catalog_dir: Path) -> tuple[PreferenceCatalog, list[Problem]]:
+    """The preference catalog and every problem found reading it, so a caller can report them with others."""
     root = catalog_dir / "preferences"
     traits, problems = load_traits(root / "traits", within=catalog_dir)
     families: dict[str, Family] = {}

@@ -1,12 +1,9 @@
-"""Traits: small, named preference spec fragments, and their ordered composition.
+"""Traits: small, named preference spec fragments, read from their files (composed in expand/traits.py).
 
 A preference is written as a list of traits rather than a spec so that a fact
-such as "Windows guests want Hyper-V enlightenments" is stated once. Because
-several traits touch the same spec keys (a disk bus, a CPU topology), the order
-of the list matters and silent last-one-wins would hide mistakes: composition
-refuses a layer that changes a value an earlier layer set, unless that layer is
-marked as an override. Problems are collected, never raised one at a time, so a
-catalog author sees every mistake of a run together.
+such as "Windows guests want Hyper-V enlightenments" is stated once. Problems are
+collected, never raised one at a time, so a catalog author sees every mistake of a
+run together.
 """
 
 from __future__ import annotations

@@ -20,11 +20,7 @@ BUNDLES = {
     PREFERENCE_KINDS[0]: "common-clusterpreferences-bundle",
     PREFERENCE_KINDS[1]: "common-preferences-bundle",
 }
-
-
 ALL_BUNDLE = "common-instancetypes-all-bundle"
-
-
 #: The all-bundle's order: cluster kinds first, then namespaced ones.
 ALL_ORDER = (INSTANCETYPE_KINDS[0], PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[1], PREFERENCE_KINDS[1])
 
