@@ -177,10 +177,10 @@ def write_synthetic_catalog(dest: Path, factor: int) -> dict[str, int]:
     settings, preferences and templates are the built-in ones. Everything is written
     as JSON, which YAML reads as it is.
     """
-    from generator.expand import instancetype_objects
-    from generator.load import load_catalog, series_files
+    from generator.expand.instancetypes import instancetype_objects
+    from generator.load.catalog import load_catalog, series_files
     from generator.paths import builtin_catalog
-    from generator.yamlsrc import load_file
+    from generator.source.yamlsrc import load_file
 
     source = builtin_catalog()
     base = len(instancetype_objects(load_catalog(source)))
@@ -220,10 +220,13 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
     """
     start = time.perf_counter()
     from generator import pipeline
-    from generator.gcpause import paused_collector
-    from generator.outputs import OutputContext, output_files
-    from generator.rules import RULES
-    from generator.schema import schema_problems
+    from generator.outputs import output_files
+    from generator.outputs.context import OutputContext
+    from generator.parse import parse_rendered
+    from generator.render.bundles import render_bundles
+    from generator.runtime.gcpause import paused_collector
+    from generator.schemas import schema_problems
+    from generator.validate.rules import RULES
     from generator.write import write_outputs
     imports = time.perf_counter() - start
 
@@ -243,9 +246,9 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
             catalog, _preferences = timed("load", lambda: pipeline.load_all(options))
             catalog, version, objects = timed("expand", lambda: pipeline.catalog_objects(options))
             timings["expand"][-1] -= timings["load"][-1]
-            rendered = timed("render", lambda: pipeline.render_bundles(catalog, objects))
+            rendered = timed("render", lambda: render_bundles(catalog, objects))
             bundles = rendered.bundles
-            documents, one_each = timed("parse", lambda: pipeline.parse_rendered(rendered))
+            documents, one_each = timed("parse", lambda: parse_rendered(rendered))
             timed("schema", lambda: [p for doc in documents for p in schema_problems(doc)])
             ctx = pipeline.rule_context(catalog)
             for rule_id, rule in RULES.items():

@@ -6,7 +6,7 @@ rendered text (the largest value a built-in template makes), its most loop
 iterations in one rendering, its slowest rendering, all its renderings
 together, and the part of that the time limits count (a rendering's clock starts
 at its first loop, call or filter: straight template text is as fast as it is
-short), then prints them beside the limits (generator/template_limits.py).
+short), then prints them beside the limits (generator/render/limits.py).
 
     python benchmarks/template_margin.py [--factor 100]
 """
@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import write_synthetic_catalog  # noqa: E402
-from generator import sandbox  # noqa: E402
+from generator.render import sandbox  # noqa: E402
 from generator.pipeline import BuildOptions, generate  # noqa: E402
-from generator.template_limits import Limits  # noqa: E402
+from generator.render.limits import Limits  # noqa: E402
 
 
 class Figures:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Mapping
 
 from .problems import Location
@@ -104,3 +105,127 @@ class CatalogObject:
         if self.only_kinds:
             return self.only_kinds
         return INSTANCETYPE_KINDS if self.family == "instancetype" else PREFERENCE_KINDS
+
+
+# --------------------------------------------------------------------------- the catalog
+
+
+@dataclass(frozen=True)
+class Settings:
+    """catalog.yaml: what applies to the whole catalog."""
+
+    vendor: str
+    version: str
+    parameters: Mapping[str, Any]
+    provider: Mapping[str, str]
+    location: Location
+    # Stamped on every object beside the vendor label; only overlays set them.
+    extra_labels: Mapping[str, str] = field(default_factory=dict)
+    extra_annotations: Mapping[str, str] = field(default_factory=dict)
+    # catalog.yaml's overlays, joined to the catalog directory as it was named.
+    overlays: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class Catalog:
+    root: Path
+    settings: Settings
+    matrices: Mapping[str, SizeMatrix]
+    series: tuple[Series, ...]
+    # The catalog this one extends (its series and preferences are the starting
+    # point, its templates the fallback); None for a self-contained catalog.
+    base: Path | None = None
+
+
+# --------------------------------------------------------------------------- preferences
+
+
+@dataclass(frozen=True)
+class Trait:
+    """One reusable fragment of a preference spec, named after its file."""
+
+    name: str
+    description: str
+    spec: Mapping[str, Any]
+    tags: tuple[str, ...]  # added to the ``tags`` annotation of every preference using it
+    location: Location
+
+
+@dataclass(frozen=True)
+class TraitRef:
+    """One entry of a ``traits:`` list: a trait name, whether it overrides, where it is written."""
+
+    name: str
+    override: bool
+    location: Location
+
+
+@dataclass(frozen=True)
+class Requirements:
+    """Minimum resources a guest needs: vCPUs and memory (a quantity as written)."""
+
+    cpu: int | None = None
+    memory: str | None = None
+    location: Location | None = None
+
+    def spec(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.cpu is not None:
+            out["cpu"] = {"guest": self.cpu}
+        if self.memory is not None:
+            out["memory"] = {"guest": self.memory}
+        return {"requirements": out} if out else {}
+
+    def over(self, base: "Requirements") -> "Requirements":
+        """These requirements, with what they leave unset taken from ``base``."""
+        return Requirements(self.cpu if self.cpu is not None else base.cpu,
+                            self.memory if self.memory is not None else base.memory,
+                            self.location or base.location)
+
+
+@dataclass(frozen=True)
+class Family:
+    """What every preference of one family file shares: the file's top-level keys."""
+
+    name: str  # the file stem; the group of its objects
+    os_type: str | None
+    icon_class: str | None
+    tags: tuple[str, ...] | None
+    traits: tuple[TraitRef, ...]
+    requirements: Requirements  # defaults: fill only what the composition leaves unset
+    deprecated: bool
+    location: Location
+    os_type_location: Location | None = None
+
+
+@dataclass(frozen=True)
+class PreferenceDef:
+    """One preference as written; ``None`` means "inherit" (from ``based_on``, then the family)."""
+
+    name: str
+    family: str
+    description: str
+    location: Location
+    based_on: str | None = None
+    based_on_location: Location | None = None
+    display_name: str | None = None
+    os_type: str | None = None
+    os_type_location: Location | None = None
+    icon_class: str | None = None
+    tags: tuple[str, ...] | None = None
+    traits: tuple[TraitRef, ...] = ()
+    requirements: Requirements = Requirements()
+    spec: Mapping[str, Any] | None = None
+    spec_location: Location | None = None
+    override_spec: Mapping[str, Any] | None = None
+    override_spec_location: Location | None = None
+    deprecated: bool | None = None
+
+
+@dataclass(frozen=True)
+class PreferenceCatalog:
+    """The loaded preference half of a catalog: traits, families and preferences by name."""
+
+    traits: Mapping[str, Trait]
+    families: Mapping[str, Family]
+    preferences: Mapping[str, PreferenceDef]

@@ -7,39 +7,33 @@ same pipeline serves `citgen build`, `citgen validate`, `citgen list` and tests.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
-from .background import Pending, worth_forking
-from .documents import BundleDoc, read_bundles
 from .errors import InputError
-from .expand import instancetype_objects, unique
-from .gcpause import paused_collector
-from .gpu import HOW_TO_ENABLE, device_problem, left_out
-from .load import Catalog, load_catalog
-from .outputs import OutputContext, output_files
-from .model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, CatalogObject, Series, label
+from .expand.instancetypes import instancetype_objects, unique
+from .expand.preferences import expand_preferences
+from .expand.retain import retained_objects
+from .expand.stamp import stamp
+from .load.catalog import load_catalog
+from .load.gpu import HOW_TO_ENABLE, device_problem, left_out
+from .load.preferences import load_preference_catalog
+from .model import API_VERSION, Catalog, CatalogObject, PreferenceCatalog, Series, label
 from .objectmeta import label_value_problem
+from .outputs import output_files
+from .outputs.context import OutputContext
+from .parse import parse_back, parse_rendered
 from .paths import builtin_catalog
-from .preferences import PreferenceCatalog, expand_preferences, load_preference_catalog
 from .problems import Location, Problem
-from .render import Renderer
-from .retain import retained_objects
+from .render.bundles import render_bundles
+from .runtime.background import Pending, worth_forking
+from .runtime.gcpause import paused_collector
+from .source.documents import BundleDoc, read_bundles
 from .write import checksums
-from .yamlsrc import load_stream_fast
 
-#: Bundle file name (without .yaml) for each kind, as KubeVirt's virt-operator expects them.
-BUNDLES = {
-    INSTANCETYPE_KINDS[0]: "common-clusterinstancetypes-bundle",
-    INSTANCETYPE_KINDS[1]: "common-instancetypes-bundle",
-    PREFERENCE_KINDS[0]: "common-clusterpreferences-bundle",
-    PREFERENCE_KINDS[1]: "common-preferences-bundle",
-}
-ALL_BUNDLE = "common-instancetypes-all-bundle"
-#: The all-bundle's order: cluster kinds first, then namespaced ones.
-ALL_ORDER = (INSTANCETYPE_KINDS[0], PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[1], PREFERENCE_KINDS[1])
 RELEASE = re.compile(r"^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$")
 
 
@@ -72,7 +66,7 @@ class Build:
     documents: tuple[BundleDoc, ...]  # the all-bundle, parsed back
     problems: tuple[Problem, ...] = ()
     files: Mapping[str, bytes] = field(default_factory=dict)
-    # Series not built because they need a GPU device and none was configured (gpu.py).
+    # Series not built because they need a GPU device and none was configured (load/gpu.py).
     left_out: tuple[Series, ...] = ()
     #: findings on retained objects of checks newer than their release: reported, never blocking
     newer_rule_findings: tuple[Problem, ...] = ()
@@ -118,25 +112,12 @@ def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
     return {**catalog.settings.parameters, **({"gpu": gpu} if gpu else {})}
 
 
-def stamp(objects: Sequence[CatalogObject], vendor: str, version: str, *,
-          labels: Mapping[str, str] | None = None,
-          annotations: Mapping[str, str] | None = None) -> list[CatalogObject]:
-    """Add the labels every catalog object carries: who ships it and which catalog release.
-
-    ``labels`` and ``annotations`` are a vendor's own (set by an overlay); what the
-    catalog itself sets on an object wins over them.
-    """
-    extra = {label("vendor"): vendor, label("common-instancetypes-version"): version}
-    return [replace(o, labels={**(labels or {}), **o.labels, **extra},
-                    annotations={**(annotations or {}), **o.annotations}) for o in objects]
-
-
 def _preference_problems(root: Path) -> list[Problem]:
     """What is wrong with a catalog's preferences, to report beside what is wrong elsewhere."""
     if not (root / "preferences").is_dir():
         return []
-    from .load import DEFAULT_PROVIDER
-    from .preferences import build_preferences
+    from .expand.preferences import build_preferences
+    from .load.catalog import DEFAULT_PROVIDER
 
     try:
         build_preferences(root, provider=DEFAULT_PROVIDER)
@@ -155,10 +136,38 @@ def load_all(options: BuildOptions) -> tuple[Catalog, PreferenceCatalog]:
     preferences = load_preference_catalog(catalog.base or catalog.root)  # a vendor catalog starts from its base
     overlays = catalog.settings.overlays + tuple(options.overlays)  # catalog.yaml's first, then --overlay
     if overlays:
-        from .overlay import apply_overlays
+        from .load.overlays import apply_overlays
 
-        catalog, preferences = apply_overlays(catalog, preferences, overlays)
+        catalog, preferences = apply_overlays(catalog, preferences, overlays, check=overlay_result_problems)
     return catalog, preferences
+
+
+def _documents(objects: Sequence[CatalogObject], file: str) -> tuple[list[BundleDoc], list[CatalogObject]]:
+    """The objects as the documents a build would render, and the object behind each document."""
+    docs, owners = [], []
+    for obj in objects:
+        for kind in obj.kinds:
+            data = {"apiVersion": API_VERSION, "kind": kind,
+                    "metadata": {"name": obj.name, "labels": dict(obj.labels),
+                                 "annotations": dict(obj.annotations)},
+                    "spec": copy.deepcopy(dict(obj.spec))}
+            docs.append(BundleDoc(file, len(docs), data))
+            owners.append(obj)
+    return docs, owners
+
+
+def overlay_result_problems(catalog: Catalog, preferences: PreferenceCatalog,
+                     file: str = "overlay") -> tuple[list[Problem], list[CatalogObject]]:
+    """Expand and validate a catalog state as a build would; (problems, the object of each document)."""
+    from .validate import validate_documents
+    from .validate.rules import RuleContext
+
+    settings = catalog.settings
+    objects = instancetype_objects(catalog) + expand_preferences(preferences, provider=settings.provider)
+    objects = stamp(objects, settings.vendor, settings.version, labels=settings.extra_labels,
+                    annotations=settings.extra_annotations)
+    docs, owners = _documents(objects, file)
+    return validate_documents(docs, RuleContext.from_catalog(catalog)), owners
 
 
 def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogObject]]:
@@ -185,96 +194,6 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     return catalog, version, unique([*own, *kept])
 
 
-@dataclass(frozen=True)
-class Rendered:
-    """The rendered text: each kind's documents one by one, and the five bundles they make."""
-
-    by_kind: Mapping[str, Sequence[str]]
-    bundles: Mapping[str, str]  # file name -> text
-
-
-def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Rendered:
-    """Every object rendered as each of its kinds, and the five bundle texts."""
-    dirs = [catalog.root / "templates"]
-    if builtin_catalog() / "templates" != dirs[0]:
-        dirs.append(builtin_catalog() / "templates")  # a vendor catalog may override some templates
-    by_kind = Renderer(dirs).render_all(objects)
-    texts = {kind: "".join(by_kind.get(kind, [])) for kind in KINDS}
-    bundles = {f"{BUNDLES[kind]}.yaml": texts[kind] for kind in KINDS}
-    bundles[f"{ALL_BUNDLE}.yaml"] = "".join(texts[kind] for kind in ALL_ORDER)
-    return Rendered({kind: by_kind.get(kind, []) for kind in KINDS}, bundles)
-
-
-def _parse_each(texts: Sequence[str]) -> list[Any] | None:
-    """Parse documents one by one; None unless each text is exactly one document."""
-    parsed = []
-    for text in texts:
-        if not (text.startswith("---\n") and text.endswith("\n")):
-            return None
-        one = load_stream_fast(text)
-        if len(one) != 1:
-            return None
-        parsed.append(one[0])
-    return parsed
-
-
-def _parse_twins(rendered: Rendered) -> list[Any] | None:
-    """Parse the cluster kinds, and reuse each parse for its namespaced twin.
-
-    A namespaced document is reused only when its text is the cluster document's
-    text to the byte but for the kind line; since parsing is deterministic, it
-    then parses to the same object with the other kind. Anything else (retained
-    objects in one kind only, a template that renders kinds differently) is
-    parsed on its own. None means "parse the whole stream instead".
-    """
-    out: dict[str, list[Any]] = {}
-    for cluster, namespaced in (INSTANCETYPE_KINDS, PREFERENCE_KINDS):
-        first = _parse_each(rendered.by_kind[cluster])
-        if first is None:
-            return None
-        out[cluster] = first
-        by_text = dict(zip(rendered.by_kind[cluster], first))
-        swap = (f"\nkind: {cluster}\n", f"\nkind: {namespaced}\n")
-        twins = []
-        for text in rendered.by_kind[namespaced]:
-            original = text.replace(swap[1], swap[0], 1)
-            twin = by_text.get(original) if original != text and original.replace(*swap, 1) == text else None
-            if twin is None or twin.get("kind") != cluster:
-                alone = _parse_each([text])
-                if alone is None:
-                    return None
-                twins.append(alone[0])
-            else:
-                twins.append({**twin, "kind": namespaced})
-        out[namespaced] = twins
-    return [doc for kind in ALL_ORDER for doc in out[kind]]
-
-
-def parse_back(rendered: Rendered) -> tuple[BundleDoc, ...]:
-    """Parse the all-bundle's documents as a consumer will; it holds every other bundle's.
-
-    Each cluster document is parsed once and serves its namespaced twin when the
-    two texts differ only in the kind line; when in doubt the whole stream is parsed.
-    """
-    return parse_rendered(rendered)[0]
-
-
-def parse_rendered(rendered: Rendered) -> tuple[tuple[BundleDoc, ...], bool]:
-    """parse_back's documents, and whether each rendered text was found to be one document."""
-    name = f"{ALL_BUNDLE}.yaml"
-    try:
-        parsed = _parse_twins(rendered)
-        one_each = parsed is not None
-        if parsed is None:
-            parsed = load_stream_fast(rendered.bundles[name])
-    except InputError:  # a template produced text that is not YAML, or YAML citgen refuses
-        load_stream_fast(rendered.bundles[name], f"rendered {name}")  # located in the whole bundle's text
-        raise
-    except Exception as exc:
-        raise InputError.at(Location(name), f"rendered bundle is not valid YAML: {exc}") from None
-    return tuple(BundleDoc(name, i, data) for i, data in enumerate(parsed)), one_each
-
-
 def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, bytes]:
     """The bundles, plus their versioned names when building a release, plus checksums."""
     files = {name: text.encode() for name, text in bundles.items()}
@@ -292,7 +211,7 @@ def generate(options: BuildOptions = BuildOptions(),
     ``files_ready`` is called with the output files as soon as they are made,
     which may be before validation has finished: a caller can write them where
     they can still be thrown away (write.Staging) while a large build validates
-    in a child process (background.py). Only the returned problems say whether
+    in a child process (runtime/background.py). Only the returned problems say whether
     the files may be used.
     """
     with paused_collector():
@@ -340,9 +259,9 @@ def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequenc
                               dated=lambda doc: (doc.kind, doc.name) in retained)
 
 
-def rule_context(catalog: Catalog | None = None):  # -> generator.rules.RuleContext
+def rule_context(catalog: Catalog | None = None):  # -> generator.validate.rules.RuleContext
     """What validation rules need to know of a catalog: its vendor and its series' ratios."""
-    from .rules import RuleContext
+    from .validate.rules import RuleContext
 
     catalog = catalog or load_catalog(builtin_catalog())
     return RuleContext.from_catalog(catalog)

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator import background
-from generator.background import Pending, worth_forking
 from generator.cli import main
 from generator.pipeline import BuildOptions, generate
+from generator.runtime import background
+from generator.runtime.background import Pending, worth_forking
 from tests.helpers import copy_catalog, default_build
 
 needs_fork = pytest.mark.skipif(not worth_forking(10**9), reason="validates in a child only on Linux with 2+ cores")

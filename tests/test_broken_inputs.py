@@ -77,7 +77,7 @@ def test_a_billion_laughs_file_is_refused_in_bounded_memory(tmp_path: Path):
     root = tmp_path / "catalog"
     lay_out(CASES / "billion-laughs", root)
     from generator.errors import InputError
-    from generator.load import load_catalog
+    from generator.load.catalog import load_catalog
 
     tracemalloc.start()
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from generator.errors import InputError
-from generator.load import load_catalog
+from generator.load.catalog import load_catalog
 from generator.paths import builtin_catalog
 from tests.helpers import copy_catalog
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.cli_vendor import diff
+from generator.cli.diff import diff
 from generator.model import label
 from generator.pipeline import BuildOptions, generate
 from generator.write import write_outputs

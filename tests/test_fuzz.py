@@ -234,7 +234,7 @@ def _set_whole_number(definition: Definition, draw: Callable, value: Any) -> tup
 
 @given(valid_definitions(), st.data())
 def test_a_whole_number_of_the_wrong_kind_is_named_at_its_field(definition: Definition, data: st.DataObject):
-    from generator.inputcheck import describe
+    from generator.source.inputcheck import describe
 
     value = data.draw(not_whole_numbers, label="written")
     file, path, expected = _set_whole_number(definition, data.draw, value)
@@ -401,7 +401,7 @@ def self_referencing(draw: Callable) -> str:
 
 @given(self_referencing())
 def test_yaml_that_refers_to_itself_is_refused_at_its_alias(text: str):
-    from generator.yamlsrc import iter_documents, load_stream_fast
+    from generator.source.yamlsrc import iter_documents, load_stream_fast
 
     line = text.count("\n", 0, text.index("*self")) + 1
     column = text.index("*self") - (text.rfind("\n", 0, text.index("*self")) + 1) + 1
@@ -426,7 +426,7 @@ tag_names = st.one_of(
 
 @given(tag_names, st.sampled_from(["{tag} value", "{tag} [1, 2]", "{tag} {{a: 1}}", "[{tag} x]"]))
 def test_a_tag_beyond_plain_values_is_refused_in_both_readers(tag: str, shape: str):
-    from generator.yamlsrc import iter_documents, load_stream_fast
+    from generator.source.yamlsrc import iter_documents, load_stream_fast
 
     text = "key: " + shape.format(tag=tag) + "\n"
     for read in (lambda t: list(iter_documents(t, "f.yaml")), lambda t: load_stream_fast(t, "f.yaml")):

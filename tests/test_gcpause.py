@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.documents import read_bundles
-from generator.gcpause import paused_collector
 from generator.pipeline import BuildOptions, generate, rule_context
+from generator.runtime.gcpause import paused_collector
+from generator.source.documents import read_bundles
 from generator.validate import validate_documents
 from tests.helpers import REPO, default_build
 

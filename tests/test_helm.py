@@ -21,13 +21,12 @@ from typing import Any, Iterator, Mapping
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from generator.cli import main
+from generator.load.overlays import RESERVED_ANNOTATIONS
 from generator.model import CLUSTER_KINDS, INSTANCETYPE_KINDS, label
 from generator.outputs.helm import chart_version
-from generator.overlay import RESERVED_ANNOTATIONS
 from generator.pipeline import Build, BuildOptions, generate
 from tests.helpers import REPO, default_build
 
@@ -303,7 +302,7 @@ def test_notes_explain_coexisting_with_virt_operator(chart: Any):
 
 
 def test_a_label_the_catalog_owns_fails_to_render_naming_the_key(helm: Any, chart: Any):
-    """The same keys an overlay may not set (overlay.py): the catalog's labels describe each spec."""
+    """The same keys an overlay may not set (load/overlays.py): the catalog's labels describe each spec."""
     with pytest.raises(helm.HelmValuesError) as refused:
         chart.render({"labels": {"instancetype.kubevirt.io/cpu": "64"}}, name="catalog", namespace="vms")
     assert str(refused.value) == (

@@ -24,7 +24,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.errors import InputError
-from generator.yamlsrc import NESTING_LIMIT, iter_documents, load_stream_fast
+from generator.source.yamlsrc import NESTING_LIMIT, iter_documents, load_stream_fast
 from tests.helpers import copy_catalog, default_build, snapshot
 
 REPO = Path(__file__).resolve().parent.parent

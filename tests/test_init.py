@@ -7,10 +7,10 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from generator.cli_vendor import init
+from generator.cli.init import init
 from generator.model import label
-from generator.overlay_format import OVERLAY
 from generator.pipeline import BuildOptions, generate
+from generator.source.overlay_format import OVERLAY
 from tests.helpers import default_build
 
 

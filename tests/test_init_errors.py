@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.cli_vendor import init
+from generator.cli.init import init
 
 
 def run_init(*args: str):

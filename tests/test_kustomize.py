@@ -20,7 +20,7 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.outputs import OutputContext
+from generator.outputs.context import OutputContext
 from generator.outputs.kustomize import kustomize_files
 from tests.helpers import default_build, kubectl
 

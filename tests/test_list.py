@@ -6,9 +6,9 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.cli.selector import matches, parse_selector
 from generator.errors import InputError
 from generator.model import label
-from generator.selector import matches, parse_selector
 
 
 def names(*args: str) -> list[str]:

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.cli_vendor import init
+from generator.cli.init import init
 from tests.helpers import REPO, copy_catalog
 
 VALUE = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from generator.model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS
-from generator.pipeline import ALL_BUNDLE, ALL_ORDER, BuildOptions, Rendered, catalog_objects, parse_back, \
-    render_bundles
-from generator.yamlsrc import load_stream_fast
+from generator.parse import parse_back
+from generator.pipeline import BuildOptions, catalog_objects
+from generator.render.bundles import ALL_BUNDLE, ALL_ORDER, Rendered, render_bundles
+from generator.source.yamlsrc import load_stream_fast
 
 CLUSTER_IT, NAMESPACED_IT = INSTANCETYPE_KINDS
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import yaml
 
+from generator.expand.preferences import DESCRIPTION, build_preferences
 from generator.model import label
-from generator.preferences import DESCRIPTION, build_preferences
-from generator.yamlsrc import load_file
+from generator.source.yamlsrc import load_file
 
 REPO = Path(__file__).resolve().parent.parent
 

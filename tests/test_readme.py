@@ -5,8 +5,8 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.outputs.readme import series_matrix, tables, update
 from generator.pipeline import BuildOptions, generate
-from generator.readme import series_matrix, tables, update
 from tests.helpers import REPO, default_build
 
 

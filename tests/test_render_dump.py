@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import yaml
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from generator.render import _dump, yaml_block, yaml_scalar
+from generator.render.yamltext import _dump, yaml_block, yaml_scalar
 
 #: PyYAML's own dumper, with none of citgen's speed-ups (remembered tag resolution).
 STOCK_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

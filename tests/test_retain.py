@@ -12,12 +12,13 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.cli_validate import validate
-from generator.cli_vendor import diff
+from generator.cli.diff import diff
+from generator.cli.validate import validate
 from generator.model import label
+from generator.outputs.readme import tables
 from generator.paths import builtin_catalog
-from generator.pipeline import BUNDLES, BuildOptions, generate
-from generator.readme import tables
+from generator.pipeline import BuildOptions, generate
+from generator.render.bundles import BUNDLES
 from tests.conftest import SHARED, shared_file
 from tests.helpers import by_name, default_build, read_yaml_stream
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from generator.documents import BundleDoc
 from generator.problems import jsonpath, sort_problems
-from generator.rules import RULES, RuleContext, SeriesRatio
+from generator.source.documents import BundleDoc
+from generator.validate.rules import RULES, RuleContext, SeriesRatio
 
 CIT, NIT = "VirtualMachineClusterInstancetype", "VirtualMachineInstancetype"
 CPREF, NPREF = "VirtualMachineClusterPreference", "VirtualMachinePreference"
@@ -491,7 +491,7 @@ def test_fractional_ratios():
 
 
 def test_context_from_the_builtin_catalog():
-    from generator.load import load_catalog
+    from generator.load.catalog import load_catalog
     from generator.paths import builtin_catalog
 
     ctx = RuleContext.from_catalog(load_catalog(builtin_catalog()))

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.documents import BundleDoc, read_bundles
-from generator.schema import check_object, known_kinds, schema_problems, validator
-from generator.yamlsrc import iter_documents
+from generator.schemas import check_object, known_kinds, schema_problems, validator
+from generator.source.documents import BundleDoc, read_bundles
+from generator.source.yamlsrc import iter_documents
 
 INSTANCETYPE = """\
 apiVersion: instancetype.kubevirt.io/v1beta1

@@ -7,18 +7,17 @@ import subprocess
 import sys
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from generator import formats
-from generator.inputcheck import quick_check_for, validator_for
-from generator.load import series_files
-from generator.overlay_format import OVERLAY
+from generator.load.catalog import series_files
 from generator.paths import builtin_catalog
 from generator.quantity import parse
-from generator.schema import check_object, known_kinds, quick_check, validator
-from generator.schema_fast import compile_schema
-from generator.yamlsrc import load_file
+from generator.schemas import check_object, known_kinds, quick_check, validator
+from generator.source import formats
+from generator.source.inputcheck import quick_check_for, validator_for
+from generator.source.overlay_format import OVERLAY
+from generator.source.schema_fast import compile_schema
+from generator.source.yamlsrc import load_file
 from tests.helpers import REPO, default_build
 
 JSON = st.recursive(

@@ -11,19 +11,11 @@ from click.testing import CliRunner
 from hypothesis import given, strategies as st
 from jsonschema import Draft202012Validator
 
-from generator.cli_schema import schema
+from generator.cli.schema import schema
 from generator.quantity import is_quantity
-from generator.schema_import import (
-    KIND_SOURCES,
-    METADATA_FILE,
-    QUANTITY_DEFINITION,
-    QUANTITY_PATTERN,
-    KindSource,
-    SchemaSourceError,
-    convert,
-    convert_kind,
-    render,
-)
+from generator.schemas import METADATA_FILE, QUANTITY_PATTERN
+from generator.tools.schema_import import (KIND_SOURCES, QUANTITY_DEFINITION, KindSource, SchemaSourceError, convert,
+                                           convert_kind, render)
 
 SHIPPED = Path(__file__).resolve().parent.parent / "generator" / "schemas"
 TOY = KindSource("Toy", "toys.example.io/v1", "v1.Toy")

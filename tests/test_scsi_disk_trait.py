@@ -6,9 +6,9 @@ import copy
 import textwrap
 from pathlib import Path
 
+from generator.load.traits import load_traits
 from generator.paths import builtin_catalog
 from generator.pipeline import BuildOptions, generate
-from generator.traits import load_traits
 from tests.helpers import default_build, documented_yaml
 
 

@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.vendor_init import init_catalog
-
+from generator.tools.vendor_init import init_catalog
 from tests.helpers import snapshot
 
 #: The built-in instancetype template with a line of the test's at line 8.

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from generator.errors import InputError
+from generator.expand.preferences import build_preferences, expand_preferences
+from generator.expand.traits import Layer, compose
+from generator.load.preferences import load_preference_catalog
 from generator.model import label
-from generator.preferences import build_preferences, expand_preferences, load_preference_catalog
 from generator.problems import Location
-from generator.traits import Layer, compose
 
 PROVIDER = {
     "displayName": "Example",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.cli_validate import validate
+from generator.cli.validate import validate
 
 CASES = Path(__file__).parent / "cases"
 
@@ -58,7 +58,7 @@ def test_valid_case_is_clean(folder, monkeypatch):
 
 
 def test_every_rule_has_a_broken_bundle_among_the_cases():
-    from generator.rules import RULES
+    from generator.validate.rules import RULES
 
     reported = "".join((p / "expected.txt").read_text() for p in _cases("invalid"))
     assert [rule for rule in [*RULES, "schema"] if f"[{rule}]" not in reported] == []
@@ -102,7 +102,7 @@ def test_selected_rules_only_run(monkeypatch):
 
 
 def test_list_rules_shows_every_rule_with_summary_and_documentation():
-    from generator.rules import RULES
+    from generator.validate.rules import RULES
 
     result = CliRunner().invoke(validate, ["--list-rules"])
     assert result.exit_code == 0

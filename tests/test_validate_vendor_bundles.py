@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.cli_vendor import init
+from generator.cli.init import init
 from tests.helpers import REPO
 
 EXAMPLES = REPO / "examples"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.vmexpand import expand_with
+from generator.tools.vmexpand import expand_with
 
 CASES = Path(__file__).parent / "cases" / "expand"
 CASE_DIRS = sorted(p for p in CASES.iterdir() if p.is_dir())

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from generator.cli_expand import expand_command
+from generator.cli.expand import expand_command
 
 CASES = Path(__file__).parent / "cases" / "expand"
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from generator.quantity import parse
-from generator.vmexpand.matrix import PairResult, default_vm, format_json, format_text, matrix, summary
+from generator.tools.vmexpand.matrix import PairResult, default_vm, format_json, format_text, matrix, summary
 
 
 @pytest.fixture(scope="module")

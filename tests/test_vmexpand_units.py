@@ -6,10 +6,10 @@ import copy
 
 import pytest
 
-from generator.vmexpand import MatcherError, UnusableInput, expand, expand_with, resolve
-from generator.vmexpand.goquantity import go_string
-from generator.vmexpand.requirements import check as check_requirements
-from generator.vmexpand.topology import check_spread, guest_topology
+from generator.tools.vmexpand import MatcherError, UnusableInput, expand, expand_with, resolve
+from generator.tools.vmexpand.goquantity import go_string
+from generator.tools.vmexpand.requirements import check as check_requirements
+from generator.tools.vmexpand.topology import check_spread, guest_topology
 
 
 def vm(**template_spec) -> dict:

@@ -27,14 +27,14 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.documents import BundleDoc
-from generator.inputcheck import schema_problems
+from generator.expand.traits import Layer, compose
 from generator.model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from generator.problems import Location
-from generator.rules import RULES, RuleContext
-from generator.schema import check_object, quantity_at
-from generator.traits import Layer, compose
-from generator.yamlsrc import load_text
+from generator.schemas import check_object, quantity_at
+from generator.source.documents import BundleDoc
+from generator.source.inputcheck import schema_problems
+from generator.source.yamlsrc import load_text
+from generator.validate.rules import RULES, RuleContext
 from tests.helpers import REPO, default_build, snapshot
 
 CLUSTER_PREFERENCE, CLUSTER_INSTANCETYPE = PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[0]
@@ -156,7 +156,7 @@ def test_rules_read_an_integral_float_as_its_whole_number():
 
 def test_every_whole_number_of_the_input_formats_refuses_floats_booleans_and_text():
     """The formats' jsonschema explanation and their compiled check agree on 1.0, true and "1"."""
-    from generator import formats
+    from generator.source import formats
 
     text = "prefix: u\nversion: 1\nclass: general.purpose\ndisplayName: U\ndescription: d\nicon: i\nratio: '1:4'\n"
     for written, shown in (("1.0", "1.0"), ("true", "the boolean true"), ("'1'", "'1'")):

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from hypothesis import example, given, strategies as st
 
 from generator.cli import main
-from generator.render import yaml_block, yaml_scalar
+from generator.render.yamltext import yaml_block, yaml_scalar
 
 TRICKY = [
     "key: value",

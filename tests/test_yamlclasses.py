@@ -6,8 +6,8 @@ import yaml
 from hypothesis import example, given, strategies as st
 from yaml.nodes import MappingNode, ScalarNode
 
-from generator import yamlclasses
-from generator.yamlclasses import Dumper, Loader
+from generator.source import yamlclasses
+from generator.source.yamlclasses import Dumper, Loader
 
 #: Texts near PyYAML's implicit types, where a wrong answer would change a value.
 TRICKY = ["true", "True", "yes", "off", "null", "~", "", "0o17", "0x1F", "1_000", "1e3", "1.5",

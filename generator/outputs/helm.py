@@ -21,22 +21,20 @@ import json
 import re
 import tarfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import jinja2
 
 from ..errors import InputError
-from ..inputfiles import read_bytes
+from ..load.overlays import RESERVED_ANNOTATIONS
 from ..model import CLUSTER_KINDS, LABEL_PREFIX, CatalogObject, label
 from ..objectmeta import LABEL_KEY_PATTERN, QUALIFIED_NAME_MAX, SUBDOMAIN_MAX
-from ..overlay import RESERVED_ANNOTATIONS
 from ..problems import Location
 from ..render import environment, template_error
-from ..yamlsrc import load_stream_fast
+from ..source.inputfiles import read_bytes
+from ..source.yamlsrc import load_stream_fast
+from .context import OutputContext
 from .kustomize import template_dirs
-
-if TYPE_CHECKING:  # the registry in __init__ imports this module
-    from . import OutputContext
 
 CHART = "common-instancetypes"
 ROOT = f"helm/{CHART}"
@@ -203,7 +201,7 @@ def _metadata_map(section: str, value: dict[str, Any]) -> dict[str, Any]:
     """Extra ``labels`` or ``annotations``: keys as the API server accepts them, none the catalog owns.
 
     The keys the catalog owns are the ones an overlay may not set either
-    (overlay.py): everything under instancetype.kubevirt.io/, whose labels
+    (load/overlays.py): everything under instancetype.kubevirt.io/, whose labels
     describe each object's spec, and the annotations the catalog writes from
     its own settings (display names, provider, icon, tags); and, in a chart,
     the keys by which Helm records which release owns each object. A schema

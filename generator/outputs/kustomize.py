@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import jinja2
 
@@ -27,10 +27,8 @@ from ..model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Catalog
 from ..paths import builtin_catalog
 from ..problems import Location
 from ..render import environment, template_error
-from ..yamlsrc import load_stream_fast
-
-if TYPE_CHECKING:  # the registry in __init__ imports this module
-    from . import OutputContext
+from ..source.yamlsrc import load_stream_fast
+from .context import OutputContext
 
 ROOT = "kustomize"
 TEMPLATE = "kustomize/kustomization.yaml.j2"

@@ -1,0 +1,65 @@
+"""``citgen build``: generate, validate and write the catalog's outputs, all or nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import click
+
+from ..errors import InputError
+from ..expand.retain import retained_note
+from ..load.gpu import left_out_note
+from ..pipeline import BuildOptions, generate
+from ..write import LOCK_TIMEOUT, Staging
+from .options import catalog_option
+
+
+@click.command()
+@catalog_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("bundles"),
+              show_default=True, help="Output directory; a build replaces its whole contents.")
+@click.option("--version", "version", default=None,
+              help="Catalog version stamped as the common-instancetypes-version label "
+                   "(default: catalog.yaml's version, or --release).")
+@click.option("--release", default=None, metavar="vX.Y.Z",
+              help="Also write versioned bundle names (common-...-bundle-vX.Y.Z.yaml) for a release.")
+@click.option("--gpu-device", default=None, metavar="nvidia.com/MODEL",
+              help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
+                   "(here or as parameters.gpu.deviceName).")
+@click.option("--gpu-count", type=int, default=None,
+              help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); needs a device.")
+@click.option("--retain-from", "retain_from", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
+                   "released (instancetype.kubevirt.io/v1beta1 only), labelled deprecated. Repeatable.")
+@click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Overlay file changing the catalog without copying it; applied in order. Repeatable.")
+@click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
+@click.option("--lock-timeout", type=click.FloatRange(min=0), default=LOCK_TIMEOUT, show_default=True,
+              metavar="SECONDS", help="How long to wait while another citgen build writes the same --out.")
+def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
+          gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
+          overlays: Sequence[Path], helm_package: bool, lock_timeout: float) -> None:
+    """Build, validate and write the bundles and checksums.
+
+    Everything is rendered and validated first; the output directory is replaced
+    only when all of it passed, so a failed build leaves earlier outputs untouched.
+    Builds writing the same output directory take turns.
+    """
+    options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
+                           gpu_count=gpu_count, retain_from=tuple(retain_from),
+                           overlays=tuple(overlays), helm_package=helm_package)
+    with Staging(out, lock_timeout) as staging:  # written while a large build validates, swapped in if valid
+        result = generate(options, files_ready=staging.write)
+        if result.problems:
+            raise InputError(list(result.problems))
+        staging.commit()
+    counts = {}
+    for obj in result.objects:
+        for kind in obj.kinds:
+            counts[kind] = counts.get(kind, 0) + 1
+    summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
+    note = left_out_note(result.left_out)
+    click.echo(f"wrote {len(result.files)} files to {out} ({summary})" + (f"; {note}" if note else ""))
+    if result.newer_rule_findings:
+        click.echo(retained_note(result.newer_rule_findings, out), err=True)

@@ -1,0 +1,126 @@
+"""`citgen expand`: print a VirtualMachine as KubeVirt would run it.
+
+Like ``virtctl expand`` but offline: the VM's instancetype and preference are
+looked up in bundle files (the catalog's own all-bundle by default) instead of a
+cluster. Exit 0 with the expanded VM on stdout; 1 when KubeVirt would refuse the
+VM (its messages, located in the VM file); 2 when the input is unusable.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import click
+import yaml
+
+from ..errors import CitgenError, InputError, ValidationFailed
+from ..paths import builtin_catalog
+from ..problems import Location, Problem
+from ..source.documents import BundleDoc, read_bundles
+from ..source.yamlsrc import Document, load_file
+from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
+from ..tools.vmexpand.mutate import MACHINE_TYPES
+
+ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
+
+
+def default_documents() -> list[BundleDoc]:
+    """The catalog's generated all-bundle: rendered in memory when the pipeline offers it."""
+    try:
+        from ..pipeline import catalog_documents
+    except ImportError:  # pragma: no cover - only before the pipeline existed
+        return read_bundles([builtin_catalog() / "bundles" / ALL_BUNDLE])
+    return catalog_documents()
+
+
+def load_vm(path: Path) -> Document:
+    """Read ``path`` as one kubevirt.io VirtualMachine, or say why it is not one."""
+    document = load_file(path, str(path))
+    data = document.data
+    name = str(path)
+    if not isinstance(data, dict):
+        raise InputError.at(Location(name), "expected a VirtualMachine mapping")
+    if data.get("kind") != "VirtualMachine" or not str(data.get("apiVersion", "")).startswith("kubevirt.io/"):
+        where = document.source.locate(("kind",))
+        found = f"{data.get('apiVersion')} {data.get('kind')}"
+        raise InputError.at(where, f"expected a kubevirt.io/v1 VirtualMachine, found {found}")
+    return document
+
+
+def _keys(field: str) -> tuple[str, ...]:
+    """The VM-file key path behind a KubeVirt field path, for a line number."""
+    first = field.split(", ")[0]
+    if first.startswith("annotations."):
+        return ("spec", "template", "metadata", "annotations", first[len("annotations."):])
+    if first.startswith("instancetype."):
+        return ("spec", "instancetype")  # the instancetype's own field: point at the matcher
+    # KubeVirt names this one by its Go field; the YAML key is spelled differently.
+    return tuple("dedicatedCpuPlacement" if k == "dedicatedCPUPlacement" else k for k in first.split("."))
+
+
+def _locate(document: Document, field: str) -> Location:
+    """Where KubeVirt's field path points in the VM file, printed as KubeVirt prints it."""
+    found = document.source.locate(_keys(field))
+    return Location(found.file, found.line, found.column, (field,))
+
+
+def refusal(document: Document, errors: Sequence[ExpandError]) -> ValidationFailed:
+    """KubeVirt's refusal as located problems, in the order KubeVirt reports them."""
+    problems = [Problem(_locate(document, e.field), e.message, f"expand-{e.reason}") for e in errors]
+    failed = ValidationFailed(problems)
+    failed.problems = problems  # keep KubeVirt's order rather than sorting by path
+    return failed
+
+
+def run(vm_path: Path, bundles: Sequence[Path], arch: str) -> tuple[Document, ExpandResult]:
+    """Load, resolve and expand; input mistakes raise InputError naming the file."""
+    document = load_vm(vm_path)
+    objects: list[Mapping[str, Any]] = [d.data for d in (read_bundles(bundles) if bundles else default_documents())]
+    try:
+        instancetype, preference = resolve(document.data, objects)
+    except MatcherError as exc:
+        where = document.source.locate(("spec", exc.which, "name"))
+        searched = ", ".join(str(b) for b in bundles) if bundles else "the catalog's all-bundle"
+        raise InputError.at(where, f"{exc} (searched {searched})") from None
+    except UnusableInput as exc:
+        raise InputError.at(Location(str(vm_path)), str(exc)) from None
+    try:
+        result = expand(document.data, instancetype, preference, arch=arch)
+    except UnusableInput as exc:
+        raise InputError.at(Location(str(vm_path)), str(exc)) from None
+    return document, result
+
+
+@click.command("expand")
+@click.argument("vm", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--bundle", "bundles", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Bundle file holding the instancetypes and preferences (repeatable; "
+                   "default: the catalog's all-bundle).")
+@click.option("--arch", default="amd64", show_default=True, type=click.Choice(sorted(MACHINE_TYPES)),
+              help="The cluster's default architecture, used when neither the VM nor its preference names one.")
+@click.option("--output", "-o", "output", default="yaml", show_default=True, type=click.Choice(["yaml", "json"]),
+              help="Format of the expanded VirtualMachine.")
+@click.pass_context
+def expand_command(ctx: click.Context, vm: Path, bundles: Sequence[Path], arch: str, output: str) -> None:
+    """Print VM (a VirtualMachine file) expanded with its instancetype and preference.
+
+    Follows KubeVirt: creation defaults (architecture, machine type, a disk per
+    volume, the pod network), the spread-topology check, the instancetype (a VM
+    field it also sets is a conflict), the preference (filling only what the VM
+    leaves unset), then the preference's requirements. A refused VM prints
+    KubeVirt's messages and exits 1.
+    """
+    try:
+        document, result = run(vm, bundles, arch)
+        if not result.ok:
+            raise refusal(document, result.errors)
+    except CitgenError as exc:
+        for problem in exc.problems:
+            click.echo(f"error: {problem}", err=True)
+        ctx.exit(exc.exit_code)
+    if output == "json":
+        click.echo(json.dumps(result.vm, indent=2, sort_keys=True))
+    else:
+        click.echo(yaml.safe_dump(result.vm, sort_keys=True, default_flow_style=False), nl=False)

@@ -1,0 +1,75 @@
+"""Label selectors as ``kubectl get -l`` reads them.
+
+Supported: ``key=value``, ``key==value``, ``key!=value``, ``key``, ``!key``,
+``key in (a,b)``, ``key notin (a,b)``, joined by commas (all must hold). A key
+without a ``/`` is taken as ``instancetype.kubevirt.io/<key>``, so ``-l cpu=4``
+works as well as ``-l instancetype.kubevirt.io/cpu=4``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from ..errors import InputError
+from ..model import LABEL_PREFIX
+from ..problems import Location
+
+_TERM = re.compile(
+    r"\s*(?:(?P<not>!)\s*(?P<nkey>[^\s,!=()]+)"
+    r"|(?P<key>[^\s,!=()]+)\s*(?:(?P<op>==|!=|=)\s*(?P<value>[^\s,()]*)"
+    r"|\s+(?P<set>in|notin)\s*\((?P<values>[^()]*)\))?)\s*(?:,|$)"
+)
+
+Test = Callable[[Mapping[str, str]], bool]
+
+
+@dataclass(frozen=True)
+class Requirement:
+    key: str
+    op: str  # "=", "!=", "exists", "!exists", "in", "notin"
+    values: frozenset[str] = frozenset()
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        value = labels.get(self.key)
+        if self.op == "exists":
+            return value is not None
+        if self.op == "!exists":
+            return value is None
+        if self.op in ("=", "in"):
+            return value in self.values
+        return value not in self.values  # != and notin also match when the label is absent
+
+
+def _full(key: str) -> str:
+    return key if "/" in key else LABEL_PREFIX + key
+
+
+def parse_selector(text: str) -> tuple[Requirement, ...]:
+    """Parse a selector; an unparsable one is an InputError naming the option and the text."""
+    requirements = []
+    position = 0
+    text = text.strip()
+    while position < len(text):
+        match = _TERM.match(text, position)
+        if not match or match.end() == position:
+            raise InputError.at(Location("--selector"), f"cannot read label selector {text!r} at "
+                                f"character {position + 1}; expected key=value, key!=value, key, !key, "
+                                "key in (a,b) or key notin (a,b), separated by commas")
+        position = match.end()
+        if match["nkey"]:
+            requirements.append(Requirement(_full(match["nkey"]), "!exists"))
+        elif match["op"]:
+            op = "=" if match["op"] in ("=", "==") else "!="
+            requirements.append(Requirement(_full(match["key"]), op, frozenset([match["value"]])))
+        elif match["set"]:
+            values = frozenset(v.strip() for v in match["values"].split(",") if v.strip())
+            requirements.append(Requirement(_full(match["key"]), match["set"], values))
+        else:
+            requirements.append(Requirement(_full(match["key"]), "exists"))
+    return tuple(requirements)
+
+
+def matches(requirements: tuple[Requirement, ...], labels: Mapping[str, str]) -> bool:
+    return all(r.matches(labels) for r in requirements)

@@ -1,0 +1,190 @@
+"""``citgen validate``: check bundles against the CRD schema and the catalog rules.
+
+Kept apart from the group (cli/__init__.py) so the command can be tested on its own and
+loaded only when it runs; the group only registers it. The exit code is decided here once: 0 clean, 1 problems found,
+2 unusable input or usage (a CitgenError's own exit code), never a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import textwrap
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence, Tuple
+
+import click
+
+from ..errors import CitgenError, InputError
+from ..problems import Location
+from ..report import FORMATS, render
+from ..runtime.gcpause import paused_collector
+from ..source.documents import BundleDoc, read_bundles
+from ..source.yamlsrc import load_file
+from ..tools.vmexpand.matrix import format_json, format_text, matrix as pair_matrix
+from ..validate import SCHEMA, counted, validate_documents
+from ..validate.rules import RULES, RuleContext
+from ..validate.rules.vendor_label import agreed_vendor
+
+#: What --list-rules says about the schema check, which is not a rule module.
+SCHEMA_DOC = (
+    "Every object matches the schema of its kind.",
+    "Each document is checked against the structural JSON Schema of its kind, generated\n"
+    "from KubeVirt's OpenAPI document and shipped under generator/schemas/. As with\n"
+    "`kubeconform -strict`, a field the schema does not know is an error, so a typo such\n"
+    "as `spec.cpu.gueest` is caught rather than silently dropped by the API server.",
+)
+
+
+def _pipeline(attribute: str) -> Optional[Callable[[], Any]]:
+    """``generator.pipeline.<attribute>`` if that hook exists in this checkout, else None."""
+    try:
+        module = importlib.import_module("generator.pipeline")
+    except ModuleNotFoundError as exc:
+        if exc.name != "generator.pipeline":
+            raise
+        return None
+    return getattr(module, attribute, None)
+
+
+def _builtin_catalog_file() -> Optional[Path]:
+    """catalog.yaml of the built-in catalog: inside an installed wheel, else in the checkout."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "catalog" / "catalog.yaml", here.parent / "catalog.yaml"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def default_context() -> RuleContext:
+    """The rule context of the built-in catalog: its vendor and, when available, its series.
+
+    ``generator.pipeline.rule_context()`` knows the series ratios; until it exists,
+    only the vendor is read from catalog.yaml and the ratio rule has no series
+    to check.
+    """
+    hook = _pipeline("rule_context")
+    if hook is not None:
+        return hook()
+    path = _builtin_catalog_file()
+    if path is None:
+        return RuleContext()
+    data = load_file(path, "catalog.yaml").data
+    vendor = data.get("vendor") if isinstance(data, dict) else None
+    return RuleContext(vendor=vendor if isinstance(vendor, str) else None)
+
+
+def catalog_context(catalog: Path) -> RuleContext:
+    """The rule context of the catalog in ``catalog``, overlays applied: its vendor and series ratios."""
+    from ..pipeline import BuildOptions, load_all, rule_context
+
+    found, _preferences = load_all(BuildOptions(catalog=catalog))
+    return rule_context(found)
+
+
+def bundle_context(docs: Sequence[BundleDoc], vendor: Optional[str]) -> RuleContext:
+    """What files are checked against when no catalog is named: themselves, and what they claim.
+
+    The vendor is ``--vendor``'s, or else none, so that the vendor rule asks the
+    objects to agree on one among themselves. The built-in catalog's series
+    ratios apply only to a bundle that is the built-in catalog's by its vendor
+    label (``--vendor`` or, without it, the vendor its objects agree on): a
+    vendor's overlay may change a series' ratio (examples/gpu-cloud gives gn1
+    8Gi per vCPU), and without that vendor's catalog there is nothing to tell
+    a changed ratio from a broken one, so a vendor's bundle is not
+    ratio-checked unless ``--catalog`` names its catalog.
+    """
+    builtin = default_context()
+    claimed = vendor
+    if claimed is None:
+        agreement = agreed_vendor(docs)
+        claimed = agreement.vendor if agreement else None
+    series = builtin.series if claimed is not None and claimed == builtin.vendor else {}
+    return RuleContext(vendor=vendor, series=series)
+
+
+def _catalog_documents(catalog: Optional[Path]) -> Sequence[BundleDoc]:
+    hook = _pipeline("catalog_documents")
+    if hook is None:
+        raise InputError.at(
+            Location("citgen"),
+            "validating the catalog's own output needs generator.pipeline.catalog_documents, "
+            "which this build lacks; pass the bundle files to validate instead",
+        )
+    return hook(catalog) if catalog is not None else hook()
+
+
+def list_rules() -> str:
+    """Each check's ID, summary and documentation, in the order they run."""
+    entries = [(SCHEMA, *SCHEMA_DOC)] + [(r.id, r.summary, r.doc) for r in RULES.values()]
+    blocks = []
+    for rule_id, summary, doc in entries:
+        block = f"{rule_id}: {summary}"
+        if doc:
+            block += "\n" + textwrap.indent(doc, "    ")
+        blocks.append(block)
+    return "\n\n".join(blocks) + "\n"
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="How to print problems: for people, for programs, or as GitHub annotations.")
+@click.option("--vendor", metavar="V",
+              help="Expected instancetype.kubevirt.io/vendor label (default: the vendor of --catalog, or "
+                   "of the built-in catalog when no FILE is given; FILEs without --catalog must agree on one "
+                   "vendor).")
+@click.option("--catalog", "catalog", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Check against this catalog (overlays applied): its vendor and series ratios. "
+                   "Without FILEs, validate this catalog's output.")
+@click.option("--list-rules", "show_rules", is_flag=True, help="Describe every rule and exit.")
+@click.option("--rule", "selected", multiple=True, metavar="ID",
+              help="Run only this rule (repeatable); 'schema' selects the schema check.")
+@click.option("--matrix", "cross_product", is_flag=True,
+              help="Instead of checking objects, expand every cluster instancetype against every cluster "
+                   "preference on a default VM and report the pairs KubeVirt would reject, and why.")
+@click.option("--arch", default="amd64", show_default=True,
+              help="With --matrix: the cluster's default architecture.")
+@click.pass_context
+def validate(ctx: click.Context, files: Tuple[Path, ...], fmt: str, vendor: Optional[str],
+             catalog: Optional[Path], show_rules: bool, selected: Tuple[str, ...], cross_product: bool,
+             arch: str) -> None:
+    """Validate FILE... (multi-document bundles), or the catalog's output when none is given.
+
+    FILEs without --catalog or --vendor are checked as they are: their objects
+    must agree on one vendor, and the built-in catalog's series ratios apply
+    only when that vendor is the built-in catalog's.
+
+    Exit status: 0 clean, 1 problems found, 2 unusable input. Findings of checks
+    newer than an object's release (its common-instancetypes-version label) are
+    listed apart and do not count. With --matrix the rejected pairs are a report,
+    not problems: the exit status is 0 unless the input is unusable.
+    """
+    if show_rules:
+        click.echo(list_rules(), nl=False)
+        return
+    try:
+        with paused_collector():
+            docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents(catalog)
+        if cross_product:
+            objects = [d.data for d in docs]
+            results = pair_matrix(objects, objects, arch=arch)
+            click.echo(format_json(results) if fmt == "json" else format_text(results), nl=False)
+            return
+        if catalog is not None:
+            context = catalog_context(catalog)
+        elif files:
+            context = bundle_context(docs, vendor)
+        else:
+            context = default_context()
+        if vendor is not None:
+            context = dataclasses.replace(context, vendor=vendor)
+        with paused_collector():
+            problems = validate_documents(docs, context, rules=selected or None)
+    except CitgenError as err:
+        for problem in err.problems:
+            click.echo(f"error: {problem}", err=True)
+        ctx.exit(err.exit_code)
+        return
+    click.echo(render(problems, len(docs), fmt), nl=False)
+    ctx.exit(1 if counted(problems) else 0)

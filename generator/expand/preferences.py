@@ -1,0 +1,227 @@
+"""Preferences expanded: each definition, its basedOn chain and its family's defaults composed with
+its traits into one catalog object.
+
+Loading (load/preferences.py) reads what the files say; this step decides what each
+preference becomes from the model. ``build_preferences`` runs both and reports every
+problem of the run in one InputError.
+
+Labels are derived from the composed spec (architecture, minimum vCPUs and
+memory) rather than written beside it, so a label can never disagree with the
+spec it describes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..errors import InputError
+from ..load.preferences import read_preference_catalog
+from ..load.traits import suggest
+from ..model import CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label
+from ..objectmeta import label_value_problem
+from ..problems import Location, Problem
+from ..quantity import QuantityError, parse
+from .traits import Layer, compose, trait_layers
+
+PROVIDER_KEYS = ("displayName", "documentationURL", "supportURL")
+OS_ANNOTATION = "vm.kubevirt.io/os"
+DESCRIPTION = "instancetype.kubevirt.io/description"
+
+
+def _chain(pref: PreferenceDef, catalog: PreferenceCatalog, problems: list[Problem]) -> list[PreferenceDef] | None:
+    """The preference and the ones it is based on, root first; None when the chain is broken."""
+    chain = [pref]
+    while chain[0].based_on is not None:
+        current = chain[0]
+        base = catalog.preferences.get(current.based_on)
+        where = current.based_on_location or current.location
+        siblings = [n for n, p in catalog.preferences.items() if p.family == current.family]
+        if base is None or base.family != current.family:
+            problems.append(Problem(where, f"basedOn names {current.based_on!r}, which is not a preference of "
+                                    f"this file{suggest(current.based_on, siblings)}"))
+            return None
+        if base in chain:
+            loop = chain[:chain.index(base) + 1]
+            cycle = " -> ".join([current.name] + [p.name for p in reversed(loop)])
+            problems.append(Problem(where, f"basedOn goes round in a circle: {cycle}"))
+            return None
+        chain.insert(0, base)
+    return chain
+
+
+def _inherited(chain: list[PreferenceDef], attribute: str) -> Any:
+    for pref in reversed(chain):
+        value = getattr(pref, attribute)
+        if value is not None:
+            return value
+    return None
+
+
+def _layers(pref: PreferenceDef, chain: list[PreferenceDef], family: Family, os_type: str,
+            catalog: PreferenceCatalog, problems: list[Problem]) -> list[Layer]:
+    os_location = next((p.os_type_location for p in reversed(chain) if p.os_type is not None),
+                       family.os_type_location) or pref.location
+    layers = [Layer("osType", {"annotations": {OS_ANNOTATION: os_type}}, os_location,
+                    fix="set the os annotation through osType")]
+    refs = list(family.traits) + [ref for p in chain for ref in p.traits]
+    found_layers, found = trait_layers(refs, catalog.traits)
+    layers += found_layers
+    problems += found
+    requirements = Requirements()
+    for p in chain:
+        requirements = p.requirements.over(requirements)
+    if requirements.spec():
+        layers.append(Layer(f"the requirements of {pref.name!r}", requirements.spec(),
+                            requirements.location or pref.location,
+                            fix="set the value under overrideSpec instead"))
+    for p in chain:
+        if p.spec:
+            layers.append(Layer(f"the spec of {p.name!r}", p.spec, p.spec_location or p.location,
+                                fix="move it under overrideSpec"))
+    for p in chain:  # an empty overrideSpec is a layer too: it replaces nothing, which is refused
+        if p.override_spec is not None:
+            layers.append(Layer(f"the overrideSpec of {p.name!r}", p.override_spec,
+                                p.override_spec_location or p.location, override=True,
+                                stale="changes no value an earlier layer set, and an overrideSpec must "
+                                "replace one; move what it sets under spec, or remove it"))
+    return layers
+
+
+def _label_problems(pref: PreferenceDef, labels: Mapping[str, str]) -> list[Problem]:
+    found = ((key, label_value_problem(value)) for key, value in labels.items())
+    return [Problem(pref.location, f"label {key}: {problem}") for key, problem in found if problem]
+
+
+def _get(spec: Mapping[str, Any], *path: str) -> Any:
+    node: Any = spec
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mapping[str, str],
+                problems: list[Problem]) -> CatalogObject | None:
+    family = catalog.families.get(pref.family)
+    if family is None:  # only an overlay can get here: files always bring their family
+        problems.append(Problem(pref.location, f"preference {pref.name!r} names family {pref.family!r}, "
+                                "which the catalog does not have"))
+        return None
+    chain = _chain(pref, catalog, problems)
+    if chain is None:
+        problems += trait_layers(pref.traits, catalog.traits)[1]  # still say which names are unknown
+        return None
+    os_type = _inherited(chain, "os_type") or family.os_type
+    icon = _inherited(chain, "icon_class") or family.icon_class
+    display_name = _inherited(chain, "display_name")
+    missing = [(what, where) for what, value, where in (
+        ("osType", os_type, "the preference, a preference it is based on, or the family"),
+        ("iconClass", icon, "the preference, a preference it is based on, or the family"),
+        ("displayName", display_name, "the preference or a preference it is based on"),
+    ) if value is None]
+    for what, where in missing:
+        problems.append(Problem(pref.location, f"preference {pref.name!r} has no {what}; set it on {where}"))
+    if missing:
+        return None
+    layers = _layers(pref, chain, family, os_type, catalog, problems)
+    defaults = Layer(f"the requirements of family {family.name!r}", family.requirements.spec(),
+                     family.requirements.location or family.location)
+    composition = compose(layers, defaults)
+    problems += composition.problems
+    spec = composition.spec
+
+    traits = [catalog.traits[r.name] for r in list(family.traits) + [r for p in chain for r in p.traits]
+              if r.name in catalog.traits]
+    tags = list(_inherited(chain, "tags") or family.tags or ())
+    for trait in traits:
+        tags += [t for t in trait.tags if t not in tags]
+    deprecated = pref.deprecated if pref.deprecated is not None else family.deprecated
+
+    cpu = _get(spec, "requirements", "cpu", "guest")
+    memory = _get(spec, "requirements", "memory", "guest")
+    preferred_arch = spec.get("preferredArchitecture")
+    required_arch = _get(spec, "requirements", "architecture")
+    labels: dict[str, str] = {label("os-type"): str(_get(spec, "annotations", OS_ANNOTATION))}
+    if cpu is not None:
+        labels[label("required-cpu")] = str(cpu)
+    if memory is not None:
+        labels[label("required-memory")] = str(memory)
+    if preferred_arch is not None:
+        labels[label("preferred-architecture")] = str(preferred_arch)
+    if required_arch is not None:
+        labels[label("required-architecture")] = str(required_arch)
+    arch = preferred_arch if preferred_arch is not None else required_arch
+    if arch is not None:
+        labels[label("arch")] = str(arch)
+    if deprecated:
+        labels[label("deprecated")] = "true"
+    problems += _label_problems(pref, labels)
+    memory_bytes = None
+    if memory is not None:
+        try:
+            memory_bytes = int(parse(memory))
+        except QuantityError as exc:
+            problems.append(Problem(pref.location, f"spec.requirements.memory.guest: {exc}"))
+
+    annotations = {
+        "iconClass": icon,
+        "openshift.io/display-name": display_name,
+        "openshift.io/provider-display-name": provider["displayName"],
+        "openshift.io/documentation-url": provider["documentationURL"],
+        "openshift.io/support-url": provider["supportURL"],
+        "tags": ",".join(tags),
+        DESCRIPTION: pref.description,
+    }
+    return CatalogObject(
+        family="preference",
+        name=pref.name,
+        group=family.name,
+        labels=dict(sorted(labels.items())),
+        annotations=dict(sorted(annotations.items())),
+        spec=spec,
+        location=pref.location,
+        facts={"displayName": display_name, "cpu": cpu, "memory": memory_bytes,
+               "architecture": arch, "osType": os_type},
+    )
+
+
+def _provider_problems(provider: Mapping[str, str]) -> list[Problem]:
+    return [Problem(Location("catalog.yaml", path=("provider", key)),
+                    f"provider.{key} must be a non-empty string (it is an annotation of every preference)")
+            for key in PROVIDER_KEYS if not isinstance(provider.get(key), str) or not provider.get(key)]
+
+
+def _expand(catalog: PreferenceCatalog, provider: Mapping[str, str]) -> tuple[list[CatalogObject], list[Problem]]:
+    problems = _provider_problems(provider)
+    if problems:
+        return [], problems
+    objects = []
+    for name in sorted(catalog.preferences):
+        obj = _expand_one(catalog.preferences[name], catalog, provider, problems)
+        if obj is not None:
+            objects.append(obj)
+    return objects, list(dict.fromkeys(problems))
+
+
+def expand_preferences(catalog: PreferenceCatalog, *, provider: Mapping[str, str]) -> list[CatalogObject]:
+    """Compose every preference of the model into a CatalogObject, sorted by name."""
+    objects, problems = _expand(catalog, provider)
+    if problems:
+        raise InputError(problems)
+    return objects
+
+
+def build_preferences(catalog_dir: Path, *, provider: Mapping[str, str]) -> list[CatalogObject]:
+    """Load and expand the preferences of a catalog; all problems of the run in one InputError.
+
+    ``provider`` is catalog.yaml's ``provider:`` mapping (displayName,
+    documentationURL, supportURL).
+    """
+    catalog, problems = read_preference_catalog(catalog_dir)
+    objects, found = _expand(catalog, provider)
+    problems += found
+    if problems:
+        raise InputError(list(dict.fromkeys(problems)))
+    return objects

@@ -1,0 +1,30 @@
+"""What every output producer is given: the finished build, before anything is written.
+
+Apart from the package so that the producers (helm.py, kustomize.py) and the
+package that lists them can all import it without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from ..model import Catalog, CatalogObject
+from ..source.documents import BundleDoc
+
+
+@dataclass(frozen=True)
+class OutputContext:
+    catalog: Catalog
+    version: str
+    objects: Sequence[CatalogObject]  # sorted by family, then name
+    bundles: Mapping[str, str]  # bundle file name -> rendered text
+    helm_package: bool = False  # also write the packaged chart (.tgz)
+    # The all-bundle as the pipeline parsed it back, in its order; producers use it
+    # instead of parsing the bundles again (empty: parse them yourself).
+    documents: Sequence[BundleDoc] = ()
+    # Each kind's documents as rendered, in bundle order (its bundle is these texts
+    # joined), given when each text was parsed as exactly one document. Producers
+    # that need documents one by one take them from here instead of cutting the
+    # bundles apart (empty: cut them apart).
+    texts: Mapping[str, Sequence[str]] = field(default_factory=dict)

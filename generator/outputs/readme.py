@@ -1,0 +1,107 @@
+"""The README's resource tables, generated from the catalog between markers.
+
+A table kept by hand drifts from the data the first time a size changes; here
+the feature matrix and the instancetype and preference tables are read off the
+built objects, and a test fails when README.md no longer matches them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Mapping, Sequence
+
+from ..errors import InputError
+from ..model import CLUSTER_KINDS, CatalogObject
+from ..problems import Location
+from .tables import markdown_table, memory
+
+SECTIONS = ("series", "instancetypes", "preferences")
+
+
+def _marker(section: str) -> tuple[str, str]:
+    return f"<!-- BEGIN citgen readme: {section} -->", f"<!-- END citgen readme: {section} -->"
+
+
+def _cluster(objects: Sequence[CatalogObject], family: str) -> list[CatalogObject]:
+    return [o for o in objects if o.family == family and any(k in CLUSTER_KINDS for k in o.kinds)
+            and not o.facts.get("retained")]
+
+
+def _yes(flag: bool) -> str:
+    return "✓" if flag else ""
+
+
+def _ratio(objects: Sequence[CatalogObject]) -> str:
+    """The series' vCPU:memory ratio, read off its ratio-derived (largest) size."""
+    largest = max(objects, key=lambda o: (o.facts["cpu"], o.facts["memory"]))
+    gib = largest.facts["memory"] / largest.facts["cpu"] / 1024**3
+    return f"1:{gib:g}"
+
+
+def series_matrix(objects: Sequence[CatalogObject]) -> str:
+    """One column per series, one row per capability, as read off the generated specs."""
+    by_series: dict[str, list[CatalogObject]] = {}
+    for obj in _cluster(objects, "instancetype"):
+        by_series.setdefault(str(obj.facts["series"]), []).append(obj)
+    names = sorted(by_series)
+
+    def every(objs: list[CatalogObject], test: Callable[[Mapping], bool]) -> bool:
+        return all(test(o.spec) for o in objs)
+
+    def hugepages(objs: list[CatalogObject]) -> str:
+        sizes = sorted({o.spec.get("memory", {}).get("hugepages", {}).get("pageSize") for o in objs} - {None})
+        return ", ".join(sizes)
+
+    rows = [
+        ("Hugepages", hugepages),
+        ("Overcommitted memory", lambda objs: _yes(every(objs, lambda s: "overcommitPercent" in s.get("memory", {})))),
+        ("Dedicated CPU", lambda objs: _yes(every(objs, lambda s: bool(s.get("cpu", {}).get("dedicatedCPUPlacement"))))),
+        ("Burstable CPU", lambda objs: _yes(every(objs, lambda s: not s.get("cpu", {}).get("dedicatedCPUPlacement")))),
+        ("Isolated emulator threads",
+         lambda objs: _yes(every(objs, lambda s: bool(s.get("cpu", {}).get("isolateEmulatorThread"))))),
+        ("vNUMA", lambda objs: _yes(every(objs, lambda s: "numa" in s.get("cpu", {})))),
+        ("GPUs", lambda objs: _yes(every(objs, lambda s: bool(s.get("gpus"))))),
+        ("vCPU:memory ratio", _ratio),
+    ]
+    header = ["", *(n.upper() for n in names)]
+    table = [[title, *(cell(by_series[n]) for n in names)] for title, cell in rows]
+    # A capability no series of this build offers (GPUs, when GN is left out) is not a row.
+    return markdown_table(header, [row for row in table if any(row[1:])])
+
+
+def instancetype_table(objects: Sequence[CatalogObject]) -> str:
+    rows = [[f"`{o.name}`", str(o.facts["cpu"]), memory(o.facts["memory"])]
+            for o in _cluster(objects, "instancetype")]
+    return markdown_table(["Name", "vCPUs", "Memory"], rows)
+
+
+def preference_table(objects: Sequence[CatalogObject]) -> str:
+    rows = [[f"`{o.name}`", str(o.facts.get("displayName", "")), str(o.facts.get("cpu") or "-"),
+             required_memory(o), str(o.facts.get("architecture") or "-")]
+            for o in _cluster(objects, "preference")]
+    return markdown_table(["Name", "Display name", "Min vCPUs", "Min memory", "Architecture"], rows)
+
+
+def required_memory(obj: CatalogObject) -> str:
+    """A preference's minimum memory as its author wrote it (``1.5Gi``, not ``1536Mi``)."""
+    return str(obj.spec.get("requirements", {}).get("memory", {}).get("guest") or "-")
+
+
+def tables(objects: Sequence[CatalogObject]) -> dict[str, str]:
+    return {
+        "series": series_matrix(objects),
+        "instancetypes": instancetype_table(objects),
+        "preferences": preference_table(objects),
+    }
+
+
+def update(text: str, generated: Mapping[str, str], file: str = "README.md") -> str:
+    """Replace what lies between each pair of markers; a missing marker is an error."""
+    for section, body in generated.items():
+        begin, end = _marker(section)
+        pattern = re.compile(re.escape(begin) + r"\n.*?" + re.escape(end), re.DOTALL)
+        if not pattern.search(text):
+            raise InputError.at(Location(file), f"missing the markers of the {section} table: "
+                                f"put '{begin}' and '{end}' on lines of their own where it belongs")
+        text = pattern.sub(lambda _m: f"{begin}\n{body}{end}", text, count=1)
+    return text

@@ -1,0 +1,45 @@
+"""The five bundles: every object rendered as each of its kinds, and the bundle texts they make.
+
+The file names and the all-bundle's order are what virt-operator and upstream's release
+expect; the renderer (render/__init__.py) makes each document, this module lays them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, Catalog, CatalogObject
+from ..paths import builtin_catalog
+from . import Renderer
+
+#: Bundle file name (without .yaml) for each kind, as KubeVirt's virt-operator expects them.
+BUNDLES = {
+    INSTANCETYPE_KINDS[0]: "common-clusterinstancetypes-bundle",
+    INSTANCETYPE_KINDS[1]: "common-instancetypes-bundle",
+    PREFERENCE_KINDS[0]: "common-clusterpreferences-bundle",
+    PREFERENCE_KINDS[1]: "common-preferences-bundle",
+}
+ALL_BUNDLE = "common-instancetypes-all-bundle"
+#: The all-bundle's order: cluster kinds first, then namespaced ones.
+ALL_ORDER = (INSTANCETYPE_KINDS[0], PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[1], PREFERENCE_KINDS[1])
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The rendered text: each kind's documents one by one, and the five bundles they make."""
+
+    by_kind: Mapping[str, Sequence[str]]
+    bundles: Mapping[str, str]  # file name -> text
+
+
+def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Rendered:
+    """Every object rendered as each of its kinds, and the five bundle texts."""
+    dirs = [catalog.root / "templates"]
+    if builtin_catalog() / "templates" != dirs[0]:
+        dirs.append(builtin_catalog() / "templates")  # a vendor catalog may override some templates
+    by_kind = Renderer(dirs).render_all(objects)
+    texts = {kind: "".join(by_kind.get(kind, [])) for kind in KINDS}
+    bundles = {f"{BUNDLES[kind]}.yaml": texts[kind] for kind in KINDS}
+    bundles[f"{ALL_BUNDLE}.yaml"] = "".join(texts[kind] for kind in ALL_ORDER)
+    return Rendered({kind: by_kind.get(kind, []) for kind in KINDS}, bundles)

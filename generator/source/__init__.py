@@ -1,0 +1,8 @@
+"""Reading hand-written files: bounded, located YAML and the formats each file must follow.
+
+Everything that enters from a file passes here first: inputfiles.py bounds what is read,
+yamlsrc.py builds plain values with the file, line and column of every key path,
+formats.py and overlay_format.py describe each kind of file as a schema, inputcheck.py
+explains what breaks one, schema_fast.py compiles schemas into yes/no checks, and
+documents.py reads bundles (any YAML stream of objects) for validate, diff and expand.
+"""

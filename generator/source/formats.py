@@ -1,0 +1,166 @@
+"""The formats of hand-written catalog files, as JSON Schemas.
+
+These are the contract docs/catalog-format.md describes. Checking them before
+anything else means later steps can trust the shape of what they read, and
+every mistake is reported with its line (see inputcheck.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..features import FEATURES
+
+#: A value that ends up as a label value: at most 63 characters, alphanumerics at both
+#: ends. The ``label-value`` format is generator/objectmeta.py's check (see inputcheck.FORMATS), the
+#: one the object-metadata rule applies to finished objects.
+LABEL_VALUE = {"type": "string", "format": "label-value"}
+#: A size name is the part of an instancetype name after the dot, and a label value.
+SIZE_NAME = {
+    "type": "string",
+    "pattern": r"^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$",
+    "x-expected": "a size name of lowercase letters, digits and '-' (such as 2xlarge)",
+}
+QUANTITY = {"type": "string", "format": "quantity"}
+POSITIVE_INT = {"type": "integer", "minimum": 1}
+#: KubeVirt holds a guest's vCPU count in a uint32.
+CPU_COUNT = {"type": "integer", "minimum": 1, "maximum": 2**32 - 1}
+#: The version is part of every name and a label value: keep it short.
+SERIES_VERSION = {"type": "integer", "minimum": 1, "maximum": 9999}
+#: The description annotation's text, kept exactly as written (its YAML style decides the
+#: line breaks); only text with nothing but white space in it is refused.
+DESCRIPTION = {"type": "string", "pattern": r"\S", "x-expected": "text that is not blank"}
+
+FEATURE_FLAGS: dict[str, Any] = {
+    "type": "object",
+    "properties": {name: dict(f.schema) for name, f in FEATURES.items()},
+    "additionalProperties": False,
+}
+
+CATALOG: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "vendor": LABEL_VALUE,
+        "version": LABEL_VALUE,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "gpu": {
+                    "type": "object",
+                    "properties": {
+                        # What a device name must be is checked by gpu.device_problem, which
+                        # words it the same for catalog.yaml, overlays and --gpu-device.
+                        "deviceName": {"type": "string", "x-expected": "a GPU device name such as nvidia.com/A400"},
+                        "count": {"type": "integer", "minimum": 1, "maximum": 16},
+                    },
+                    # A count without a device is refused by load._parameter_problems, in the
+                    # words --gpu-count and overlays use.
+                    "minProperties": 1,
+                    "additionalProperties": False,
+                },
+            },
+            "additionalProperties": False,
+        },
+        "provider": {
+            "type": "object",
+            "properties": {
+                "displayName": {"type": "string", "minLength": 1},
+                "documentationURL": {"type": "string", "minLength": 1},
+                "supportURL": {"type": "string", "minLength": 1},
+            },
+            "required": ["displayName", "documentationURL", "supportURL"],
+            "additionalProperties": False,
+        },
+        # A vendor catalog builds on the built-in one and holds only what differs.
+        "extends": {"enum": ["builtin"], "x-expected": "builtin (the catalog that ships with citgen)"},
+        # Overlay files applied in order, relative to the catalog directory (see load/overlays.py).
+        "overlays": {"type": "array", "items": {"type": "string", "minLength": 1}},
+    },
+    # An extending catalog inherits vendor and version unless it sets them.
+    "if": {"required": ["extends"]},
+    "then": {},
+    "else": {"required": ["vendor", "version"]},
+    "additionalProperties": False,
+}
+
+SIZES: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "matrices": {
+            "type": "object",
+            "minProperties": 1,
+            "propertyNames": {"pattern": r"^[a-z0-9][a-z0-9-]*$"},
+            "additionalProperties": {
+                "type": "object",
+                "minProperties": 1,
+                "propertyNames": SIZE_NAME,
+                "additionalProperties": {
+                    "anyOf": [
+                        CPU_COUNT,
+                        {
+                            "type": "object",
+                            "properties": {"cpu": CPU_COUNT, "memory": QUANTITY},
+                            "required": ["cpu", "memory"],
+                            "additionalProperties": False,
+                        },
+                    ],
+                },
+            },
+        },
+    },
+    "required": ["matrices"],
+    "additionalProperties": False,
+}
+
+SIZE_SELECTION: dict[str, Any] = {
+    "anyOf": [
+        {"const": "all"},
+        {"type": "array", "items": SIZE_NAME, "minItems": 1},
+        {
+            "type": "object",
+            "properties": {
+                "from": SIZE_NAME,
+                "to": SIZE_NAME,
+                "exclude": {"type": "array", "items": SIZE_NAME},
+            },
+            "additionalProperties": False,
+        },
+    ],
+    "x-expected": "'all', a list of size names, or a mapping with from, to and exclude",
+}
+
+SERIES: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "prefix": {
+            "type": "string",
+            "pattern": r"^[a-z]([a-z-]{0,14}[a-z])?$",
+            "x-expected": "a short series prefix of lowercase letters such as cx",
+        },
+        "version": SERIES_VERSION,
+        "class": LABEL_VALUE,
+        "displayName": {"type": "string", "minLength": 1},
+        "description": DESCRIPTION,
+        "icon": LABEL_VALUE,
+        "ratio": {
+            "type": "string",
+            "pattern": r"^[1-9][0-9]*:([0-9]+(\.[0-9]+)?)$",
+            "x-expected": "a vCPU:memory ratio in GiB such as \"1:4\"",
+        },
+        "matrix": {"type": "string"},
+        "sizes": SIZE_SELECTION,
+        "features": FEATURE_FLAGS,
+        "spec": {"type": "object"},
+        "variants": {
+            "type": "object",
+            "propertyNames": {
+                "pattern": r"^[a-z0-9]{1,8}$",
+                "x-expected": "a variant suffix of lowercase letters and digits such as 1gi",
+            },
+            "additionalProperties": FEATURE_FLAGS,
+        },
+        "deprecated": {"type": "boolean"},
+    },
+    "required": ["prefix", "version", "class", "displayName", "description", "icon", "ratio"],
+    "additionalProperties": False,
+}

@@ -1,0 +1,275 @@
+"""Compare two builds of a catalog: what a release note has to say.
+
+A vendor releasing a new catalog needs three lists: objects added, objects
+removed, and objects changed with the fields that changed. Removed objects get
+a call-out of their own, because VirtualMachines refer to instancetypes and
+preferences by name and keep doing so after a bundle stops shipping them
+(``citgen build --retain-from`` carries them forward, labelled deprecated).
+
+Objects are matched by (kind, name). The common-instancetypes-version label
+differs between any two versions by design, so it is ignored unless asked for.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..errors import InputError
+from ..model import KINDS, label
+from ..problems import Location, Path as KeyPath, Problem, jsonpath
+from ..source.documents import BundleDoc, read_bundles
+
+VERSION_LABEL = label("common-instancetypes-version")
+DEPRECATED_LABEL = label("deprecated")
+ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
+_KIND_ORDER = {kind: i for i, kind in enumerate(KINDS)}
+
+
+class _Absent:
+    """The value of a field one side does not have (distinct from null)."""
+
+    def __repr__(self) -> str:
+        return "(absent)"
+
+
+ABSENT: Any = _Absent()
+
+Key = tuple  # (kind, name)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One changed field: its key path in the object, and its values on each side."""
+
+    path: KeyPath
+    old: Any = ABSENT
+    new: Any = ABSENT
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": jsonpath(self.path)}
+        if self.old is not ABSENT:
+            out["old"] = self.old
+        if self.new is not ABSENT:
+            out["new"] = self.new
+        return out
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One object that was added, removed or changed (``changes`` only for changed ones)."""
+
+    kind: str
+    name: str
+    deprecated: bool = False  # labelled deprecated (on the side that has it; the new one if both)
+    changes: tuple[Change, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name}
+        if self.deprecated:
+            out["deprecated"] = True
+        if self.changes:
+            out["changes"] = [c.as_json() for c in self.changes]
+        return out
+
+
+@dataclass(frozen=True)
+class Diff:
+    old: str
+    new: str
+    added: tuple[Entry, ...] = ()
+    removed: tuple[Entry, ...] = ()
+    changed: tuple[Entry, ...] = ()
+    ignored_labels: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def equal(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+    @property
+    def newly_deprecated(self) -> tuple[Entry, ...]:
+        """Changed objects that gained the deprecated label: the ones a release note should warn about."""
+        return tuple(e for e in self.changed if any(
+            c.path == ("metadata", "labels", DEPRECATED_LABEL) and c.new == "true" for c in e.changes))
+
+    @property
+    def retain_source(self) -> str:
+        """What to hand to --retain-from to keep the removed objects: the old bundle file."""
+        old = Path(self.old)
+        return str(old / ALL_BUNDLE) if old.is_dir() else self.old
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def bundle_files(path: Path) -> list[Path]:
+    """The files a side of the comparison stands for: a bundle file, or a build's all-bundle."""
+    if path.is_dir():
+        found = path / ALL_BUNDLE
+        if not found.is_file():
+            raise InputError.at(Location(str(path)), f"not a build directory: {ALL_BUNDLE} is missing")
+        return [found]
+    if not path.exists():
+        raise InputError.at(Location(str(path)), "no such file or directory")
+    return [path]
+
+
+def read_objects(path: Path) -> dict[Key, BundleDoc]:
+    """Every object of a build or bundle file by (kind, name); InputError if any is unusable."""
+    problems: list[Problem] = []
+    objects: dict[Key, BundleDoc] = {}
+    for doc in read_bundles(bundle_files(Path(path))):
+        if not isinstance(doc.data, dict) or not isinstance(doc.kind, str):
+            problems.append(Problem(doc.locate(("kind",)), "expected a Kubernetes object with a kind"))
+            continue
+        if doc.name is None:
+            problems.append(Problem(doc.locate(("metadata", "name")), "expected an object with metadata.name"))
+            continue
+        first = objects.get((doc.kind, doc.name))
+        if first is not None:
+            problems.append(Problem(doc.locate(("metadata", "name")), f"{doc.kind} {doc.name!r} appears twice "
+                                    f"(first as document {first.index})"))
+            continue
+        objects[(doc.kind, doc.name)] = doc
+    if problems:
+        raise InputError(problems)
+    return objects
+
+
+# --------------------------------------------------------------------------- comparing
+
+
+def compare(old: Any, new: Any, path: KeyPath = ()) -> list[Change]:
+    """The leaf-level differences between two values; a subtree only one side has is one change."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        changes: list[Change] = []
+        for key in sorted(set(old) | set(new), key=str):
+            changes += compare(old.get(key, ABSENT), new.get(key, ABSENT), path + (key,))
+        return changes
+    if isinstance(old, list) and isinstance(new, list):
+        changes = []
+        for i in range(max(len(old), len(new))):
+            changes += compare(old[i] if i < len(old) else ABSENT, new[i] if i < len(new) else ABSENT, path + (i,))
+        return changes
+    if old is ABSENT and new is ABSENT:
+        return []
+    if type(old) is type(new) and old == new:
+        return []
+    return [Change(path, old, new)]
+
+
+def _without(data: Any, ignored: Iterable[str]) -> Any:
+    """The object with the ignored labels taken out."""
+    labels = data.get("metadata", {}).get("labels") if isinstance(data.get("metadata"), dict) else None
+    if not isinstance(labels, dict) or not any(k in labels for k in ignored):
+        return data
+    kept = {k: v for k, v in labels.items() if k not in ignored}
+    return {**data, "metadata": {**data["metadata"], "labels": kept}}
+
+
+def _deprecated(doc: BundleDoc) -> bool:
+    labels = doc.data.get("metadata", {}).get("labels") or {}
+    return isinstance(labels, dict) and labels.get(DEPRECATED_LABEL) == "true"
+
+
+def _order(key: Key) -> tuple:
+    kind, name = key
+    return (name, _KIND_ORDER.get(kind, len(KINDS)), kind)
+
+
+def diff_objects(old: Mapping[Key, BundleDoc], new: Mapping[Key, BundleDoc], *, old_name: str = "OLD",
+                 new_name: str = "NEW", ignored_labels: Sequence[str] = (VERSION_LABEL,)) -> Diff:
+    added = tuple(Entry(k[0], k[1], _deprecated(new[k])) for k in sorted(set(new) - set(old), key=_order))
+    removed = tuple(Entry(k[0], k[1], _deprecated(old[k])) for k in sorted(set(old) - set(new), key=_order))
+    changed = []
+    for key in sorted(set(old) & set(new), key=_order):
+        changes = compare(_without(old[key].data, ignored_labels), _without(new[key].data, ignored_labels))
+        if changes:
+            changed.append(Entry(key[0], key[1], _deprecated(new[key]), tuple(changes)))
+    return Diff(old_name, new_name, added, removed, tuple(changed), tuple(ignored_labels))
+
+
+def diff_paths(old: Path, new: Path, *, include_version_label: bool = False) -> Diff:
+    """Compare two builds (output directories) or two bundle files."""
+    ignored = () if include_version_label else (VERSION_LABEL,)
+    return diff_objects(read_objects(old), read_objects(new), old_name=str(old), new_name=str(new),
+                        ignored_labels=ignored)
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def _value(value: Any) -> str:
+    return "(absent)" if value is ABSENT else json.dumps(value, sort_keys=True)
+
+
+def _grouped(entries: Sequence[Entry]) -> list[tuple[str, list[str], Entry]]:
+    """Entries of one name that say the same thing about each kind, as one line listing the kinds."""
+    groups: dict[tuple, tuple[str, list[str], Entry]] = {}
+    for entry in entries:
+        said = tuple((c.path, _value(c.old), _value(c.new)) for c in entry.changes)
+        key = (entry.name, said, entry.deprecated)
+        if key not in groups:
+            groups[key] = (entry.name, [], entry)
+        groups[key][1].append(entry.kind)
+    return list(groups.values())
+
+
+def _section(title: str, mark: str, entries: Sequence[Entry], details: bool = False) -> list[str]:
+    if not entries:
+        return []
+    groups = _grouped(entries)
+    lines = [f"{title} ({len(groups)}):"]
+    for name, kinds, entry in groups:
+        note = " [deprecated]" if entry.deprecated and not details else ""
+        lines.append(f"  {mark} {name} ({', '.join(kinds)}){note}")
+        if details:
+            lines += [f"      {jsonpath(c.path)}: {_value(c.old)} -> {_value(c.new)}" for c in entry.changes]
+    return lines
+
+
+def render_text(diff: Diff) -> str:
+    """The diff for people: one line per object, its kinds listed when they changed alike.
+
+    Counts here are of such lines (an object's cluster and namespaced kinds count
+    once); render_json has one entry per document. Newly deprecated objects are
+    also changed ones, and the summary counts them apart as well: they are what a
+    release note has to warn about.
+    """
+    if diff.equal:
+        return f"no differences between {diff.old} and {diff.new}\n"
+    lines = [f"citgen diff {diff.old} {diff.new}"]
+    for title, mark, entries, details in (("added", "+", diff.added, False), ("removed", "-", diff.removed, False),
+                                          ("changed", "~", diff.changed, True),
+                                          ("newly deprecated", "!", diff.newly_deprecated, False)):
+        section = _section(title, mark, entries, details)
+        if section:
+            lines += [""] + section
+    if diff.removed:
+        count = len(_grouped(diff.removed))
+        lines += ["", f"note: {count} removed object{'s' if count != 1 else ''} may still be referenced by existing "
+                      "VirtualMachines (spec.instancetype.name, spec.preference.name). To keep shipping "
+                      f"{'them' if count != 1 else 'it'}, labelled deprecated, build with "
+                      f"--retain-from {diff.retain_source}"]
+    counts = [len(_grouped(entries)) for entries in (diff.added, diff.removed, diff.changed, diff.newly_deprecated)]
+    lines += ["", "summary: {} added, {} removed, {} changed, {} newly deprecated".format(*counts)]
+    return "\n".join(lines) + "\n"
+
+
+def render_json(diff: Diff) -> str:
+    out = {
+        "old": diff.old,
+        "new": diff.new,
+        "equal": diff.equal,
+        "ignoredLabels": list(diff.ignored_labels),
+        "added": [e.as_json() for e in diff.added],
+        "removed": [e.as_json() for e in diff.removed],
+        "changed": [e.as_json() for e in diff.changed],
+        "newlyDeprecated": [{"kind": e.kind, "name": e.name} for e in diff.newly_deprecated],
+        "retainFrom": diff.retain_source if diff.removed else None,
+        "summary": {"added": len(diff.added), "removed": len(diff.removed), "changed": len(diff.changed),
+                    "newlyDeprecated": len(diff.newly_deprecated)},
+    }
+    return json.dumps(out, indent=2, sort_keys=True) + "\n"

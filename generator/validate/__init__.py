@@ -1,0 +1,98 @@
+"""Validation of parsed documents: the CRD schema first, then every selected rule.
+
+Both ``citgen validate`` and ``citgen build`` come through here, so what a user
+checks by hand is exactly what a build refuses to ship. The schema check runs
+under the rule ID ``schema`` and can be selected like any rule; it runs first,
+and a rule's finding on a field the schema already reported is dropped.
+
+An object of an earlier KubeVirt release is judged as that release could be
+judged: a finding of a check introduced after it (``Problem.since``) is kept,
+marked with the object's release, and does not count (``counted``). Otherwise
+every old bundle would drown its real problems in labels it could not have had.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Iterable, List, Optional, Sequence
+
+from ..errors import CitgenError
+from ..problems import Problem, sort_problems
+from ..source.documents import BundleDoc
+from .rules import RULES, RuleContext
+from .rules.base import predates, release_of
+
+#: The rule ID under which schema problems are reported and selected.
+SCHEMA = "schema"
+
+
+def known_ids() -> List[str]:
+    """Every ID ``--rule`` accepts: the schema, then the registered rules."""
+    return [SCHEMA, *RULES]
+
+
+def validate_documents(
+    docs: Sequence[BundleDoc],
+    ctx: RuleContext,
+    *,
+    rules: Iterable[str] | None = None,
+    dated: Optional[Callable[[BundleDoc], bool]] = None,
+) -> list[Problem]:
+    """Every problem of ``docs``, sorted; ``rules`` limits the check to those IDs.
+
+    ``dated`` says which documents may be judged by their own release (default:
+    every one); a build passes only the objects it retained from an old bundle,
+    since its own objects are always held to every check.
+
+    Raises CitgenError (exit 2) for an unknown rule ID: a typo in ``--rule``
+    must not pass as "no problems found".
+    """
+    selected = None if rules is None else list(dict.fromkeys(rules))
+    if selected is not None:
+        unknown = [r for r in selected if r not in RULES and r != SCHEMA]
+        if unknown:
+            raise CitgenError(
+                f"unknown rule {', '.join(map(repr, unknown))}; known rules: {', '.join(known_ids())}"
+            )
+    problems: list[Problem] = []
+    if selected is None or SCHEMA in selected:
+        # Imported here so the rules work on their own and the schemas are
+        # only loaded when they are used.
+        from ..schemas import schema_problems
+
+        for doc in docs:
+            problems.extend(schema_problems(doc))
+    # One message per field: where the schema already objects to a field (a wrong
+    # apiVersion, a misspelt key), a rule saying the same thing in other words
+    # would only be noise.
+    flagged = {_field(p) for p in problems}
+    for rule_id, rule in RULES.items():
+        if selected is None or rule_id in selected:
+            problems.extend(p for p in rule.check(docs, ctx) if _field(p) not in flagged)
+    return sort_problems(_date(problems, docs, dated))
+
+
+def counted(problems: Iterable[Problem]) -> list[Problem]:
+    """The problems that decide the outcome: all but findings of checks newer than their object."""
+    return [p for p in problems if p.older_release is None]
+
+
+def _date(problems: list[Problem], docs: Sequence[BundleDoc],
+          dated: Optional[Callable[[BundleDoc], bool]]) -> list[Problem]:
+    """Mark each finding of a check newer than its object's release with that release."""
+    if not any(p.since for p in problems):
+        return problems
+    by_place = {(d.file, d.index): d for d in docs}
+    out = []
+    for problem in problems:
+        doc = by_place.get((problem.location.file, problem.location.doc)) if problem.since else None
+        release = release_of(doc) if doc is not None and (dated is None or dated(doc)) else None
+        if release is not None and predates(release, problem.since):
+            problem = replace(problem, older_release=release)
+        out.append(problem)
+    return out
+
+
+def _field(problem: Problem) -> tuple:
+    loc = problem.location
+    return (loc.file, loc.doc, loc.path)
