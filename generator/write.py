@@ -226,9 +226,21 @@ class Staging:
         self._lock.release()
 
     def _error(self, exc: OSError) -> CitgenError:
-        where = exc.filename or self.out
-        return CitgenError([Problem(Location(str(self.out)), f"cannot write the outputs: "
-                                    f"{exc.strerror or exc} ({where}); the previous outputs are unchanged")])
+        blocking = _file_in_the_way(self.out)
+        if blocking is not None:  # mkdir says only "File exists" or "Not a directory"
+            why = f"{blocking} is a file, not a directory"
+        else:
+            why = f"{exc.strerror or exc} ({exc.filename or self.out})"
+        return CitgenError([Problem(Location(str(self.out)), f"cannot write the outputs: {why}; "
+                                    "the previous outputs are unchanged")])
+
+
+def _file_in_the_way(out: Path) -> Path | None:
+    """The nearest folder above ``out`` that exists as something other than a folder, if any."""
+    for folder in out.parents:
+        if os.path.lexists(folder):
+            return None if folder.is_dir() else folder
+    return None
 
 
 def _swap(staging: Path, out: Path) -> None:
