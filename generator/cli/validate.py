@@ -8,19 +8,16 @@ loaded only when it runs; the group only registers it. The exit code is decided 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import textwrap
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 import click
 
-from ..errors import CitgenError, InputError
-from ..problems import Location
+from ..errors import CitgenError
 from ..report import FORMATS, render
 from ..runtime.gcpause import paused_collector
 from ..source.documents import BundleDoc, read_bundles
-from ..source.yamlsrc import load_file
 from ..tools.vmexpand.matrix import format_json, format_text, matrix as pair_matrix
 from ..validate import SCHEMA, counted, validate_documents
 from ..validate.rules import RULES, RuleContext
@@ -36,42 +33,11 @@ SCHEMA_DOC = (
 )
 
 
-def _pipeline(attribute: str) -> Optional[Callable[[], Any]]:
-    """``generator.pipeline.<attribute>`` if that hook exists in this checkout, else None."""
-    try:
-        module = importlib.import_module("generator.pipeline")
-    except ModuleNotFoundError as exc:
-        if exc.name != "generator.pipeline":
-            raise
-        return None
-    return getattr(module, attribute, None)
-
-
-def _builtin_catalog_file() -> Optional[Path]:
-    """catalog.yaml of the built-in catalog: inside an installed wheel, else in the checkout."""
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here / "catalog" / "catalog.yaml", here.parent / "catalog.yaml"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
 def default_context() -> RuleContext:
-    """The rule context of the built-in catalog: its vendor and, when available, its series.
+    """The rule context of the built-in catalog: its vendor and its series' ratios."""
+    from ..pipeline import rule_context  # the pipeline's imports only when a bundle needs them
 
-    ``generator.pipeline.rule_context()`` knows the series ratios; until it exists,
-    only the vendor is read from catalog.yaml and the ratio rule has no series
-    to check.
-    """
-    hook = _pipeline("rule_context")
-    if hook is not None:
-        return hook()
-    path = _builtin_catalog_file()
-    if path is None:
-        return RuleContext()
-    data = load_file(path, "catalog.yaml").data
-    vendor = data.get("vendor") if isinstance(data, dict) else None
-    return RuleContext(vendor=vendor if isinstance(vendor, str) else None)
+    return rule_context()
 
 
 def catalog_context(catalog: Path) -> RuleContext:
@@ -104,14 +70,10 @@ def bundle_context(docs: Sequence[BundleDoc], vendor: Optional[str]) -> RuleCont
 
 
 def _catalog_documents(catalog: Optional[Path]) -> Sequence[BundleDoc]:
-    hook = _pipeline("catalog_documents")
-    if hook is None:
-        raise InputError.at(
-            Location("citgen"),
-            "validating the catalog's own output needs generator.pipeline.catalog_documents, "
-            "which this build lacks; pass the bundle files to validate instead",
-        )
-    return hook(catalog) if catalog is not None else hook()
+    """The rendered and parsed-back documents of ``catalog`` (the built-in one by default)."""
+    from ..pipeline import catalog_documents
+
+    return catalog_documents(catalog)
 
 
 def list_rules() -> str:
