@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.cli.selector import matches, parse_selector
+from generator.query import matches, parse_selector
 from generator.errors import InputError
 from generator.model import label
 

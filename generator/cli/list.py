@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
 import click
 
 from ..errors import InputError
-from ..model import CLUSTER_KINDS, CatalogObject
+from ..model import CatalogObject
 from ..outputs import readme as readme_tables
 from ..outputs.tables import memory, text_table
 from ..pipeline import BuildOptions, catalog_objects
 from ..problems import Location
+from ..query import Query, parse_selector
 from ..quantity import QuantityError, parse as parse_quantity
 from .options import catalog_option
-from .selector import matches, parse_selector
 
 
 def _row(obj: CatalogObject) -> list[str]:
@@ -46,23 +45,16 @@ def _preference_row(obj: CatalogObject) -> list[str]:
 def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: int | None,
           memory_: str | None, selector: str | None, output: str) -> None:
     """List the catalog's instancetypes (or preferences) with their sizes and features."""
-    requirements = parse_selector(selector) if selector else ()
     wanted_memory = None
     if memory_ is not None:
         try:
             wanted_memory = parse_quantity(memory_)
         except QuantityError as exc:
             raise InputError.at(Location("--memory"), str(exc)) from None
+    query = Query(family="preference" if preferences else "instancetype", series=tuple(series), cpu=cpu,
+                  memory=wanted_memory, selector=parse_selector(selector) if selector else ())
     _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
-    family = "preference" if preferences else "instancetype"
-    chosen = [
-        o for o in objects
-        if o.family == family and any(k in CLUSTER_KINDS for k in o.kinds)
-        and (not series or o.group in series or o.name.split(".")[0] in series)
-        and (cpu is None or o.facts.get("cpu") == cpu)
-        and (wanted_memory is None or Fraction(o.facts.get("memory") or 0) == wanted_memory)
-        and matches(requirements, o.labels)
-    ]
+    chosen = query.select(objects)
     if output == "name":
         click.echo("".join(f"{o.name}\n" for o in chosen), nl=False)
     elif output == "json":
