@@ -248,7 +248,8 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
             timings["expand"][-1] -= timings["load"][-1]
             rendered = timed("render", lambda: render_bundles(catalog, objects))
             bundles = rendered.bundles
-            documents, one_each = timed("parse", lambda: parse_rendered(rendered))
+            parsed = timed("parse", lambda: parse_rendered(rendered))
+            documents = parsed.documents
             timed("schema", lambda: [p for doc in documents for p in schema_problems(doc)])
             ctx = pipeline.rule_context(catalog)
             for rule_id, rule in RULES.items():
@@ -258,7 +259,7 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
                 **output_files(OutputContext(catalog=catalog, version=version, objects=objects,
                                              bundles=bundles, helm_package=options.helm_package,
                                              documents=documents,
-                                             texts=rendered.by_kind if one_each else {}))})
+                                             texts=parsed.texts))})
             timed("write", lambda: write_outputs(Path(tmp) / "out", files))
             timed("generate() whole", lambda: pipeline.generate(options))
     medians = {step: statistics.median(values) for step, values in timings.items()}

@@ -7,7 +7,8 @@ doubt, is parsed on its own or as the whole stream.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
 
 from .errors import InputError
 from .model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
@@ -62,17 +63,30 @@ def _parse_twins(rendered: Rendered) -> list[Any] | None:
     return [doc for kind in ALL_ORDER for doc in out[kind]]
 
 
+@dataclass(frozen=True)
+class Parsed:
+    """The all-bundle's documents, and each kind's rendered texts when each is known to be one document.
+
+    ``texts`` lets an output that lays documents out again (the kustomize tree) reuse
+    their exact text instead of dumping them anew; it is empty when the stream had
+    to be parsed as a whole, and such an output then dumps.
+    """
+
+    documents: tuple[BundleDoc, ...]
+    texts: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+
 def parse_back(rendered: Rendered) -> tuple[BundleDoc, ...]:
     """Parse the all-bundle's documents as a consumer will; it holds every other bundle's.
 
     Each cluster document is parsed once and serves its namespaced twin when the
     two texts differ only in the kind line; when in doubt the whole stream is parsed.
     """
-    return parse_rendered(rendered)[0]
+    return parse_rendered(rendered).documents
 
 
-def parse_rendered(rendered: Rendered) -> tuple[tuple[BundleDoc, ...], bool]:
-    """parse_back's documents, and whether each rendered text was found to be one document."""
+def parse_rendered(rendered: Rendered) -> Parsed:
+    """parse_back's documents, with each kind's texts when each rendered text was one document."""
     name = f"{ALL_BUNDLE}.yaml"
     try:
         parsed = _parse_twins(rendered)
@@ -84,4 +98,5 @@ def parse_rendered(rendered: Rendered) -> tuple[tuple[BundleDoc, ...], bool]:
         raise
     except Exception as exc:
         raise InputError.at(Location(name), f"rendered bundle is not valid YAML: {exc}") from None
-    return tuple(BundleDoc(name, i, data) for i, data in enumerate(parsed)), one_each
+    return Parsed(tuple(BundleDoc(name, i, data) for i, data in enumerate(parsed)),
+                  rendered.by_kind if one_each else {})

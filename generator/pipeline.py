@@ -25,11 +25,11 @@ from .model import API_VERSION, Catalog, CatalogObject, PreferenceCatalog, Serie
 from .objectmeta import label_value_problem
 from .outputs import output_files
 from .outputs.context import OutputContext
-from .parse import parse_back, parse_rendered
+from .parse import Parsed, parse_back, parse_rendered
 from .paths import builtin_catalog
 from .problems import Location, Problem
-from .render.bundles import render_bundles
-from .runtime.background import Pending, worth_forking
+from .render.bundles import Rendered, render_bundles
+from .runtime.background import beside
 from .runtime.gcpause import paused_collector
 from .source.documents import BundleDoc, read_bundles
 from .write import checksums
@@ -204,36 +204,39 @@ def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, 
     return files
 
 
+def _outputs(catalog: Catalog, version: str, objects: Sequence[CatalogObject], rendered: Rendered,
+             parsed: Parsed, options: BuildOptions) -> dict[str, bytes]:
+    """Every file a build writes: the bundles (and their release names), checksums, and the other outputs."""
+    files = release_files(rendered.bundles, options.release)
+    files.update(output_files(OutputContext(catalog, version, objects, rendered.bundles, options.helm_package,
+                                            documents=parsed.documents, texts=parsed.texts)))
+    return files
+
+
 def generate(options: BuildOptions = BuildOptions(),
              files_ready: Callable[[Mapping[str, bytes]], None] | None = None) -> Build:
     """Run every step but writing. Input errors raise InputError; validation problems are returned.
 
-    ``files_ready`` is called with the output files as soon as they are made,
-    which may be before validation has finished: a caller can write them where
-    they can still be thrown away (write.Staging) while a large build validates
-    in a child process (runtime/background.py). Only the returned problems say whether
-    the files may be used.
+    The steps: load -> expand -> render -> parse -> (validate beside outputs). ``files_ready``
+    is called with the output files as soon as they are made, which may be before
+    validation has finished: a caller writes them where they can still be thrown away
+    (write.Staging) while a large build validates in a child process (runtime/background.py).
+    Only the returned problems say whether the files may be used.
     """
     with paused_collector():
-        catalog, version, objects = catalog_objects(options)
+        catalog, version, objects = catalog_objects(options)  # load, expand
         rendered = render_bundles(catalog, objects)
-        documents, one_each = parse_rendered(rendered)
-
-        def validation() -> tuple[Problem, ...]:
-            return tuple(_point_at_sources(_validate(catalog, documents, objects), objects))
-
-        with Pending(validation, fork=worth_forking(len(documents))) as pending:
-            files = release_files(rendered.bundles, options.release)
-            files.update(output_files(OutputContext(catalog, version, objects, rendered.bundles,
-                                                    options.helm_package, documents=documents,
-                                                    texts=rendered.by_kind if one_each else {})))
+        parsed = parse_rendered(rendered)
+        with beside(lambda: tuple(_point_at_sources(_validate(catalog, parsed.documents, objects), objects)),
+                    len(parsed.documents)) as validation:
+            files = _outputs(catalog, version, objects, rendered, parsed, options)
             if files_ready is not None:
                 files_ready(files)
-            found = pending.result()
+            found = validation.result()
     problems = tuple(p for p in found if p.older_release is None)  # findings newer than a retained object's
     newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
     skipped = tuple(left_out(catalog.series, _parameters(catalog, options)))
-    return Build(catalog, version, tuple(objects), rendered.bundles, documents, problems, files,
+    return Build(catalog, version, tuple(objects), rendered.bundles, parsed.documents, problems, files,
                  left_out=skipped, newer_rule_findings=newer)
 
 

@@ -12,6 +12,7 @@ spec it describes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -102,8 +103,18 @@ def _get(spec: Mapping[str, Any], *path: str) -> Any:
     return node
 
 
-def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mapping[str, str],
-                problems: list[Problem]) -> CatalogObject | None:
+@dataclass(frozen=True)
+class _Identity:
+    """What a preference inherits along its basedOn chain, or from its family, before composing."""
+
+    os_type: str
+    icon: str
+    display_name: str
+
+
+def _family_and_chain(pref: PreferenceDef, catalog: PreferenceCatalog,
+                      problems: list[Problem]) -> tuple[Family, list[PreferenceDef]] | None:
+    """The preference's family and basedOn chain, root first; None (with problems) when either is missing."""
     family = catalog.families.get(pref.family)
     if family is None:  # only an overlay can get here: files always bring their family
         problems.append(Problem(pref.location, f"preference {pref.name!r} names family {pref.family!r}, "
@@ -113,6 +124,12 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
     if chain is None:
         problems += trait_layers(pref.traits, catalog.traits)[1]  # still say which names are unknown
         return None
+    return family, chain
+
+
+def _identity(pref: PreferenceDef, chain: list[PreferenceDef], family: Family,
+              problems: list[Problem]) -> _Identity | None:
+    """osType, iconClass and displayName as inherited; None (with a problem for each) when one is unset."""
     os_type = _inherited(chain, "os_type") or family.os_type
     icon = _inherited(chain, "icon_class") or family.icon_class
     display_name = _inherited(chain, "display_name")
@@ -123,22 +140,21 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
     ) if value is None]
     for what, where in missing:
         problems.append(Problem(pref.location, f"preference {pref.name!r} has no {what}; set it on {where}"))
-    if missing:
-        return None
-    layers = _layers(pref, chain, family, os_type, catalog, problems)
-    defaults = Layer(f"the requirements of family {family.name!r}", family.requirements.spec(),
-                     family.requirements.location or family.location)
-    composition = compose(layers, defaults)
-    problems += composition.problems
-    spec = composition.spec
+    return None if missing else _Identity(os_type, icon, display_name)
 
-    traits = [catalog.traits[r.name] for r in list(family.traits) + [r for p in chain for r in p.traits]
-              if r.name in catalog.traits]
+
+def _tags(chain: list[PreferenceDef], family: Family, catalog: PreferenceCatalog) -> list[str]:
+    """The inherited tags, then each trait's tags not already there, in the order the traits apply."""
     tags = list(_inherited(chain, "tags") or family.tags or ())
-    for trait in traits:
-        tags += [t for t in trait.tags if t not in tags]
-    deprecated = pref.deprecated if pref.deprecated is not None else family.deprecated
+    for ref in list(family.traits) + [r for p in chain for r in p.traits]:
+        trait = catalog.traits.get(ref.name)
+        if trait is not None:
+            tags += [t for t in trait.tags if t not in tags]
+    return tags
 
+
+def _spec_labels(spec: Mapping[str, Any], deprecated: bool) -> tuple[dict[str, str], str | None]:
+    """The labels read off the composed spec, and the architecture they name (preferred over required)."""
     cpu = _get(spec, "requirements", "cpu", "guest")
     memory = _get(spec, "requirements", "memory", "guest")
     preferred_arch = spec.get("preferredArchitecture")
@@ -157,33 +173,63 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
         labels[label("arch")] = str(arch)
     if deprecated:
         labels[label("deprecated")] = "true"
-    problems += _label_problems(pref, labels)
-    memory_bytes = None
-    if memory is not None:
-        try:
-            memory_bytes = int(parse(memory))
-        except QuantityError as exc:
-            problems.append(Problem(pref.location, f"spec.requirements.memory.guest: {exc}"))
+    return labels, arch
 
-    annotations = {
-        "iconClass": icon,
-        "openshift.io/display-name": display_name,
+
+def _memory_bytes(pref: PreferenceDef, memory: Any, problems: list[Problem]) -> int | None:
+    """The required guest memory in bytes, for queries and the fit checks; None when unset or unreadable."""
+    if memory is None:
+        return None
+    try:
+        return int(parse(memory))
+    except QuantityError as exc:
+        problems.append(Problem(pref.location, f"spec.requirements.memory.guest: {exc}"))
+        return None
+
+
+def _annotations(pref: PreferenceDef, identity: _Identity, tags: list[str],
+                 provider: Mapping[str, str]) -> dict[str, str]:
+    return {
+        "iconClass": identity.icon,
+        "openshift.io/display-name": identity.display_name,
         "openshift.io/provider-display-name": provider["displayName"],
         "openshift.io/documentation-url": provider["documentationURL"],
         "openshift.io/support-url": provider["supportURL"],
         "tags": ",".join(tags),
         DESCRIPTION: pref.description,
     }
+
+
+def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mapping[str, str],
+                problems: list[Problem]) -> CatalogObject | None:
+    """One preference composed from its family, its chain, its traits and its own fields."""
+    found = _family_and_chain(pref, catalog, problems)
+    if found is None:
+        return None
+    family, chain = found
+    identity = _identity(pref, chain, family, problems)
+    if identity is None:
+        return None
+    defaults = Layer(f"the requirements of family {family.name!r}", family.requirements.spec(),
+                     family.requirements.location or family.location)
+    composition = compose(_layers(pref, chain, family, identity.os_type, catalog, problems), defaults)
+    problems += composition.problems
+    spec = composition.spec
+    deprecated = pref.deprecated if pref.deprecated is not None else family.deprecated
+    labels, arch = _spec_labels(spec, bool(deprecated))
+    problems += _label_problems(pref, labels)
+    cpu = _get(spec, "requirements", "cpu", "guest")
+    memory = _memory_bytes(pref, _get(spec, "requirements", "memory", "guest"), problems)
     return CatalogObject(
         family="preference",
         name=pref.name,
         group=family.name,
         labels=dict(sorted(labels.items())),
-        annotations=dict(sorted(annotations.items())),
+        annotations=dict(sorted(_annotations(pref, identity, _tags(chain, family, catalog), provider).items())),
         spec=spec,
         location=pref.location,
-        facts={"displayName": display_name, "cpu": cpu, "memory": memory_bytes,
-               "architecture": arch, "osType": os_type},
+        facts={"displayName": identity.display_name, "cpu": cpu, "memory": memory,
+               "architecture": arch, "osType": identity.os_type},
     )
 
 

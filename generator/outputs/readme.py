@@ -15,8 +15,6 @@ from ..model import CLUSTER_KINDS, CatalogObject
 from ..problems import Location
 from .tables import markdown_table, memory
 
-SECTIONS = ("series", "instancetypes", "preferences")
-
 
 def _marker(section: str) -> tuple[str, str]:
     return f"<!-- BEGIN citgen readme: {section} -->", f"<!-- END citgen readme: {section} -->"

@@ -47,6 +47,14 @@ def worth_forking(documents: int) -> bool:
     return sys.platform.startswith("linux") and hasattr(os, "fork") and cores() > 1 and documents >= THRESHOLD
 
 
+def beside(work: Callable[[], T], documents: int) -> "Pending[T]":
+    """``work`` over ``documents`` documents, started in a child when that pays on this machine.
+
+    The one call the pipeline makes: whether it forks is this module's business.
+    """
+    return Pending(work, fork=worth_forking(documents))
+
+
 class Pending(Generic[T]):
     """A step's result, computed in a forked child or, failing that, by ``result()`` itself.
 

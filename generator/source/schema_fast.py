@@ -129,6 +129,7 @@ class _Compiler:
         return lambda v: refs[target](v)  # type: ignore[misc]
 
     def compile(self, schema: Any) -> Check:
+        """One check for a whole (sub)schema: every keyword's checks, all of which must pass."""
         if schema is True or schema == {}:
             return lambda v: True
         if schema is False:
@@ -138,6 +139,11 @@ class _Compiler:
         unknown = [k for k in schema if k not in _KNOWN and not k.startswith("x-")]
         if unknown:
             raise Uncompilable(f"keywords {unknown}")
+        return _every([*self.value_checks(schema), *self.bound_checks(schema), *self.member_checks(schema),
+                       *self.combinator_checks(schema), *self.format_checks(schema)])
+
+    def value_checks(self, schema: Mapping[str, Any]) -> list[Check]:
+        """What the value itself must be: ``type``, ``$ref``, ``enum``, ``const``."""
         checks: list[Check] = []
         if "type" in schema:
             names = [schema["type"]] if isinstance(schema["type"], str) else list(schema["type"])
@@ -155,6 +161,11 @@ class _Compiler:
             if not _plain(const):
                 raise Uncompilable("const of a non-plain value")
             checks.append(lambda v: type(v) is type(const) and v == const)
+        return checks
+
+    def bound_checks(self, schema: Mapping[str, Any]) -> list[Check]:
+        """Bounds on strings and numbers: ``pattern``, ``minimum``, ``maximum``."""
+        checks: list[Check] = []
         if "pattern" in schema:
             search = re.compile(schema["pattern"]).search
             checks.append(lambda v: type(v) is not str or search(v) is not None)
@@ -164,6 +175,11 @@ class _Compiler:
         if "maximum" in schema:
             high = schema["maximum"]
             checks.append(lambda v: type(v) not in (int, float) or v <= high)
+        return checks
+
+    def member_checks(self, schema: Mapping[str, Any]) -> list[Check]:
+        """What an object's keys and an array's items must be, and their counts and lengths."""
+        checks: list[Check] = []
         if "required" in schema:
             required = list(schema["required"])
             checks.append(lambda v: type(v) is not dict or all(k in v for k in required))
@@ -180,6 +196,11 @@ class _Compiler:
         if "propertyNames" in schema:
             name = self.compile(schema["propertyNames"])
             checks.append(lambda v: type(v) is not dict or all(name(k) for k in v))
+        return checks
+
+    def combinator_checks(self, schema: Mapping[str, Any]) -> list[Check]:
+        """Subschemas combined: ``anyOf``, ``allOf`` and ``if``/``then``/``else``."""
+        checks: list[Check] = []
         if "anyOf" in schema:
             branches = [self.compile(sub) for sub in schema["anyOf"]]
             checks.append(lambda v: any(branch(v) for branch in branches))
@@ -189,9 +210,13 @@ class _Compiler:
             condition = self.compile(schema["if"])
             then, otherwise = self.compile(schema.get("then", True)), self.compile(schema.get("else", True))
             checks.append(lambda v: then(v) if condition(v) else otherwise(v))
+        return checks
+
+    def format_checks(self, schema: Mapping[str, Any]) -> list[Check]:
+        """``format``, for the formats this compiler was given; any other is only an annotation."""
         if "format" in schema and schema["format"] in self.formats:
-            checks.append(_format(self.formats[schema["format"]]))
-        return _every(checks)
+            return [_format(self.formats[schema["format"]])]
+        return []
 
     def members(self, properties: Mapping[str, Any], additional: Any) -> Check:
         known = {name: self.compile(sub) for name, sub in properties.items()}

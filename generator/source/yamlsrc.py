@@ -180,16 +180,12 @@ class _Reader:
         return Location(self.file, mark.line + 1, mark.column + 1, path)
 
     def _document(self, get: Any) -> Any:
-        """The value of one document, its events read up to its end; InputError for what it refuses."""
-        self.source = SourceMap(self.file)
-        self.problems: list[Problem] = []
-        self.log: list[tuple[bool, Path, tuple[int, int]]] = []
-        self.anchors: dict[str, _Anchor] = {}
-        self.open_anchors: dict[str, int] = {}
-        self.grown = 0       # nodes added by aliases
-        self.written = 0     # nodes written
-        self.building = True  # False once aliases grew too much: only counting from there
-        self.grown_at: Location | None = None
+        """The value of one document, its events read up to its end; InputError for what it refuses.
+
+        Scalars, by far the most frequent events, are handled inline on their common
+        path; the other events each have a method named after what they do.
+        """
+        self._start_document()
         stack: list[_Frame] = []
         root: list[Any] = []
         resolve, locate = self.resolve, self.locate
@@ -235,56 +231,80 @@ class _Reader:
                 else:
                     self._place(stack, root, value, 1, event)
             elif kind is MappingStartEvent or kind is SequenceStartEvent:
-                self.written += 1
-                tag = event.tag
-                wanted = _MAP if kind is MappingStartEvent else _SEQ
-                if tag is not None and tag != "!" and tag != wanted:
-                    self._refuse_tag(event, tag, "a mapping" if kind is MappingStartEvent else "a list")
-                if len(stack) >= NESTING_LIMIT:
-                    raise InputError.at(self._at(event), (
-                        f"lists and mappings are nested more than {NESTING_LIMIT} levels deep; "
-                        "refusing a document this deep"))
-                as_key = top is not None and top.is_map and top.key is _KEY
-                if as_key:
-                    self.problems.append(Problem(self._at(event, top.path or ()),
-                                                 "a mapping key must be a plain value, not a list or mapping"))
-                path = None if as_key or not locate else self._child_path(top)
-                log_start = len(self.log)
-                if path is not None:
-                    self._record(False, path, event, top)
-                if event.anchor is not None:
-                    if event.anchor in self.anchors or event.anchor in self.open_anchors:
-                        self._duplicate_anchor(event)
-                    self.open_anchors[event.anchor] = event.start_mark.line + 1
-                merging = top is not None and (top.merging or top.key is _MERGE)
-                # a list or mapping as a key is read (its own problems reported), then dropped with its value
-                stack.append(_Frame({} if kind is MappingStartEvent else [], path, event.anchor, log_start, merging))
+                self._open(event, kind is MappingStartEvent, stack, top, locate)
             elif kind is MappingEndEvent or kind is SequenceEndEvent:
-                frame = stack.pop()
-                value = frame.value
-                if frame.merged:
-                    value = {**frame.merged, **value}
-                if frame.anchor is not None:
-                    del self.open_anchors[frame.anchor]
-                    log = tuple(self.log[frame.log_start:]) if frame.path is not None else ()
-                    self.anchors[frame.anchor] = _Anchor(value, frame.size, frame.path, log, None)
-                parent = stack[-1] if stack else None
-                if parent is not None and parent.is_map and parent.key is _KEY:
-                    parent.key = _DISCARD  # it was a key, refused at its start: drop its value too
-                    parent.size += frame.size
-                    continue
-                self._place(stack, root, value, frame.size, event)
+                self._close(event, stack, root)
             elif kind is AliasEvent:
                 self._alias(stack, root, event, top)
             else:  # DocumentEndEvent: the document is complete
-                if self.grown > ALIAS_EXPANSION_LIMIT:
-                    expanded = self.written + self.grown
-                    raise InputError.at(self.grown_at or Location(self.file), (
-                        f"aliases expand this document to {expanded} nodes from {self.written} written ones; "
-                        f"refusing documents that grow by more than {ALIAS_EXPANSION_LIMIT} nodes through aliases"))
-                if self.problems:
-                    raise InputError(self.problems)
-                return root[0] if root else None
+                return self._finish_document(root)
+
+    def _start_document(self) -> None:
+        """Fresh state for a document: its source map, problems, anchors and alias counts."""
+        self.source = SourceMap(self.file)
+        self.problems: list[Problem] = []
+        self.log: list[tuple[bool, Path, tuple[int, int]]] = []
+        self.anchors: dict[str, _Anchor] = {}
+        self.open_anchors: dict[str, int] = {}
+        self.grown = 0       # nodes added by aliases
+        self.written = 0     # nodes written
+        self.building = True  # False once aliases grew too much: only counting from there
+        self.grown_at: Location | None = None
+
+    def _open(self, event: Any, is_map: bool, stack: list[_Frame], top: _Frame | None, locate: bool) -> None:
+        """A mapping or list begins: check its tag, depth and place, and push a frame for it."""
+        self.written += 1
+        tag = event.tag
+        wanted = _MAP if is_map else _SEQ
+        if tag is not None and tag != "!" and tag != wanted:
+            self._refuse_tag(event, tag, "a mapping" if is_map else "a list")
+        if len(stack) >= NESTING_LIMIT:
+            raise InputError.at(self._at(event), (
+                f"lists and mappings are nested more than {NESTING_LIMIT} levels deep; "
+                "refusing a document this deep"))
+        as_key = top is not None and top.is_map and top.key is _KEY
+        if as_key:
+            self.problems.append(Problem(self._at(event, top.path or ()),
+                                         "a mapping key must be a plain value, not a list or mapping"))
+        path = None if as_key or not locate else self._child_path(top)
+        log_start = len(self.log)
+        if path is not None:
+            self._record(False, path, event, top)
+        if event.anchor is not None:
+            if event.anchor in self.anchors or event.anchor in self.open_anchors:
+                self._duplicate_anchor(event)
+            self.open_anchors[event.anchor] = event.start_mark.line + 1
+        merging = top is not None and (top.merging or top.key is _MERGE)
+        # a list or mapping as a key is read (its own problems reported), then dropped with its value
+        stack.append(_Frame({} if is_map else [], path, event.anchor, log_start, merging))
+
+    def _close(self, event: Any, stack: list[_Frame], root: list[Any]) -> None:
+        """A mapping or list ends: finish its anchor, if any, and place it in its parent."""
+        frame = stack.pop()
+        value = frame.value
+        if frame.merged:
+            value = {**frame.merged, **value}
+        if frame.anchor is not None:
+            del self.open_anchors[frame.anchor]
+            log = tuple(self.log[frame.log_start:]) if frame.path is not None else ()
+            self.anchors[frame.anchor] = _Anchor(value, frame.size, frame.path, log, None)
+        parent = stack[-1] if stack else None
+        if parent is not None and parent.is_map and parent.key is _KEY:
+            parent.key = _DISCARD  # it was a key, refused at its start: drop its value too
+            parent.size += frame.size
+            return
+        self._place(stack, root, value, frame.size, event)
+
+    def _finish_document(self, root: list[Any]) -> Any:
+        """The document's value, unless aliases grew it too much or problems were found in it."""
+        if self.grown > ALIAS_EXPANSION_LIMIT:
+            expanded = self.written + self.grown
+            raise InputError.at(self.grown_at or Location(self.file), (
+                f"aliases expand this document to {expanded} nodes from {self.written} written ones; "
+                f"refusing documents that grow by more than {ALIAS_EXPANSION_LIMIT} nodes through aliases"))
+        if self.problems:
+            raise InputError(self.problems)
+        return root[0] if root else None
 
     # ------------------------------------------------------------------ pieces of a document
 

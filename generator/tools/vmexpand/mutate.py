@@ -18,7 +18,7 @@ DEFAULT_ARCHITECTURE = "amd64"
 #: KubeVirt's default machine type for each architecture it supports.
 MACHINE_TYPES = {"amd64": "q35", "arm64": "virt", "s390x": "s390-ccw-virtio"}
 
-BRIDGE, MASQUERADE = "bridge", "masquerade"
+BRIDGE = "bridge"
 
 #: The interface binding a cluster uses for the default pod network when nothing is set.
 DEFAULT_NETWORK_INTERFACE = BRIDGE
