@@ -1,0 +1,138 @@
+"""A diff as the catalog section of a GitHub release: Markdown a maintainer pastes as it is.
+
+The text report (tools/diff.py) is for a terminal; a release page is read by people
+deciding whether to upgrade. They look for their series or their OS, so every
+list is grouped by kind and then by series (the part of a name before its first
+dot: ``u1`` for ``u1.large``, ``rhel`` for ``rhel.9``). A cluster-wide kind and its
+namespaced twin almost always change alike; such entries share one heading naming
+both kinds instead of repeating every line.
+
+Removed objects come with the same warning as the text report: VirtualMachines
+keep naming them after a bundle stops shipping them. An object whose only change
+is the deprecated label it gained is listed under "Newly deprecated" and not again
+under "Changed"; one that changed in other ways too is in both.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from ..problems import jsonpath
+from .diff import ABSENT, DEPRECATED_LABEL, Diff, Entry
+
+#: A heading level below the release's own title (GitHub renders a release body's ``##`` as its sections).
+SECTION = "###"
+
+
+def code(text: str) -> str:
+    """``text`` as an inline code span that survives any backticks inside it (CommonMark 6.1)."""
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    # a space each side keeps a backtick at an edge from joining the fence; a span that starts and
+    # ends with a space loses one of each when rendered, so it gets one more (all-space spans are kept)
+    edge = text[:1] == "`" or text[-1:] == "`" or (text[:1] == " " and text[-1:] == " " and text.strip() != "")
+    padded = f" {text} " if edge else text
+    return f"{fence}{padded}{fence}"
+
+
+def _value(value: Any) -> str:
+    return "*absent*" if value is ABSENT else code(json.dumps(value, sort_keys=True, ensure_ascii=False))
+
+
+def series_of(name: str) -> str:
+    """The series (or OS) an object belongs to: its name up to the first dot."""
+    return name.split(".", 1)[0]
+
+
+def _said(entry: Entry) -> tuple:
+    return (entry.name, entry.deprecated, tuple((c.path, _value(c.old), _value(c.new)) for c in entry.changes))
+
+
+def _by_kinds(entries: Sequence[Entry]) -> list[tuple[tuple[str, ...], list[Entry]]]:
+    """Entries grouped under the kinds they were found in, twins that say the same thing merged.
+
+    The result keeps the order of first appearance, which is the diff's order (by
+    name, then kind), so the same diff always gives the same page.
+    """
+    kinds_of: dict[tuple, list[str]] = {}
+    first: dict[tuple, Entry] = {}
+    for entry in entries:
+        key = _said(entry)
+        kinds_of.setdefault(key, []).append(entry.kind)
+        first.setdefault(key, entry)
+    sections: dict[tuple[str, ...], list[Entry]] = {}
+    for key, kinds in kinds_of.items():
+        sections.setdefault(tuple(kinds), []).append(first[key])
+    return sorted(sections.items(), key=lambda item: item[0])
+
+
+def _by_series(entries: Sequence[Entry]) -> list[tuple[str, list[Entry]]]:
+    grouped: dict[str, list[Entry]] = {}
+    for entry in entries:
+        grouped.setdefault(series_of(entry.name), []).append(entry)
+    return sorted(grouped.items())
+
+
+def _names(entries: Sequence[Entry], mark_deprecated: bool) -> str:
+    return ", ".join(code(e.name) + (" (deprecated)" if mark_deprecated and e.deprecated else "") for e in entries)
+
+
+def _listed(title: str, entries: Sequence[Entry], mark_deprecated: bool = True) -> list[str]:
+    """A section of names only: one line per series."""
+    if not entries:
+        return []
+    lines = ["", f"{SECTION} {title}"]
+    for kinds, in_kinds in _by_kinds(entries):
+        lines += ["", f"#### {' and '.join(kinds)}", ""]
+        lines += [f"- **{series}**: {_names(group, mark_deprecated)}" for series, group in _by_series(in_kinds)]
+    return lines
+
+
+def _only_deprecated(entry: Entry) -> bool:
+    """Whether gaining the deprecated label is all that changed: such an object is listed as newly deprecated only."""
+    return all(c.path == ("metadata", "labels", DEPRECATED_LABEL) for c in entry.changes)
+
+
+def _changed(entries: Sequence[Entry]) -> list[str]:
+    """The changed objects, each with its fields' old and new values."""
+    if not entries:
+        return []
+    lines = ["", f"{SECTION} Changed"]
+    for kinds, in_kinds in _by_kinds(entries):
+        lines += ["", f"#### {' and '.join(kinds)}"]
+        for series, group in _by_series(in_kinds):
+            lines += ["", f"**{series}**", ""]
+            for entry in group:
+                lines.append(f"- {code(entry.name)}")
+                lines += [f"  - {code(jsonpath(c.path))}: {_value(c.old)} → {_value(c.new)}" for c in entry.changes]
+    return lines
+
+
+def _count(entries: Sequence[Entry]) -> int:
+    """Objects, a cluster kind and its namespaced twin that changed alike counting once (as in the text report)."""
+    return sum(len(group) for _kinds, group in _by_kinds(entries))
+
+
+def render_markdown(diff: Diff) -> str:
+    """The release-note section for ``diff``: a summary line, then added, removed, changed, newly deprecated."""
+    title = f"{SECTION} Catalog changes"
+    if diff.equal:
+        return f"{title}\n\nNo objects were added, removed or changed.\n"
+    changed = [e for e in diff.changed if not _only_deprecated(e)]
+    counts = [_count(entries) for entries in (diff.added, diff.removed, changed, diff.newly_deprecated)]
+    lines = [title, "", "{} added, {} removed, {} changed, {} newly deprecated.".format(*counts)]
+    lines += _listed("Added", diff.added)
+    lines += _listed("Removed", diff.removed)
+    if diff.removed:
+        lines += ["", "> [!WARNING]", "> VirtualMachines that name a removed object (`spec.instancetype.name`, "
+                  "`spec.preference.name`) keep naming it after the upgrade. A catalog built with "
+                  f"`citgen build --retain-from` keeps shipping such objects, labelled deprecated."]
+    lines += _changed(changed)
+    lines += _listed("Newly deprecated", diff.newly_deprecated, mark_deprecated=False)
+    if diff.ignored_labels:
+        lines += ["", "Labels not compared: " + ", ".join(code(name) for name in diff.ignored_labels) + "."]
+    return "\n".join(lines) + "\n"
