@@ -48,3 +48,38 @@ def test_only_a_validation_that_ran_is_a_report():
     assert Result("validate", problems=(PROBLEM,), documents=3).is_report
     assert not Result("validate", problems=(PROBLEM,), documents=3, unusable=True).is_report
     assert not Result("expand", problems=(PROBLEM,)).is_report
+
+
+def test_a_plain_click_command_in_the_earlier_style_still_reports_without_a_traceback():
+    import click
+    from click.testing import CliRunner
+
+    from generator.cli.options import reported
+
+    @click.command()
+    @reported
+    def legacy() -> None:
+        raise InputError([PROBLEM])
+
+    result = CliRunner().invoke(legacy, [])
+    assert (result.exit_code, result.stderr) == (
+        2, "error: bundle.yaml#0 (u1.large) $.spec: unknown field 'x' [schema]\n")
+
+
+def test_the_group_reports_a_citgen_error_that_a_plain_command_lets_escape():
+    import click
+    from click.testing import CliRunner
+
+    from generator.cli import CitgenGroup
+
+    @click.group(cls=CitgenGroup)
+    def group() -> None:
+        pass
+
+    @group.command()
+    def plain() -> None:
+        raise InputError([PROBLEM])
+
+    result = CliRunner().invoke(group, ["plain"])
+    assert (result.exit_code, result.stderr) == (
+        2, "error: bundle.yaml#0 (u1.large) $.spec: unknown field 'x' [schema]\ncitgen: 1 problem\n")

@@ -12,9 +12,10 @@ own (tests invoke `validate`, `diff`, `init` and `expand` directly).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -177,3 +178,22 @@ class CitgenCommand(click.Command):
 def command(name: str | None = None, **attrs: Any) -> Any:
     """``click.command`` making a CitgenCommand (``closing``, ``report_name`` as it takes them)."""
     return click.command(name, cls=CitgenCommand, **attrs)
+
+
+def reported(function: Callable[..., Any]) -> Callable[..., Any]:
+    """For a plain click command (not a CitgenCommand): a CitgenError as its problems and exit code.
+
+    citgen's own commands return Results instead; this keeps a command written in the
+    earlier style free of tracebacks until it returns one.
+    """
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except CitgenError as exc:
+            result = Result.refused(function.__name__, exc)
+            emit(result, "text")
+            raise click.exceptions.Exit(result.exit_code) from None
+
+    return run
