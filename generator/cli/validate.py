@@ -108,6 +108,9 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     newer than an object's release (its common-instancetypes-version label) are
     listed apart and do not count. With --matrix the rejected pairs are a report,
     not problems: the exit status is 0 unless the input is unusable.
+
+    --format json prints the findings as a list of problem records, and --matrix
+    as a list of pairs, as scripts have parsed them (docs/validation.md).
     """
     if show_rules:
         return Result("validate", product=list_rules(),
