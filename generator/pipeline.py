@@ -89,8 +89,6 @@ def _option_problems(options: BuildOptions) -> list[Problem]:
         found = device_problem(options.gpu_device)
         if found:
             problems.append(Problem(Location("--gpu-device"), found))
-    if options.gpu_count is not None and not 1 <= options.gpu_count <= 16:
-        problems.append(Problem(Location("--gpu-count"), f"expected 1 to 16 GPUs, got {options.gpu_count}"))
     return problems
 
 

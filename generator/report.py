@@ -8,14 +8,20 @@ Findings of checks newer than the release of the object they are on (an old
 bundle's labels a later release introduced) are reported apart, after the real
 problems, so that the real problems stand out and none of them hides among
 hundreds of findings that an old release could not have avoided.
+
+``show(result, fmt)`` prints any command's Result (result.py) in any format, so
+every command reports the same way; ``render`` and the three functions below it
+are the validation report that ``validate`` prints as its own output.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Callable, Dict, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Sequence
 
-from .problems import Location, Problem, jsonpath
+from .problems import Location, Problem, jsonpath, sort_problems
+from .result import Result
 
 FORMATS = ("text", "json", "github")
 
@@ -117,28 +123,42 @@ def _where(loc: Location) -> str:
     return f"{where} {jsonpath(loc.path)}" if loc.path else where
 
 
+def annotation(problem: Problem) -> str:
+    """One problem as a GitHub Actions workflow command: file, line and column as properties.
+
+    A finding of a check newer than its object's release is a ``::warning``.
+    """
+    loc = problem.location
+    where = _where(loc)
+    if loc.file.startswith("-") or loc.file == "citgen":  # an option, or the run itself: no file to annotate
+        props, where = [], f"{loc.file}: {where}" if where else loc.file
+    else:
+        props = [f"file={_escape_property(loc.file)}"]
+    if loc.line is not None:
+        props.append(f"line={loc.line}")
+        if loc.column is not None:
+            props.append(f"col={loc.column}")
+    props.append(f"title={_escape_property(problem.rule)}")
+    message = f"{where}: {problem.message}" if where else problem.message
+    if problem.older_release is None:
+        return f"::error {','.join(props)}::{_escape_data(message)}"
+    # shown, but not as an error: the object's release predates the check
+    message += f" (rule since {problem.since}, newer than the object's release {problem.older_release})"
+    return f"::warning {','.join(props)}::{_escape_data(message)}"
+
+
+def notice(command: str, line: str) -> str:
+    """A line a command says, as a GitHub notice titled with the command."""
+    return f"::notice title={_escape_property(f'citgen {command}')}::{_escape_data(line)}"
+
+
 def github(problems: Sequence[Problem], documents: int) -> str:
     """GitHub Actions ``::error`` workflow commands, one per problem, then a notice with the summary.
 
     A finding of a check newer than its object's release is a ``::warning``.
     """
-    lines = []
-    for problem in problems:
-        loc = problem.location
-        props = [f"file={_escape_property(loc.file)}"]
-        if loc.line is not None:
-            props.append(f"line={loc.line}")
-            if loc.column is not None:
-                props.append(f"col={loc.column}")
-        props.append(f"title={_escape_property(problem.rule)}")
-        where = _where(loc)
-        message = f"{where}: {problem.message}" if where else problem.message
-        if problem.older_release is None:
-            lines.append(f"::error {','.join(props)}::{_escape_data(message)}")
-        else:  # shown, but not as an error: the object's release predates the check
-            message += f" (rule since {problem.since}, newer than the object's release {problem.older_release})"
-            lines.append(f"::warning {','.join(props)}::{_escape_data(message)}")
-    lines.append(f"::notice title=citgen validate::{_escape_data(summary(problems, documents))}")
+    lines = [annotation(p) for p in problems]
+    lines.append(notice("validate", summary(problems, documents)))
     return "\n".join(lines) + "\n"
 
 
@@ -152,3 +172,90 @@ REPORTERS: Dict[str, Callable[[Sequence[Problem], int], str]] = {
 def render(problems: Sequence[Problem], documents: int, fmt: str = "text") -> str:
     """The report of ``problems`` found in ``documents`` objects in format ``fmt``."""
     return REPORTERS[fmt](problems, documents)
+
+
+# --- any command's Result -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Shown:
+    """A Result as printed: what goes to standard output and what to standard error."""
+
+    stdout: str = ""
+    stderr: str = ""
+
+
+def _lines(lines: Sequence[str]) -> str:
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _findings(result: Result) -> list[Problem]:
+    """A validation's problems and newer-rule findings in one list, in the order of its report."""
+    return sort_problems([*result.problems, *result.newer_rule_findings])
+
+
+def show_text(result: Result) -> Shown:
+    """The text report, for people: the product and what the command says on standard output.
+
+    A validation's findings are its report and go to standard output with their
+    summary (``text`` above); problems that stopped a command go to standard error
+    as ``error: <location>: <message>``, followed by the notes.
+    """
+    stdout = (text(_findings(result), result.documents or 0) if result.is_report else "") + result.product
+    errors = "" if result.is_report else "".join(f"error: {p}\n" for p in result.problems)
+    return Shown(stdout + _lines(result.outputs), errors + _lines(result.notes))
+
+
+def envelope(result: Result) -> Dict[str, Any]:
+    """The JSON report of any command: the common keys, then the command's own keys beside them."""
+    common: Dict[str, Any] = {
+        "command": result.command,
+        "ok": result.ok,
+        "exitCode": result.exit_code,
+        "problems": [_record(p) for p in result.problems],
+        "newerRuleFindings": [_record(p) for p in result.newer_rule_findings],
+        "outputs": list(result.outputs),
+        "notes": list(result.notes),
+        "counts": dict(result.counts),
+    }
+    return {**result.data, **common}
+
+
+def show_json(result: Result) -> Shown:
+    """The JSON report, for programs: one object (``envelope``) on standard output.
+
+    Two reports keep the shape scripts parsed before the common object existed: a
+    validation's findings are a list of problem records (the items of ``problems``
+    in the common object), and ``validate --matrix`` is a list of pairs.
+    """
+    if result.json_document is not None:
+        return Shown(json.dumps(result.json_document, indent=2) + "\n")
+    if result.is_report:
+        return Shown(json_report(_findings(result), result.documents or 0))
+    return Shown(json.dumps(envelope(result), indent=2, sort_keys=True) + "\n")
+
+
+def show_github(result: Result) -> Shown:
+    """GitHub Actions workflow commands on standard output: an ``::error`` per problem, notices for the rest.
+
+    A validation's findings are annotated as ``github`` above does; any other
+    command's problems become ``::error`` lines, its product is printed as it is,
+    and what it says (outputs and notes) becomes ``::notice title=citgen <command>``.
+    """
+    if result.is_report:
+        return Shown(github(_findings(result), result.documents or 0))
+    lines = [annotation(p) for p in result.problems]
+    lines += [notice(result.command, line) for line in (*result.outputs, *result.notes)]
+    return Shown(result.product + _lines(lines))
+
+
+#: How each --format shows a Result.
+SHOWN: Dict[str, Callable[[Result], Shown]] = {
+    "text": show_text,
+    "json": show_json,
+    "github": show_github,
+}
+
+
+def show(result: Result, fmt: str = "text") -> Shown:
+    """``result`` in format ``fmt`` (one of FORMATS)."""
+    return SHOWN[fmt](result)

@@ -10,6 +10,7 @@ file as a user would type it.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,20 @@ def test_list_rules_shows_every_rule_with_summary_and_documentation():
         f"{rule.id}: {rule.summary}" for rule in RULES.values()
     ]
     assert "    Example::" in result.output
+
+
+def test_the_validation_guide_describes_every_check_list_rules_shows_in_its_order():
+    from generator.validate.rules import CHECKS
+
+    result = CliRunner().invoke(validate, ["--list-rules"])
+    shown = [line.split(": ", 1) for line in result.output.splitlines() if line and not line.startswith(" ")]
+    guide = (Path(__file__).parent.parent / "docs" / "validation.md").read_text(encoding="utf-8")
+    rules_section = guide.split("\n## Rules\n", 1)[1].split("\n## ", 1)[0]
+    sections = re.split(r"^### (\S+)\n", rules_section, flags=re.M)[1:]
+    documented = dict(zip(sections[::2], sections[1::2]))
+    assert list(documented) == [rule_id for rule_id, _ in shown] == list(CHECKS)
+    for rule_id, summary in shown:  # each section shows a message of its rule, as the docstring does
+        assert f"[{rule_id}]" in CHECKS[rule_id].doc and f"[{rule_id}]" in documented[rule_id], rule_id
 
 
 def test_validating_the_catalog_output_without_files():

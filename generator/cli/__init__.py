@@ -1,8 +1,10 @@
 """The `citgen` command line: parse options, call the pipeline, report.
 
-Every user mistake arrives here as a CitgenError, printed as located problems
-with the error's exit code (2 for unusable input, 1 for problems found); no
-Python traceback reaches a user for a mistake in their input.
+Every command returns a Result (generator/result.py): its problems, what it says
+and its product. The command class (options.CitgenCommand) prints it with the
+reporter --format chooses (on the command, or on the group for every command) and
+exits with the Result's code: 0 clean, 1 problems found, 2 unusable input or
+usage. A user mistake is a located problem, never a Python traceback.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ import click
 
 from .. import __version__
 from ..errors import CitgenError
+from ..report import FORMATS
+from ..result import Result
 from ..source import inputfiles
 from .build import build
 from .list import list_
-from .options import SizeParam
+from .options import GROUP_FORMAT, FORMAT_HELP, SizeParam, emit
 from .readme import readme
 
 #: Commands that live in modules of their own, imported only when they run (or help
@@ -33,7 +37,12 @@ LAZY_COMMANDS = {
 
 
 class CitgenGroup(click.Group):
-    """Reports CitgenErrors as messages and exit codes instead of tracebacks."""
+    """Loads commands when they run; a CitgenError that escapes a command is still reported.
+
+    Every command of citgen reports its own Result (options.CitgenCommand). A plain
+    click command added later that raises a CitgenError is reported the same way,
+    in the group's --format, rather than as a traceback.
+    """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
@@ -48,13 +57,9 @@ class CitgenGroup(click.Group):
         try:
             return super().invoke(ctx)
         except CitgenError as exc:
-            for problem in exc.problems:
-                click.echo(f"error: {problem}", err=True)
-            count = len(exc.problems)
-            click.echo(f"citgen: {count} problem{'s' if count != 1 else ''}, nothing written"
-                       if ctx.invoked_subcommand == "build" else
-                       f"citgen: {count} problem{'s' if count != 1 else ''}", err=True)
-            ctx.exit(exc.exit_code)
+            result = Result.refused(ctx.invoked_subcommand or "citgen", exc, "citgen: {problems}")
+            emit(result, ctx.meta.get(GROUP_FORMAT) or "text")
+            ctx.exit(result.exit_code)
         except KeyboardInterrupt:
             click.echo("citgen: interrupted", err=True)
             ctx.exit(130)
@@ -69,8 +74,10 @@ class CitgenGroup(click.Group):
 @click.option(inputfiles.DOCUMENTS_OPTION, "max_documents", type=click.IntRange(min=1),
               envvar=inputfiles.DOCUMENTS_VARIABLE, default=inputfiles.DEFAULT_MAX_DOCUMENTS, show_default=True,
               help=f"Most YAML documents citgen reads from one file; also {inputfiles.DOCUMENTS_VARIABLE}.")
+@click.option("--format", "report_format", type=click.Choice(FORMATS), default=None,
+              help=FORMAT_HELP + " Every command's own --format overrides it.  [default: text]")
 @click.pass_context
-def main(ctx: click.Context, max_file_size: int, max_documents: int) -> None:
+def main(ctx: click.Context, max_file_size: int, max_documents: int, report_format: str | None) -> None:
     """Generate KubeVirt's common instancetype and preference catalog from data.
 
     The built-in catalog (series, size matrices, preferences, templates) ships
@@ -78,7 +85,13 @@ def main(ctx: click.Context, max_file_size: int, max_documents: int) -> None:
 
     citgen reads only regular files, each within the limits below, so that a
     file a pull request brings can neither hang a run nor exhaust its memory.
+
+    Every command reports as --format says (here, or after the command): text,
+    json or github. Exit status: 0 clean, 1 problems (or differences) found,
+    2 unusable input or usage.
     """
+    if report_format is not None:
+        ctx.meta[GROUP_FORMAT] = report_format
     # in force while the command runs, restored after it (a test may run many commands in one process)
     ctx.with_resource(inputfiles.limited(inputfiles.Limits(max_file_size, max_documents)))
 

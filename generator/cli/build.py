@@ -10,12 +10,13 @@ import click
 from ..errors import InputError
 from ..expand.retain import retained_note
 from ..load.gpu import left_out_note
-from ..pipeline import BuildOptions, generate
+from ..pipeline import Build, BuildOptions, generate
+from ..result import Result
 from ..write import LOCK_TIMEOUT, Staging
-from .options import catalog_option
+from .options import GpuCount, catalog_option, command
 
 
-@click.command()
+@command(closing="citgen: {problems}, nothing written")
 @catalog_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("bundles"),
               show_default=True, help="Output directory; a build replaces its whole contents.")
@@ -27,7 +28,7 @@ from .options import catalog_option
 @click.option("--gpu-device", default=None, metavar="nvidia.com/MODEL",
               help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
                    "(here or as parameters.gpu.deviceName).")
-@click.option("--gpu-count", type=int, default=None,
+@click.option("--gpu-count", type=GpuCount(), default=None,
               help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); needs a device.")
 @click.option("--retain-from", "retain_from", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
@@ -39,7 +40,7 @@ from .options import catalog_option
               metavar="SECONDS", help="How long to wait while another citgen build writes the same --out.")
 def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
           gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
-          overlays: Sequence[Path], helm_package: bool, lock_timeout: float) -> None:
+          overlays: Sequence[Path], helm_package: bool, lock_timeout: float) -> Result:
     """Build, validate and write the bundles and checksums.
 
     Everything is rendered and validated first; the output directory is replaced
@@ -54,12 +55,24 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
         if result.problems:
             raise InputError(list(result.problems))
         staging.commit()
-    counts = {}
-    for obj in result.objects:
+    return built(result, out)
+
+
+def built(build: Build, out: Path) -> Result:
+    """What a build that wrote ``out`` says: its files, objects per kind, what it left out.
+
+    Findings of newer rules on retained objects do not block the build; one note
+    says how many there are and how to list them.
+    """
+    counts: dict[str, int] = {}
+    for obj in build.objects:
         for kind in obj.kinds:
             counts[kind] = counts.get(kind, 0) + 1
     summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
-    note = left_out_note(result.left_out)
-    click.echo(f"wrote {len(result.files)} files to {out} ({summary})" + (f"; {note}" if note else ""))
-    if result.newer_rule_findings:
-        click.echo(retained_note(result.newer_rule_findings, out), err=True)
+    note = left_out_note(build.left_out)
+    said = f"wrote {len(build.files)} files to {out} ({summary})" + (f"; {note}" if note else "")
+    notes = (retained_note(build.newer_rule_findings, out),) if build.newer_rule_findings else ()
+    return Result("build", newer_rule_findings=build.newer_rule_findings, outputs=(said,), notes=notes,
+                  counts=dict(sorted(counts.items())),
+                  data={"out": str(out), "files": sorted(build.files),
+                        "leftOut": [s.prefix for s in build.left_out]})

@@ -1,27 +1,23 @@
-"""``citgen diff``: what changed between two builds or bundles, for release notes.
-
-It reports CitgenErrors itself (located problems, exit code 2) so it behaves the
-same inside the `citgen` group and when invoked on its own.
-"""
+"""``citgen diff``: what changed between two builds or bundles, for release notes."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
+from ..result import Result
 from ..tools.diff import diff_paths, render_json, render_text
-from .options import reported
+from .options import command
 
 
-@click.command()
+@command()
 @click.argument("old", type=click.Path(path_type=Path))
 @click.argument("new", type=click.Path(path_type=Path))
-@click.option("--format", "format_", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--include-version-label", is_flag=True,
               help="Also compare the common-instancetypes-version label, which differs between any two versions.")
-@reported
-def diff(old: Path, new: Path, format_: str, include_version_label: bool) -> None:
+def diff(old: Path, new: Path, include_version_label: bool) -> Result:
     """Compare two builds (output directories) or two bundle files, for release notes.
 
     Lists objects added, removed and changed (each changed field with its old
@@ -29,6 +25,6 @@ def diff(old: Path, new: Path, format_: str, include_version_label: bool) -> Non
     an input cannot be read.
     """
     result = diff_paths(old, new, include_version_label=include_version_label)
-    click.echo(render_json(result) if format_ == "json" else render_text(result), nl=False)
-    if not result.equal:
-        raise click.exceptions.Exit(1)
+    report = json.loads(render_json(result))
+    return Result("diff", product=render_text(result), data=report, counts=report["summary"],
+                  found=not result.equal)

@@ -15,13 +15,15 @@ from typing import Any, Mapping, Sequence
 import click
 import yaml
 
-from ..errors import CitgenError, InputError, ValidationFailed
+from ..errors import InputError, ValidationFailed
 from ..paths import builtin_catalog
 from ..problems import Location, Problem
+from ..result import Result
 from ..source.documents import BundleDoc, read_bundles
 from ..source.yamlsrc import Document, load_file
 from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
 from ..tools.vmexpand.mutate import MACHINE_TYPES
+from .options import command
 
 ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 
@@ -93,7 +95,7 @@ def run(vm_path: Path, bundles: Sequence[Path], arch: str) -> tuple[Document, Ex
     return document, result
 
 
-@click.command("expand")
+@command("expand")
 @click.argument("vm", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--bundle", "bundles", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Bundle file holding the instancetypes and preferences (repeatable; "
@@ -101,9 +103,8 @@ def run(vm_path: Path, bundles: Sequence[Path], arch: str) -> tuple[Document, Ex
 @click.option("--arch", default="amd64", show_default=True, type=click.Choice(sorted(MACHINE_TYPES)),
               help="The cluster's default architecture, used when neither the VM nor its preference names one.")
 @click.option("--output", "-o", "output", default="yaml", show_default=True, type=click.Choice(["yaml", "json"]),
-              help="Format of the expanded VirtualMachine.")
-@click.pass_context
-def expand_command(ctx: click.Context, vm: Path, bundles: Sequence[Path], arch: str, output: str) -> None:
+              help="Format of the expanded VirtualMachine (--format json reports it as 'vm' whatever this says).")
+def expand_command(vm: Path, bundles: Sequence[Path], arch: str, output: str) -> Result:
     """Print VM (a VirtualMachine file) expanded with its instancetype and preference.
 
     Follows KubeVirt: creation defaults (architecture, machine type, a disk per
@@ -112,15 +113,11 @@ def expand_command(ctx: click.Context, vm: Path, bundles: Sequence[Path], arch: 
     leaves unset), then the preference's requirements. A refused VM prints
     KubeVirt's messages and exits 1.
     """
-    try:
-        document, result = run(vm, bundles, arch)
-        if not result.ok:
-            raise refusal(document, result.errors)
-    except CitgenError as exc:
-        for problem in exc.problems:
-            click.echo(f"error: {problem}", err=True)
-        ctx.exit(exc.exit_code)
+    document, result = run(vm, bundles, arch)
+    if not result.ok:
+        raise refusal(document, result.errors)
     if output == "json":
-        click.echo(json.dumps(result.vm, indent=2, sort_keys=True))
+        shown = json.dumps(result.vm, indent=2, sort_keys=True) + "\n"
     else:
-        click.echo(yaml.safe_dump(result.vm, sort_keys=True, default_flow_style=False), nl=False)
+        shown = yaml.safe_dump(result.vm, sort_keys=True, default_flow_style=False)
+    return Result("expand", product=shown, data={"vm": result.vm})

@@ -1,8 +1,4 @@
-"""``citgen init``: start a vendor catalog that extends the built-in one.
-
-It reports CitgenErrors itself (located problems, exit code 2) so it behaves the
-same inside the `citgen` group and when invoked on its own.
-"""
+"""``citgen init``: start a vendor catalog that extends the built-in one."""
 
 from __future__ import annotations
 
@@ -10,16 +6,16 @@ from pathlib import Path
 
 import click
 
+from ..result import Result
 from ..tools.vendor_init import init_catalog
-from .options import reported
+from .options import command
 
 
-@click.command()
+@command()
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--vendor", default="example.com", show_default=True,
               help="Vendor label of the new catalog (instancetype.kubevirt.io/vendor).")
-@reported
-def init(directory: Path, vendor: str) -> None:
+def init(directory: Path, vendor: str) -> Result:
     """Create a vendor catalog in DIRECTORY that extends the built-in catalog.
 
     It holds a catalog.yaml naming the vendor and an empty, commented overlay:
@@ -28,6 +24,5 @@ def init(directory: Path, vendor: str) -> None:
     catalog is written whole or not at all.
     """
     written = init_catalog(directory, vendor)
-    for path in written:
-        click.echo(f"wrote {path}")
-    click.echo(f"build it with: citgen build --catalog {directory}")
+    said = tuple(f"wrote {path}" for path in written) + (f"build it with: citgen build --catalog {directory}",)
+    return Result("init", outputs=said, data={"directory": str(directory), "files": [str(p) for p in written]})

@@ -6,17 +6,17 @@ import json
 from pathlib import Path
 from typing import Sequence
 
+from fractions import Fraction
+
 import click
 
-from ..errors import InputError
 from ..model import CatalogObject
 from ..outputs import readme as readme_tables
 from ..outputs.tables import memory, text_table
 from ..pipeline import BuildOptions, catalog_objects
-from ..problems import Location
-from ..query import Query, parse_selector
-from ..quantity import QuantityError, parse as parse_quantity
-from .options import catalog_option
+from ..query import Query, Requirement
+from ..result import Result
+from .options import QuantityParam, SelectorParam, catalog_option, command
 
 
 def _row(obj: CatalogObject) -> list[str]:
@@ -31,38 +31,33 @@ def _preference_row(obj: CatalogObject) -> list[str]:
             readme_tables.required_memory(obj), str(facts.get("architecture") or "-")]
 
 
-@click.command(name="list")
+@command(name="list", closing="citgen: {problems}")
 @catalog_option
 @click.option("--preferences", is_flag=True, help="List preferences instead of instancetypes.")
 @click.option("--series", "series", multiple=True, help="Only these series (u, cx1, ...). Repeatable.")
 @click.option("--cpu", type=int, default=None, help="Only objects with (or requiring) this many vCPUs.")
-@click.option("--memory", "memory_", default=None, help="Only objects with (or requiring) this memory, e.g. 8Gi.")
-@click.option("-l", "--selector", default=None,
+@click.option("--memory", "memory_", type=QuantityParam(), default=None, help="Only objects with (or requiring) this memory, e.g. 8Gi.")
+@click.option("-l", "--selector", type=SelectorParam(), default=None,
               help="Label selector as kubectl reads it, e.g. -l 'cpu=4,!gpus'; a key without "
                    "'/' means instancetype.kubevirt.io/<key>.")
 @click.option("-o", "--output", type=click.Choice(["table", "name", "json"]), default="table",
-              show_default=True)
+              show_default=True, help="What the text report prints: a table, the names, or the objects as JSON "
+                                      "(--format json reports them as 'objects' whatever this says).")
 def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: int | None,
-          memory_: str | None, selector: str | None, output: str) -> None:
+          memory_: Fraction | None, selector: tuple[Requirement, ...] | None, output: str) -> Result:
     """List the catalog's instancetypes (or preferences) with their sizes and features."""
-    wanted_memory = None
-    if memory_ is not None:
-        try:
-            wanted_memory = parse_quantity(memory_)
-        except QuantityError as exc:
-            raise InputError.at(Location("--memory"), str(exc)) from None
     query = Query(family="preference" if preferences else "instancetype", series=tuple(series), cpu=cpu,
-                  memory=wanted_memory, selector=parse_selector(selector) if selector else ())
+                  memory=memory_, selector=selector or ())
     _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
     chosen = query.select(objects)
+    records = [{"name": o.name, "labels": dict(o.labels), "spec": o.spec} for o in chosen]
     if output == "name":
-        click.echo("".join(f"{o.name}\n" for o in chosen), nl=False)
+        shown = "".join(f"{o.name}\n" for o in chosen)
     elif output == "json":
-        click.echo(json.dumps([{"name": o.name, "labels": dict(o.labels), "spec": o.spec} for o in chosen],
-                              indent=2, sort_keys=True))
+        shown = json.dumps(records, indent=2, sort_keys=True) + "\n"
     elif preferences:
-        click.echo(text_table(["NAME", "DISPLAY NAME", "MIN VCPUS", "MIN MEMORY", "ARCH"],
-                              [_preference_row(o) for o in chosen]), nl=False)
+        shown = text_table(["NAME", "DISPLAY NAME", "MIN VCPUS", "MIN MEMORY", "ARCH"],
+                           [_preference_row(o) for o in chosen])
     else:
-        click.echo(text_table(["NAME", "CLASS", "VCPUS", "MEMORY", "FEATURES"], [_row(o) for o in chosen]),
-                   nl=False)
+        shown = text_table(["NAME", "CLASS", "VCPUS", "MEMORY", "FEATURES"], [_row(o) for o in chosen])
+    return Result("list", product=shown, counts={query.family + "s": len(chosen)}, data={"objects": records})

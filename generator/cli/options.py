@@ -1,19 +1,106 @@
-"""What the commands share: the --catalog option, the SIZE type, reporting for commands run alone.
+"""What the commands share: the command class that reports Results, --format, --catalog and option types.
 
 Apart from the group (cli/__init__.py) so that each command's module can use them
 while the group imports the commands: neither imports the other's module.
+
+Every command is a CitgenCommand: its function returns a Result (generator/result.py)
+or raises a CitgenError, and the command, not the function, prints the Result in the
+chosen --format and exits with the Result's code. Because the command does it rather
+than the group, a command behaves the same whether it runs inside `citgen` or on its
+own (tests invoke `validate`, `diff`, `init` and `expand` directly).
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import click
 
-from ..errors import CitgenError
+from ..errors import CitgenError, InputError
+from ..problems import Location, Problem
+from ..quantity import QuantityError, parse as parse_quantity
+from ..query import parse_selector
+from ..report import FORMATS, show
+from ..result import Result
 from ..source import inputfiles
+
+#: Where the group's --format is kept for its command: ctx.meta is shared down the chain.
+GROUP_FORMAT = "citgen.format"
+#: The parameter name of every command's own --format.
+FORMAT_PARAM = "report_format"
+FORMAT_HELP = ("How to report: text for people, json for programs (one object; docs/errors.md), "
+               "github for GitHub Actions annotations.")
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An option value its type refused: kept as problems so they are reported like any input error.
+
+    A click.BadParameter would stop parsing at the first bad option and print
+    click's usage text; this way every bad option is reported, located at its
+    option name, in the chosen --format, with exit code 2.
+    """
+
+    problems: tuple[Problem, ...]
+
+
+class CheckedParam(click.ParamType):
+    """A click type whose refusals are located problems (Refused) rather than usage errors."""
+
+    def check(self, value: str, option: str) -> Any:
+        """The converted value; raise InputError or ValueError (its message at ``option``) to refuse it."""
+        raise NotImplementedError
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, Refused) or not isinstance(value, str):
+            return value  # a default, or converted already
+        option = max(param.opts, key=len) if param is not None and param.opts else self.name
+        try:
+            return self.check(value, option)
+        except CitgenError as exc:
+            return Refused(tuple(exc.problems))
+        except ValueError as exc:
+            return Refused((Problem(Location(option), str(exc)),))
+
+
+class GpuCount(CheckedParam):
+    """How many GPUs each GN instancetype gets: KubeVirt's GN sizes go from 1 to 16."""
+
+    name = "COUNT"
+    LOWEST, HIGHEST = 1, 16
+
+    def check(self, value: str, option: str) -> int:
+        try:
+            count = int(value)
+        except ValueError:
+            raise ValueError(f"expected a whole number of GPUs, got {value!r}") from None
+        if not self.LOWEST <= count <= self.HIGHEST:
+            raise ValueError(f"expected {self.LOWEST} to {self.HIGHEST} GPUs, got {count}")
+        return count
+
+
+class QuantityParam(CheckedParam):
+    """A Kubernetes quantity (8Gi, 512Mi), as a number of bytes."""
+
+    name = "QUANTITY"
+
+    def check(self, value: str, option: str) -> Any:
+        try:
+            return parse_quantity(value)
+        except QuantityError as exc:
+            raise ValueError(str(exc)) from None
+
+
+class SelectorParam(CheckedParam):
+    """A label selector as `kubectl get -l` reads it, parsed into its requirements."""
+
+    name = "SELECTOR"
+
+    def check(self, value: str, option: str) -> Any:
+        return parse_selector(value)  # an InputError names --selector and the text
 
 
 class SizeParam(click.ParamType):
@@ -35,16 +122,78 @@ catalog_option = click.option(
     help="Catalog directory (default: the built-in catalog).")
 
 
-def reported(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn a CitgenError into its problems on stderr and its exit code, never a traceback."""
+def _refused(params: dict[str, Any]) -> Iterator[Problem]:
+    for value in params.values():
+        for one in value if isinstance(value, tuple) else (value,):
+            if isinstance(one, Refused):
+                yield from one.problems
 
-    @functools.wraps(command)
+
+def report_format(ctx: click.Context, own: str | None) -> str:
+    """The format a command reports in: its own --format, else the group's, else text."""
+    return own or ctx.meta.get(GROUP_FORMAT) or "text"
+
+
+def emit(result: Result, fmt: str) -> None:
+    """Print ``result`` as ``fmt`` shows it: its standard output, then its standard error."""
+    shown = show(result, fmt)
+    if shown.stdout:
+        click.echo(shown.stdout, nl=False)
+    if shown.stderr:
+        click.echo(shown.stderr, nl=False, err=True)
+
+
+class CitgenCommand(click.Command):
+    """A command whose function returns a Result: printed in the chosen --format, exit code from it.
+
+    ``closing`` ends a refusal's report with its count (``citgen: {problems}``) for
+    the commands that read a whole catalog and collect all its mistakes first;
+    ``report_name`` is the name a report gives the command (``schema import``).
+    """
+
+    def __init__(self, *args: Any, closing: str | None = None, report_name: str | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.closing = closing
+        self.report_name = report_name or self.name or "citgen"
+        self.params.append(click.Option(["--format", FORMAT_PARAM], type=click.Choice(FORMATS), default=None,
+                                        help=FORMAT_HELP + "  [default: text, or citgen --format]"))
+
+    def invoke(self, ctx: click.Context) -> Result:
+        fmt = report_format(ctx, ctx.params.pop(FORMAT_PARAM, None))
+        refused = list(_refused(ctx.params))
+        try:
+            if refused:
+                raise InputError(refused)
+            result = super().invoke(ctx)
+        except CitgenError as exc:
+            result = Result.refused(self.report_name, exc, self.closing)
+        if not isinstance(result, Result):  # pragma: no cover - a command written without one
+            raise TypeError(f"{self.report_name} returned {result!r}, not a Result")
+        emit(result, fmt)
+        ctx.exit(result.exit_code)
+        return result  # pragma: no cover - ctx.exit raised
+
+
+def command(name: str | None = None, **attrs: Any) -> Any:
+    """``click.command`` making a CitgenCommand (``closing``, ``report_name`` as it takes them)."""
+    return click.command(name, cls=CitgenCommand, **attrs)
+
+
+def reported(function: Callable[..., Any]) -> Callable[..., Any]:
+    """For a plain click command (not a CitgenCommand): a CitgenError as its problems and exit code.
+
+    citgen's own commands return Results instead; this keeps a command written in the
+    earlier style free of tracebacks until it returns one.
+    """
+
+    @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
-            return command(*args, **kwargs)
+            return function(*args, **kwargs)
         except CitgenError as exc:
-            for problem in exc.problems:
-                click.echo(f"error: {problem}", err=True)
-            raise click.exceptions.Exit(exc.exit_code) from None
+            result = Result.refused(function.__name__, exc)
+            emit(result, "text")
+            raise click.exceptions.Exit(result.exit_code) from None
 
     return run

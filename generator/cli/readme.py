@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
 from ..outputs import readme as readme_tables
 from ..pipeline import BuildOptions, catalog_objects
+from ..result import Result
 from ..source.inputfiles import read_text
-from .options import catalog_option
+from .options import catalog_option, command
 
 
-@click.command()
+@command(closing="citgen: {problems}")
 @catalog_option
 @click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), default=Path("README.md"),
               show_default=True, help="The Markdown file holding the table markers.")
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 when the file is out of date.")
-def readme(catalog: Path | None, path: Path, check: bool) -> None:
+def readme(catalog: Path | None, path: Path, check: bool) -> Result:
     """Regenerate the series, instancetype and preference tables in README.md.
 
     Each table sits between '<!-- BEGIN citgen readme: NAME -->' and
@@ -27,13 +27,11 @@ def readme(catalog: Path | None, path: Path, check: bool) -> None:
     text = read_text(path, str(path))
     _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
     updated = readme_tables.update(text, readme_tables.tables(objects), str(path))
-    if check:
-        if updated != text:
-            click.echo(f"{path} is out of date: run `citgen readme`", err=True)
-            sys.exit(1)
-        click.echo(f"{path} is up to date")
-    elif updated != text:
+    stale = updated != text
+    data = {"file": str(path), "upToDate": not stale, "updated": stale and not check}
+    if check and stale:
+        return Result("readme", notes=(f"{path} is out of date: run `citgen readme`",), found=True, data=data)
+    if stale:
         path.write_text(updated, encoding="utf-8")
-        click.echo(f"updated the tables in {path}")
-    else:
-        click.echo(f"{path} is up to date")
+        return Result("readme", outputs=(f"updated the tables in {path}",), data=data)
+    return Result("readme", outputs=(f"{path} is up to date",), data=data)

@@ -1,8 +1,9 @@
 """``citgen validate``: check bundles against the CRD schema and the catalog rules.
 
 Kept apart from the group (cli/__init__.py) so the command can be tested on its own and
-loaded only when it runs; the group only registers it. The exit code is decided here once: 0 clean, 1 problems found,
-2 unusable input or usage (a CitgenError's own exit code), never a traceback.
+loaded only when it runs; the group only registers it. The command returns its findings
+as a Result (generator/result.py), which decides the exit code: 0 clean, 1 problems found,
+2 unusable input or usage, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,23 +15,14 @@ from typing import Optional, Sequence, Tuple
 
 import click
 
-from ..errors import CitgenError
-from ..report import FORMATS, render
+from ..result import Result
 from ..runtime.gcpause import paused_collector
 from ..source.documents import BundleDoc, read_bundles
-from ..tools.vmexpand.matrix import format_json, format_text, matrix as pair_matrix
-from ..validate import SCHEMA, counted, validate_documents
-from ..validate.rules import RULES, RuleContext
+from ..tools.vmexpand.matrix import format_text, matrix as pair_matrix, summary as pair_summary
+from ..validate import validate_documents
+from ..validate.rules import CHECKS, RuleContext
 from ..validate.rules.vendor_label import agreed_vendor
-
-#: What --list-rules says about the schema check, which is not a rule module.
-SCHEMA_DOC = (
-    "Every object matches the schema of its kind.",
-    "Each document is checked against the structural JSON Schema of its kind, generated\n"
-    "from KubeVirt's OpenAPI document and shipped under generator/schemas/. As with\n"
-    "`kubeconform -strict`, a field the schema does not know is an error, so a typo such\n"
-    "as `spec.cpu.gueest` is caught rather than silently dropped by the API server.",
-)
+from .options import command
 
 
 def default_context() -> RuleContext:
@@ -77,21 +69,18 @@ def _catalog_documents(catalog: Optional[Path]) -> Sequence[BundleDoc]:
 
 
 def list_rules() -> str:
-    """Each check's ID, summary and documentation, in the order they run."""
-    entries = [(SCHEMA, *SCHEMA_DOC)] + [(r.id, r.summary, r.doc) for r in RULES.values()]
+    """Each check's ID, summary and documentation, in the order they run: the schema first."""
     blocks = []
-    for rule_id, summary, doc in entries:
-        block = f"{rule_id}: {summary}"
-        if doc:
-            block += "\n" + textwrap.indent(doc, "    ")
+    for rule in CHECKS.values():
+        block = f"{rule.id}: {rule.summary}"
+        if rule.doc:
+            block += "\n" + textwrap.indent(rule.doc, "    ")
         blocks.append(block)
     return "\n\n".join(blocks) + "\n"
 
 
-@click.command("validate")
+@command("validate")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="How to print problems: for people, for programs, or as GitHub annotations.")
 @click.option("--vendor", metavar="V",
               help="Expected instancetype.kubevirt.io/vendor label (default: the vendor of --catalog, or "
                    "of the built-in catalog when no FILE is given; FILEs without --catalog must agree on one "
@@ -107,10 +96,8 @@ def list_rules() -> str:
                    "preference on a default VM and report the pairs KubeVirt would reject, and why.")
 @click.option("--arch", default="amd64", show_default=True,
               help="With --matrix: the cluster's default architecture.")
-@click.pass_context
-def validate(ctx: click.Context, files: Tuple[Path, ...], fmt: str, vendor: Optional[str],
-             catalog: Optional[Path], show_rules: bool, selected: Tuple[str, ...], cross_product: bool,
-             arch: str) -> None:
+def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[Path], show_rules: bool,
+             selected: Tuple[str, ...], cross_product: bool, arch: str) -> Result:
     """Validate FILE... (multi-document bundles), or the catalog's output when none is given.
 
     FILEs without --catalog or --vendor are checked as they are: their objects
@@ -121,32 +108,30 @@ def validate(ctx: click.Context, files: Tuple[Path, ...], fmt: str, vendor: Opti
     newer than an object's release (its common-instancetypes-version label) are
     listed apart and do not count. With --matrix the rejected pairs are a report,
     not problems: the exit status is 0 unless the input is unusable.
+
+    --format json prints the findings as a list of problem records, and --matrix
+    as a list of pairs, as scripts have parsed them (docs/validation.md).
     """
     if show_rules:
-        click.echo(list_rules(), nl=False)
-        return
-    try:
-        with paused_collector():
-            docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents(catalog)
-        if cross_product:
-            objects = [d.data for d in docs]
-            results = pair_matrix(objects, objects, arch=arch)
-            click.echo(format_json(results) if fmt == "json" else format_text(results), nl=False)
-            return
-        if catalog is not None:
-            context = catalog_context(catalog)
-        elif files:
-            context = bundle_context(docs, vendor)
-        else:
-            context = default_context()
-        if vendor is not None:
-            context = dataclasses.replace(context, vendor=vendor)
-        with paused_collector():
-            problems = validate_documents(docs, context, rules=selected or None)
-    except CitgenError as err:
-        for problem in err.problems:
-            click.echo(f"error: {problem}", err=True)
-        ctx.exit(err.exit_code)
-        return
-    click.echo(render(problems, len(docs), fmt), nl=False)
-    ctx.exit(1 if counted(problems) else 0)
+        return Result("validate", product=list_rules(),
+                      data={"rules": [{"id": r.id, "summary": r.summary, "doc": r.doc} for r in CHECKS.values()]})
+    with paused_collector():
+        docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents(catalog)
+    if cross_product:
+        objects = [d.data for d in docs]
+        results = pair_matrix(objects, objects, arch=arch)
+        return Result("validate", product=format_text(results), counts=pair_summary(results),
+                      json_document=[r.record() for r in results])
+    if catalog is not None:
+        context = catalog_context(catalog)
+    elif files:
+        context = bundle_context(docs, vendor)
+    else:
+        context = default_context()
+    if vendor is not None:
+        context = dataclasses.replace(context, vendor=vendor)
+    with paused_collector():
+        problems = validate_documents(docs, context, rules=selected or None)
+    return Result("validate", problems=tuple(p for p in problems if p.older_release is None),
+                  newer_rule_findings=tuple(p for p in problems if p.older_release is not None),
+                  documents=len(docs), counts={"documents": len(docs)})

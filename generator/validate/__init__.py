@@ -1,9 +1,10 @@
 """Validation of parsed documents: the CRD schema first, then every selected rule.
 
 Both ``citgen validate`` and ``citgen build`` come through here, so what a user
-checks by hand is exactly what a build refuses to ship. The schema check runs
-under the rule ID ``schema`` and can be selected like any rule; it runs first,
-and a rule's finding on a field the schema already reported is dropped.
+checks by hand is exactly what a build refuses to ship. The schema check is a
+rule module like the others (rules/crd_schema.py, ID ``schema``) and can be
+selected like any rule; it runs first, and a rule's finding on a field the
+schema already reported is dropped.
 
 An object of an earlier KubeVirt release is judged as that release could be
 judged: a finding of a check introduced after it (``Problem.since``) is kept,
@@ -19,16 +20,15 @@ from typing import Callable, Iterable, List, Optional, Sequence
 from ..errors import CitgenError
 from ..problems import Problem, sort_problems
 from ..source.documents import BundleDoc
-from .rules import RULES, RuleContext
+from .rules import CHECKS, SCHEMA, RuleContext
 from .rules.base import predates, release_of
 
-#: The rule ID under which schema problems are reported and selected.
-SCHEMA = "schema"
+__all__ = ["SCHEMA", "counted", "known_ids", "validate_documents"]
 
 
 def known_ids() -> List[str]:
     """Every ID ``--rule`` accepts: the schema, then the registered rules."""
-    return [SCHEMA, *RULES]
+    return list(CHECKS)
 
 
 def validate_documents(
@@ -49,26 +49,21 @@ def validate_documents(
     """
     selected = None if rules is None else list(dict.fromkeys(rules))
     if selected is not None:
-        unknown = [r for r in selected if r not in RULES and r != SCHEMA]
+        unknown = [r for r in selected if r not in CHECKS]
         if unknown:
             raise CitgenError(
                 f"unknown rule {', '.join(map(repr, unknown))}; known rules: {', '.join(known_ids())}"
             )
     problems: list[Problem] = []
-    if selected is None or SCHEMA in selected:
-        # Imported here so the rules work on their own and the schemas are
-        # only loaded when they are used.
-        from ..schemas import schema_problems
-
-        for doc in docs:
-            problems.extend(schema_problems(doc))
-    # One message per field: where the schema already objects to a field (a wrong
-    # apiVersion, a misspelt key), a rule saying the same thing in other words
-    # would only be noise.
-    flagged = {_field(p) for p in problems}
-    for rule_id, rule in RULES.items():
+    flagged: set[tuple] = set()
+    for rule_id, rule in CHECKS.items():  # the schema first
         if selected is None or rule_id in selected:
             problems.extend(p for p in rule.check(docs, ctx) if _field(p) not in flagged)
+        if rule_id == SCHEMA:
+            # One message per field: where the schema already objects to a field (a
+            # wrong apiVersion, a misspelt key), a rule saying the same thing in other
+            # words would only be noise.
+            flagged = {_field(p) for p in problems}
     return sort_problems(_date(problems, docs, dated))
 
 

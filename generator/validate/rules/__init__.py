@@ -11,11 +11,16 @@ documents, since catalogs of 100,000 objects are validated in benchmarks.
 Anything a rule needs beyond the documents themselves comes from a RuleContext,
 so a rule never reads the catalog on its own: the same rules then work on the
 built-in catalog, a vendor catalog and a file a user hands over.
+
+The CRD schema check is a rule module too (``crd_schema``, ID ``schema``), kept
+apart from RULES because it runs first and decides which fields the other rules
+may still speak about (validate/__init__.py); CHECKS is every check in run order.
 """
 
 from __future__ import annotations
 
 from . import api_version
+from . import crd_schema
 from . import known_labels
 from . import labels_match_spec
 from . import name_grammar
@@ -27,9 +32,14 @@ from . import unique_names
 from . import vendor_label
 from .base import Rule, RuleContext, SeriesRatio
 
-__all__ = ["RULES", "Rule", "RuleContext", "SeriesRatio"]
+__all__ = ["CHECKS", "RULES", "SCHEMA", "SCHEMA_RULE", "Rule", "RuleContext", "SeriesRatio"]
 
-#: Every rule, by ID, in the order --list-rules shows them.
+#: The CRD schema check: every object against the schema of its kind, before any rule.
+SCHEMA_RULE: Rule = Rule.from_module(crd_schema)
+#: Its ID, which --rule selects and its problems carry.
+SCHEMA: str = SCHEMA_RULE.id
+
+#: Every rule but the schema, by ID, in the order they run after it.
 RULES: dict[str, Rule] = {
     rule.id: rule
     for rule in map(
@@ -48,3 +58,6 @@ RULES: dict[str, Rule] = {
         ),
     )
 }
+
+#: Every check by ID in the order it runs and --list-rules shows it: the schema, then the rules.
+CHECKS: dict[str, Rule] = {SCHEMA: SCHEMA_RULE, **RULES}
