@@ -17,7 +17,7 @@ are the validation report that ``validate`` prints as its own output.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Sequence
 
 from .problems import Location, Problem, jsonpath, sort_problems
@@ -257,5 +257,14 @@ SHOWN: Dict[str, Callable[[Result], Shown]] = {
 
 
 def show(result: Result, fmt: str = "text") -> Shown:
-    """``result`` in format ``fmt`` (one of FORMATS)."""
-    return SHOWN[fmt](result)
+    """``result`` in format ``fmt``: one of FORMATS, or a format of the command's own (``renditions``).
+
+    A command's own format shows its product that way and everything else as text
+    does; a Result without that rendition (a refusal) is shown as text.
+    """
+    if fmt in SHOWN:
+        return SHOWN[fmt](result)
+    rendition = result.renditions.get(fmt)
+    if rendition is None:
+        return show_text(result)
+    return show_text(replace(result, product=rendition))

@@ -64,6 +64,9 @@ class Result:
     json_document
         A command's JSON report that predates the common object and is printed
         instead of it, since scripts parse it (``validate --matrix``'s list of pairs).
+    renditions
+        The product in formats only this command has, by format name (``diff``'s
+        ``markdown``, the release-note section); printed instead of the product.
     """
 
     command: str
@@ -78,6 +81,7 @@ class Result:
     found: bool = False
     unusable: bool = False
     json_document: Any = None
+    renditions: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def exit_code(self) -> int:

@@ -19,12 +19,8 @@ import pytest
 from helpers import REPO
 
 HOOKS = ("citgen-build-check", "citgen-readme-check", "citgen-validate")
-README = """\
-# Example catalog
-
-<!-- BEGIN citgen readme: series -->
-<!-- END citgen readme: series -->
-"""
+README = "# Example catalog\n" + "".join(f"\n<!-- BEGIN citgen readme: {table} -->\n<!-- END citgen readme: {table} -->\n"
+                                         for table in ("series", "instancetypes", "preferences"))
 
 
 def run(args: list[str], cwd: Path, env: dict[str, str] | None = None, check: bool = True):

@@ -12,6 +12,7 @@ from ..expand.retain import retained_note
 from ..load.gpu import left_out_note
 from ..pipeline import Build, BuildOptions, generate
 from ..result import Result
+from ..tools.freshness import compare
 from ..write import LOCK_TIMEOUT, Staging
 from .options import GpuCount, catalog_option, command
 
@@ -38,24 +39,48 @@ from .options import GpuCount, catalog_option, command
 @click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
 @click.option("--lock-timeout", type=click.FloatRange(min=0), default=LOCK_TIMEOUT, show_default=True,
               metavar="SECONDS", help="How long to wait while another citgen build writes the same --out.")
+@click.option("--check", is_flag=True,
+              help="Write nothing: build in memory and compare with --out; exit 1 listing stale, missing "
+                   "and extra files.")
 def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
           gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
-          overlays: Sequence[Path], helm_package: bool, lock_timeout: float) -> Result:
+          overlays: Sequence[Path], helm_package: bool, lock_timeout: float, check: bool) -> Result:
     """Build, validate and write the bundles and checksums.
 
     Everything is rendered and validated first; the output directory is replaced
     only when all of it passed, so a failed build leaves earlier outputs untouched.
-    Builds writing the same output directory take turns.
+    Builds writing the same output directory take turns. With --check nothing is
+    written: the outputs are compared with those in --out, byte for byte.
     """
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
                            gpu_count=gpu_count, retain_from=tuple(retain_from),
                            overlays=tuple(overlays), helm_package=helm_package)
+    if check:
+        return checked(options, out)
     with Staging(out, lock_timeout) as staging:  # written while a large build validates, swapped in if valid
         result = generate(options, files_ready=staging.write)
         if result.problems:
             raise InputError(list(result.problems))
         staging.commit()
     return built(result, out)
+
+
+def checked(options: BuildOptions, out: Path) -> Result:
+    """``build --check``: the build made in memory and compared with ``out``; exit 1 when they differ.
+
+    A build with problems is refused as a build is (exit 2): stale outputs are only
+    worth reporting against a catalog that builds.
+    """
+    result = generate(options)
+    if result.problems:
+        raise InputError(list(result.problems))
+    freshness = compare(out, result.files)
+    data = {"out": str(out), "upToDate": freshness.fresh, "stale": [s.name for s in freshness.stale],
+            "missing": list(freshness.missing), "extra": list(freshness.extra),
+            "summaries": {s.name: s.summary for s in freshness.stale if s.summary}}
+    counts = {"files": freshness.files, "stale": len(freshness.stale), "missing": len(freshness.missing),
+              "extra": len(freshness.extra)}
+    return Result("build", outputs=tuple(freshness.lines()), found=not freshness.fresh, data=data, counts=counts)
 
 
 def built(build: Build, out: Path) -> Result:

@@ -148,16 +148,21 @@ class CitgenCommand(click.Command):
 
     ``closing`` ends a refusal's report with its count (``citgen: {problems}``) for
     the commands that read a whole catalog and collect all its mistakes first;
-    ``report_name`` is the name a report gives the command (``schema import``).
+    ``report_name`` is the name a report gives the command (``schema import``);
+    ``formats`` names formats of the command's own, beside text, json and github,
+    with what each is for (the Result's ``renditions`` hold them).
     """
 
     def __init__(self, *args: Any, closing: str | None = None, report_name: str | None = None,
-                 **kwargs: Any) -> None:
+                 formats: dict[str, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.closing = closing
         self.report_name = report_name or self.name or "citgen"
-        self.params.append(click.Option(["--format", FORMAT_PARAM], type=click.Choice(FORMATS), default=None,
-                                        help=FORMAT_HELP + "  [default: text, or citgen --format]"))
+        own = formats or {}
+        more = "".join(f" {name}: {what}." for name, what in own.items())
+        self.params.append(click.Option(["--format", FORMAT_PARAM], type=click.Choice([*FORMATS, *own]),
+                                        default=None,
+                                        help=FORMAT_HELP + more + "  [default: text, or citgen --format]"))
 
     def invoke(self, ctx: click.Context) -> Result:
         fmt = report_format(ctx, ctx.params.pop(FORMAT_PARAM, None))

@@ -15,15 +15,19 @@ from .options import catalog_option, command
 
 @command(closing="citgen: {problems}")
 @catalog_option
-@click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), default=Path("README.md"),
-              show_default=True, help="The Markdown file holding the table markers.")
+@click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The Markdown file holding the table markers (default: README.md in the catalog directory).")
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 when the file is out of date.")
-def readme(catalog: Path | None, path: Path, check: bool) -> Result:
+def readme(catalog: Path | None, path: Path | None, check: bool) -> Result:
     """Regenerate the series, instancetype and preference tables in README.md.
 
     Each table sits between '<!-- BEGIN citgen readme: NAME -->' and
     '<!-- END citgen readme: NAME -->' (NAME: series, instancetypes, preferences).
+    The README is the catalog's own (README.md beside its catalog.yaml) unless
+    --file names another, so the command means the same from any directory.
     """
+    if path is None:
+        path = BuildOptions(catalog=catalog).catalog_dir / "README.md"
     text = read_text(path, str(path))
     _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
     updated = readme_tables.update(text, readme_tables.tables(objects), str(path))

@@ -1,0 +1,87 @@
+"""`citgen build --check` and `citgen readme --check`: is what is committed what a build makes now?"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO
+
+ALL = "common-instancetypes-all-bundle.yaml"
+
+
+def citgen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+@pytest.fixture
+def committed(tmp_path: Path) -> Path:
+    """A copy of the committed bundles, to change without touching the checkout."""
+    shutil.copytree(REPO / "bundles", tmp_path / "bundles")
+    return tmp_path / "bundles"
+
+
+def test_the_committed_bundles_pass_from_any_directory(tmp_path: Path):
+    done = citgen("build", "--check", "--out", str(REPO / "bundles"), cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == f"{REPO / 'bundles'} is up to date (99 files)\n"
+
+
+def test_stale_missing_and_extra_files_exit_1_and_nothing_is_written(tmp_path: Path, committed: Path):
+    bundle = committed / "common-clusterpreferences-bundle.yaml"
+    bundle.write_text(bundle.read_text().replace("preferredDiskBus: virtio", "preferredDiskBus: sata", 1))
+    (committed / "common-preferences-bundle.yaml").unlink()
+    (committed / "stray.yaml").write_text("{}\n")
+    before = {p: p.read_bytes() for p in committed.rglob("*") if p.is_file()}
+    done = citgen("build", "--check", "--out", str(committed), cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == (
+        f"{committed} is out of date: 1 stale, 1 missing, 1 extra\n"
+        "  stale:   common-clusterpreferences-bundle.yaml (0 added, 0 removed, 1 changed)\n"
+        "  missing: common-preferences-bundle.yaml\n"
+        "  extra:   stray.yaml\n"
+        "run `citgen build` with the same options to update it\n")
+    assert {p: p.read_bytes() for p in committed.rglob("*") if p.is_file()} == before
+    assert not any(p.name.startswith(".") for p in tmp_path.iterdir())  # no lock file, no staging directory
+
+
+def test_the_options_of_the_build_are_the_options_of_the_check(tmp_path: Path, committed: Path):
+    done = citgen("build", "--check", "--out", str(committed), "--version", "v9.9.9", cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"  stale:   {ALL} (0 added, 0 removed, 244 changed)\n" in done.stdout
+
+
+def test_json_lists_the_files(tmp_path: Path, committed: Path):
+    (committed / "CHECKSUMS.sha256").write_text("\n")
+    report = json.loads(citgen("build", "--check", "--out", str(committed), "--format", "json", cwd=tmp_path).stdout)
+    assert (report["exitCode"], report["upToDate"], report["stale"]) == (1, False, ["CHECKSUMS.sha256"])
+    assert report["counts"] == {"extra": 0, "files": 99, "missing": 0, "stale": 1}
+
+
+def test_an_input_error_exits_2(tmp_path: Path, committed: Path):
+    done = citgen("build", "--check", "--out", str(committed), "--gpu-device", "amd.com/gpu", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.startswith("error: --gpu-device: ")
+    missing = citgen("build", "--check", "--out", str(tmp_path / "nowhere"), cwd=tmp_path)
+    assert missing.returncode == 2
+    assert missing.stderr.startswith(f"error: {tmp_path / 'nowhere'}: the output directory does not exist; ")
+
+
+def test_readme_check_names_the_catalogs_readme_from_any_directory(tmp_path: Path):
+    done = citgen("readme", "--check", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, f"{REPO / 'README.md'} is up to date\n")
+
+
+def test_readme_check_of_a_stale_readme_exits_1_naming_it(tmp_path: Path):
+    catalog = tmp_path / "catalog"
+    assert citgen("init", str(catalog), cwd=tmp_path).returncode == 0
+    (catalog / "README.md").write_text("".join(f"<!-- BEGIN citgen readme: {table} -->\n<!-- END citgen readme: {table} -->\n"
+                                               for table in ("series", "instancetypes", "preferences")))
+    done = citgen("readme", "--check", "--catalog", str(catalog), cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, f"{catalog / 'README.md'} is out of date: run `citgen readme`\n")
