@@ -68,6 +68,21 @@ def _catalog_documents(catalog: Optional[Path]) -> Sequence[BundleDoc]:
     return catalog_documents(catalog)
 
 
+def _problems(docs: Sequence[BundleDoc], files: Tuple[Path, ...], vendor: Optional[str],
+              known: Optional[RuleContext], selected: Tuple[str, ...]) -> list:
+    """The problems of one set of documents, checked against a catalog, themselves, or the built-in catalog."""
+    if known is not None:
+        context = known
+    elif files:
+        context = bundle_context(docs, vendor)
+    else:
+        context = default_context()
+    if vendor is not None:
+        context = dataclasses.replace(context, vendor=vendor)
+    with paused_collector():
+        return validate_documents(docs, context, rules=selected or None)
+
+
 def list_rules() -> str:
     """Each check's ID, summary and documentation, in the order they run: the schema first."""
     blocks = []
@@ -96,8 +111,11 @@ def list_rules() -> str:
                    "preference on a default VM and report the pairs KubeVirt would reject, and why.")
 @click.option("--arch", default="amd64", show_default=True,
               help="With --matrix: the cluster's default architecture.")
+@click.option("--each-file", "each_file", is_flag=True,
+              help="Check each FILE on its own, as alternatives (a release's bundles overlap: the all-bundle "
+                   "holds every other one), not as one set whose names must be unique across files.")
 def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[Path], show_rules: bool,
-             selected: Tuple[str, ...], cross_product: bool, arch: str) -> Result:
+             selected: Tuple[str, ...], cross_product: bool, arch: str, each_file: bool) -> Result:
     """Validate FILE... (multi-document bundles), or the catalog's output when none is given.
 
     FILEs without --catalog or --vendor are checked as they are: their objects
@@ -122,16 +140,11 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         results = pair_matrix(objects, objects, arch=arch)
         return Result("validate", product=format_text(results), counts=pair_summary(results),
                       json_document=[r.record() for r in results])
-    if catalog is not None:
-        context = catalog_context(catalog)
-    elif files:
-        context = bundle_context(docs, vendor)
-    else:
-        context = default_context()
-    if vendor is not None:
-        context = dataclasses.replace(context, vendor=vendor)
-    with paused_collector():
-        problems = validate_documents(docs, context, rules=selected or None)
+    sets = [[d for d in docs if d.file == str(f)] for f in dict.fromkeys(files)] if each_file and files else [docs]
+    known = catalog_context(catalog) if catalog is not None else None
+    problems = []
+    for found in sets:
+        problems += _problems(found, files, vendor, known, selected)
     return Result("validate", problems=tuple(p for p in problems if p.older_release is None),
                   newer_rule_findings=tuple(p for p in problems if p.older_release is not None),
                   documents=len(docs), counts={"documents": len(docs)})
