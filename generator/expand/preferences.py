@@ -7,7 +7,9 @@ problem of the run in one InputError.
 
 Labels are derived from the composed spec (architecture, minimum vCPUs and
 memory) rather than written beside it, so a label can never disagree with the
-spec it describes.
+spec it describes. Each object carries the overlay lines that changed the
+preference, one it is based on or a trait it uses (model.Change), so that
+validation can point a problem on it at them.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any, Mapping
 from ..errors import InputError
 from ..load.preferences import read_preference_catalog
 from ..load.traits import suggest
-from ..model import CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label
+from ..model import CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label, lines_of
 from ..objectmeta import label_value_problem
 from ..problems import Location, Problem
 from ..quantity import QuantityError, parse
@@ -134,6 +136,8 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
 
     traits = [catalog.traits[r.name] for r in list(family.traits) + [r for p in chain for r in p.traits]
               if r.name in catalog.traits]
+    shaped_by = lines_of(catalog.changes, *(("preference", p.name) for p in chain),
+                         *(("trait", t.name) for t in traits))
     tags = list(_inherited(chain, "tags") or family.tags or ())
     for trait in traits:
         tags += [t for t in trait.tags if t not in tags]
@@ -184,6 +188,7 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
         location=pref.location,
         facts={"displayName": display_name, "cpu": cpu, "memory": memory_bytes,
                "architecture": arch, "osType": os_type},
+        shaped_by=shaped_by,
     )
 
 
