@@ -241,6 +241,13 @@ class _Overlay:
                      f"{_names(s.name for s in before)}); keep at least one, or add one under series.add", key=True)
 
     def select_sizes(self) -> None:
+        """Sizes kept or dropped across the catalog.
+
+        Recorded as a catalog-wide change (``("catalog", "sizes")``), not as a change
+        of each series: removing sizes breaks no instancetype that is left, only what
+        needs one of those removed (a preference's requirements), and a series an
+        overlay line did change must still be blamed on that line.
+        """
         section = self.section("sizes")
         if not section:
             return
@@ -265,12 +272,10 @@ class _Overlay:
         for one in self.catalog.series:
             sizes = [s for s in one.sizes if ("keep" not in chosen or s in chosen["keep"])
                      and s not in chosen.get("drop", ())]
-            op = "keep" if "keep" in section else "drop"
             if sizes:
                 series.append(replace(one, sizes=tuple(sizes)))
-                if len(sizes) < len(one.sizes):
-                    self.record("series", one.name, self.at("sizes", op, key=True))
                 continue
+            op = "keep" if "keep" in section else "drop"
             self.problem(("sizes", op), f"leaves series {one.name!r} without sizes (it has: "
                          f"{', '.join(one.sizes)}); drop the series with series.drop, or keep one of its sizes",
                          key=True)
