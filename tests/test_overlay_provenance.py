@@ -237,3 +237,9 @@ def test_a_build_validated_in_a_child_points_at_the_overlay_the_same_way(monkeyp
     monkeypatch.setattr(background, "THRESHOLD", 0)  # every build forks its validation
     assert generate(options).problems == serial.problems
     assert [str(p) for p in serial.problems] == [f"o.yaml:3:5: series.change.u: {BROKEN_U} [schema]"]
+
+
+def test_a_series_given_a_new_version_keeps_the_lines_that_shaped_it():
+    first = write("o.yaml", "series:\n  change:\n    u: {displayName: Ours}\n")
+    found = objects(first, write("p.yaml", "series:\n  change:\n    u: {version: 2}\n"))
+    assert found["u2.large"].shaped_by == (SERIES_CHANGE, at(3, 5, "series", "change", "u", file="p.yaml"))

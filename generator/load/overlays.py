@@ -55,9 +55,11 @@ RESERVED_ANNOTATIONS = {
     "openshift.io/support-url": "provider.supportURL",
 }
 _GLOB = set("*?[")
-#: Top-level keys whose change reaches every object: the catalog-wide settings stamped on
-#: each one, and the selections deciding which instancetypes and preferences exist.
-_CATALOG_WIDE = ("vendor", "version", "labels", "annotations", "sizes", "series", "preferences")
+#: Top-level keys recorded as changes of the catalog as a whole (``("catalog", key)``): the
+#: settings, and the sections deciding which instancetypes and preferences exist. Where a
+#: problem on an object no overlay line changed is blamed is validate/provenance.py's choice.
+_CATALOG_KEYS = ("vendor", "version", "labels", "annotations", "parameters", "provider", "sizes", "series",
+                 "preferences")
 
 
 class _Rebased(SourceMap):
@@ -181,13 +183,11 @@ class _Overlay:
             elif "deviceName" not in merged:
                 self.problem(("parameters", "gpu"), COUNT_WITHOUT_DEVICE, key=True)
             changes["parameters"] = {**settings.parameters, "gpu": merged}
-            self.record("catalog", "parameters", self.at("parameters", key=True))
             for series in self.catalog.series:  # the GPU parameters shape every GPU series
                 if series.features.get("gpus") or any(v.features.get("gpus") for v in series.variants):
                     self.record("series", series.name, self.at("parameters", "gpu"))
         if "provider" in self.data:
             changes["provider"] = {**settings.provider, **self.data["provider"]}
-            self.record("catalog", "provider", self.at("provider", key=True))
             for name in self.prefs.preferences:  # the provider is an annotation of every preference
                 self.record("preference", name, self.at("provider"))
         if changes:
@@ -542,7 +542,7 @@ class _Overlay:
 
     def apply(self) -> None:
         before = self.catalog.series
-        for key in _CATALOG_WIDE:
+        for key in _CATALOG_KEYS:
             if self.data.get(key):
                 self.record("catalog", key, self.at(key, key=True))
         for step in (self.settings, self.add_matrices, self.select_series, self.select_sizes,
