@@ -9,9 +9,11 @@ catalog author fixes a file, not a document, so the build says which one:
   every object and kind with the same lines, rule and field ("makes instancetype
   'u1.2xlarge' invalid (and 9 more: ...)"), as a vendor fixes that one line;
 - an object no overlay line changed, in a catalog that overlays changed as a whole
-  (sizes, series or preferences removed, or a catalog-wide setting stamped on every
-  object), is reported at that overlay line: a preference left unsatisfiable by a
-  ``sizes.keep`` was not touched, yet the keep is what broke it;
+  (an overlay's ``sizes``, ``series`` or ``preferences`` section, which decide what
+  else exists, or else a setting stamped on every object), is reported at that
+  section's line: a preference left unsatisfiable by a ``sizes.keep`` was not
+  touched, yet the keep is what broke it. The overlays start from a catalog that
+  validates, so only they can have broken it;
 - any other problem keeps its document and gains "(defined in file:line)".
 
 This replaces a second, trial validation of every overlay's result: the one
