@@ -12,8 +12,9 @@ catalog author fixes a file, not a document, so the build says which one:
   (an overlay's ``sizes``, ``series`` or ``preferences`` section, which decide what
   else exists, or else a setting stamped on every object), is reported at that
   section's line: a preference left unsatisfiable by a ``sizes.keep`` was not
-  touched, yet the keep is what broke it. The overlays start from a catalog that
-  validates, so only they can have broken it;
+  touched, yet the keep is what broke it. A vendor's overlays start from the built-in
+  catalog, which validates, so only they can have broken it (a self-contained catalog
+  with problems of its own and overlays sees those blamed on the overlays too);
 - any other problem keeps its document and gains "(defined in file:line)".
 
 This replaces a second, trial validation of every overlay's result: the one
