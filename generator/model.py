@@ -1,7 +1,9 @@
 """The typed model between loading and expansion, and the objects expansion yields.
 
 Everything here is frozen: a loaded catalog is a value. Each model element keeps
-the Location it was written at so later steps can point back at the source.
+the Location it was written at so later steps can point back at the source, and
+the catalog keeps the overlay lines that changed it (Change), so that the build's
+one validation can point a problem on an object an overlay shaped at those lines.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .problems import Location
 
@@ -83,6 +85,30 @@ class Series:
 
 
 @dataclass(frozen=True)
+class Change:
+    """One change an overlay line made to the model: which item, and the line.
+
+    ``subject`` names the item as ``(kind, name)``: ``("series", "u1")``,
+    ``("matrix", "tiny")``, ``("preference", "fedora")``, ``("trait", "vnc")``, or
+    ``("catalog", key)`` for what an overlay changes of the catalog as a whole
+    (``vendor``, ``version``, ``labels``, ``annotations``, ``parameters``,
+    ``provider``, and the selections ``sizes``, ``series`` and ``preferences``).
+    A setting that shapes some items (GPU parameters the GPU series, the provider
+    every preference) is recorded for each of them too. Applying an overlay only
+    records; expansion carries the lines to the objects each item becomes.
+    """
+
+    subject: tuple[str, str]
+    location: Location
+
+
+def lines_of(changes: Sequence[Change], *subjects: tuple[str, str]) -> tuple[Location, ...]:
+    """The overlay lines that changed any of ``subjects``, in the order they were applied, each once."""
+    wanted = set(subjects)
+    return tuple(dict.fromkeys(c.location for c in changes if c.subject in wanted))
+
+
+@dataclass(frozen=True)
 class CatalogObject:
     """One catalog entry, ready to render as each of its two kinds.
 
@@ -99,6 +125,9 @@ class CatalogObject:
     location: Location
     facts: Mapping[str, Any] = field(default_factory=dict)  # derived numbers for tables and lists
     only_kinds: tuple[str, ...] = ()  # set for objects retained from an old bundle in some kinds only
+    #: The overlay lines that shaped the item this object was expanded from, in the order
+    #: they were applied (model.Change); empty for an object no overlay changed.
+    shaped_by: tuple[Location, ...] = ()
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -135,6 +164,8 @@ class Catalog:
     # The catalog this one extends (its series and preferences are the starting
     # point, its templates the fallback); None for a self-contained catalog.
     base: Path | None = None
+    #: What overlays changed of settings, matrices and series, in the order applied.
+    changes: tuple[Change, ...] = ()
 
 
 # --------------------------------------------------------------------------- preferences
@@ -229,3 +260,5 @@ class PreferenceCatalog:
     traits: Mapping[str, Trait]
     families: Mapping[str, Family]
     preferences: Mapping[str, PreferenceDef]
+    #: What overlays changed of traits and preferences, in the order applied.
+    changes: tuple[Change, ...] = ()

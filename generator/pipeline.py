@@ -3,13 +3,16 @@
 Each step lives in its own module; this one only strings them together and
 decides what a build produces. Nothing is written here (see write.py), so the
 same pipeline serves `citgen build`, `citgen validate`, `citgen list` and tests.
+
+A build validates once: overlays only change the model (load/overlays.py), and
+the problems of the rendered documents are pointed back at the overlay lines or
+catalog files behind their objects (validate/provenance.py).
 """
 
 from __future__ import annotations
 
-import copy
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -21,7 +24,7 @@ from .expand.stamp import stamp
 from .load.catalog import load_catalog
 from .load.gpu import HOW_TO_ENABLE, device_problem, left_out
 from .load.preferences import load_preference_catalog
-from .model import API_VERSION, Catalog, CatalogObject, PreferenceCatalog, Series, label
+from .model import Catalog, CatalogObject, PreferenceCatalog, Series, label
 from .objectmeta import label_value_problem
 from .outputs import output_files
 from .outputs.context import OutputContext
@@ -32,6 +35,7 @@ from .render.bundles import Rendered, render_bundles
 from .runtime.background import beside
 from .runtime.gcpause import paused_collector
 from .source.documents import BundleDoc, read_bundles
+from .validate.provenance import point_at_sources
 from .write import checksums
 
 RELEASE = re.compile(r"^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$")
@@ -136,36 +140,8 @@ def load_all(options: BuildOptions) -> tuple[Catalog, PreferenceCatalog]:
     if overlays:
         from .load.overlays import apply_overlays
 
-        catalog, preferences = apply_overlays(catalog, preferences, overlays, check=overlay_result_problems)
+        catalog, preferences = apply_overlays(catalog, preferences, overlays)
     return catalog, preferences
-
-
-def _documents(objects: Sequence[CatalogObject], file: str) -> tuple[list[BundleDoc], list[CatalogObject]]:
-    """The objects as the documents a build would render, and the object behind each document."""
-    docs, owners = [], []
-    for obj in objects:
-        for kind in obj.kinds:
-            data = {"apiVersion": API_VERSION, "kind": kind,
-                    "metadata": {"name": obj.name, "labels": dict(obj.labels),
-                                 "annotations": dict(obj.annotations)},
-                    "spec": copy.deepcopy(dict(obj.spec))}
-            docs.append(BundleDoc(file, len(docs), data))
-            owners.append(obj)
-    return docs, owners
-
-
-def overlay_result_problems(catalog: Catalog, preferences: PreferenceCatalog,
-                     file: str = "overlay") -> tuple[list[Problem], list[CatalogObject]]:
-    """Expand and validate a catalog state as a build would; (problems, the object of each document)."""
-    from .validate import validate_documents
-    from .validate.rules import RuleContext
-
-    settings = catalog.settings
-    objects = instancetype_objects(catalog) + expand_preferences(preferences, provider=settings.provider)
-    objects = stamp(objects, settings.vendor, settings.version, labels=settings.extra_labels,
-                    annotations=settings.extra_annotations)
-    docs, owners = _documents(objects, file)
-    return validate_documents(docs, RuleContext.from_catalog(catalog)), owners
 
 
 def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogObject]]:
@@ -225,30 +201,20 @@ def generate(options: BuildOptions = BuildOptions(),
         catalog, version, objects = catalog_objects(options)  # load, expand
         rendered = render_bundles(catalog, objects)
         parsed = parse_rendered(rendered)
-        with beside(lambda: tuple(_point_at_sources(_validate(catalog, parsed.documents, objects), objects)),
-                    len(parsed.documents)) as validation:
+
+        def validation() -> tuple[Problem, ...]:  # the build's one validation, pointed at the lines behind it
+            return tuple(point_at_sources(_validate(catalog, parsed.documents, objects), objects, catalog.changes))
+
+        with beside(validation, len(parsed.documents)) as pending:
             files = _outputs(catalog, version, objects, rendered, parsed, options)
             if files_ready is not None:
                 files_ready(files)
-            found = validation.result()
+            found = pending.result()
     problems = tuple(p for p in found if p.older_release is None)  # findings newer than a retained object's
     newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
     skipped = tuple(left_out(catalog.series, _parameters(catalog, options)))
     return Build(catalog, version, tuple(objects), rendered.bundles, parsed.documents, problems, files,
                  left_out=skipped, newer_rule_findings=newer)
-
-
-def _point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObject]) -> list[Problem]:
-    """Add where each offending object is defined, so a catalog author knows which file to fix."""
-    defined = {o.name: o.location for o in objects}
-    pointed = []
-    for problem in problems:
-        source = defined.get(problem.location.name or "")
-        if source is not None and source.file != problem.location.file:
-            where = source.file + (f":{source.line}" if source.line else "")
-            problem = replace(problem, message=f"{problem.message} (defined in {where})")
-        pointed.append(problem)
-    return pointed
 
 
 def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequence[CatalogObject]) -> list[Problem]:

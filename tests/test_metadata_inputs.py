@@ -178,7 +178,7 @@ def test_a_description_too_large_for_the_annotations_is_caught_by_the_rule(here:
             u:
               description: {"x" * 262144}
         """)
-    # The overlay is expanded and validated right after it applies, and blamed at its line.
+    # The build's validation finds it on the objects and blames it at the overlay line that shaped them.
     assert build("--catalog", str(catalog)) == (2, [
         "error: acme/overlay.yaml:3:5: series.change.u: makes instancetype 'u1.2xlarge' invalid (and 9 more: "
         "u1.2xmedium, u1.4xlarge, u1.8xlarge, u1.large, u1.medium, ...): $.metadata.annotations: annotations take "

@@ -2,7 +2,9 @@
 
 The spec is built from the size (vCPUs, memory), the series' feature flags and
 its spec fragment; the labels users filter on are then read off the finished
-spec, so a label can never disagree with what the object does.
+spec, so a label can never disagree with what the object does. Each object
+carries the overlay lines that changed its series or its size matrix
+(model.Change), so that validation can point a problem on it at them.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from ..errors import InputError
 from ..features import Context, apply_features
 from ..load.gpu import left_out
 from ..merge import deep_merge
-from ..model import Catalog, CatalogObject, Series, Size, label
-from ..problems import Problem
+from ..model import Catalog, CatalogObject, Series, Size, label, lines_of
+from ..problems import Location, Problem
 from ..quantity import format_bytes, gib
 
 
@@ -46,7 +48,7 @@ def _memory(series: Series, size: Size) -> int:
 
 
 def instancetype(series: Series, size: Size, suffix: str, features: Mapping[str, Any],
-                 parameters: Mapping[str, Any]) -> CatalogObject:
+                 parameters: Mapping[str, Any], shaped_by: tuple[Location, ...] = ()) -> CatalogObject:
     memory_bytes = _memory(series, size)
     memory = format_bytes(memory_bytes)
     spec: dict[str, Any] = {"cpu": {"guest": size.cpu}, "memory": {"guest": memory}}
@@ -78,6 +80,7 @@ def instancetype(series: Series, size: Size, suffix: str, features: Mapping[str,
         location=series.location,
         facts={"cpu": size.cpu, "memory": memory_bytes, "series": series.name,
                "class": series.cls, "features": tuple(sorted(features_found))},
+        shaped_by=shaped_by,
     )
 
 
@@ -86,8 +89,9 @@ def series_objects(series: Series, catalog: Catalog, parameters: Mapping[str, An
     flavours = [("", series.features)] + [
         (v.suffix, {**series.features, **v.features}) for v in series.variants
     ]
+    shaped_by = lines_of(catalog.changes, ("series", series.name), ("matrix", series.matrix))
     return [
-        instancetype(series, size, suffix, features, parameters)
+        instancetype(series, size, suffix, features, parameters, shaped_by)
         for size in matrix.sizes
         if size.name in series.sizes
         for suffix, features in flavours

@@ -7,7 +7,9 @@ problem of the run in one InputError.
 
 Labels are derived from the composed spec (architecture, minimum vCPUs and
 memory) rather than written beside it, so a label can never disagree with the
-spec it describes.
+spec it describes. Each object carries the overlay lines that changed the
+preference, one it is based on or a trait it uses (model.Change), so that
+validation can point a problem on it at them.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any, Mapping
 from ..errors import InputError
 from ..load.preferences import read_preference_catalog
 from ..load.traits import suggest
-from ..model import CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label
+from ..model import CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label, lines_of
 from ..objectmeta import label_value_problem
 from ..problems import Location, Problem
 from ..quantity import QuantityError, parse
@@ -153,6 +155,12 @@ def _tags(chain: list[PreferenceDef], family: Family, catalog: PreferenceCatalog
     return tags
 
 
+def _shaped_by(chain: list[PreferenceDef], family: Family, catalog: PreferenceCatalog) -> tuple:
+    """The overlay lines that changed the preference, a preference it is based on, or a trait it uses."""
+    traits = [r.name for r in list(family.traits) + [r for p in chain for r in p.traits] if r.name in catalog.traits]
+    return lines_of(catalog.changes, *(("preference", p.name) for p in chain), *(("trait", t) for t in traits))
+
+
 def _spec_labels(spec: Mapping[str, Any], deprecated: bool) -> tuple[dict[str, str], str | None]:
     """The labels read off the composed spec, and the architecture they name (preferred over required)."""
     cpu = _get(spec, "requirements", "cpu", "guest")
@@ -230,6 +238,7 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
         location=pref.location,
         facts={"displayName": identity.display_name, "cpu": cpu, "memory": memory,
                "architecture": arch, "osType": identity.os_type},
+        shaped_by=_shaped_by(chain, family, catalog),
     )
 
 

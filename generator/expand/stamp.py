@@ -2,8 +2,7 @@
 
 Expansion makes each object from its definition alone; who ships the catalog and
 which release it is are the catalog's, so they are added to every object at once,
-to the catalog's own objects and, before validation, to an overlay's trial
-expansion alike.
+after expansion and before rendering.
 """
 
 from __future__ import annotations

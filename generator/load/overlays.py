@@ -12,10 +12,15 @@ preferences; changed preferences. Removals therefore trim what the catalog had
 and never a vendor's own additions of the same file. Overlays apply one after
 the other, each to the result of the ones before it.
 
-Every mistake is a Problem at the overlay's file, line and column. Objects an
-overlay makes invalid are found by expanding and validating the catalog right
-after that overlay, and reported at the overlay line that shaped them, so a
-vendor does not have to trace a bundle document back to the line they wrote.
+Applying an overlay changes the model and nothing else. A mistake in the
+overlay itself (an unknown series, a bad key, a contradiction) is a Problem at
+its file, line and column, raised before anything is expanded. Whether the
+catalog it makes is valid is for the build's one validation to say, on the
+documents that ship: each change is recorded as a model.Change (which item,
+which overlay line), expansion carries those lines to the objects, and a
+problem on an object an overlay shaped is reported at the overlay line(s) that
+shaped it (validate/provenance.py), so a vendor does not have to trace a bundle
+document back to the line they wrote.
 """
 
 from __future__ import annotations
@@ -23,14 +28,14 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError
 from ..merge import merge_patch
-from ..model import (LABEL_PREFIX, Catalog, CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements,
-                     Series, Trait, TraitRef, Variant)
+from ..model import (LABEL_PREFIX, Catalog, Change, Family, PreferenceCatalog, PreferenceDef, Requirements, Series,
+                     Trait, TraitRef, Variant)
 from ..objectmeta import annotation_key_problem, annotations_size_problem, label_key_problem, type_name
-from ..problems import Location, Path as KeyPath, Problem, jsonpath
+from ..problems import Location, Path as KeyPath, Problem
 from ..source.inputcheck import schema_problems
 from ..source.overlay_format import OVERLAY
 from ..source.yamlsrc import Document, SourceMap, load_file
@@ -50,6 +55,11 @@ RESERVED_ANNOTATIONS = {
     "openshift.io/support-url": "provider.supportURL",
 }
 _GLOB = set("*?[")
+#: Top-level keys recorded as changes of the catalog as a whole (``("catalog", key)``): the
+#: settings, and the sections deciding which instancetypes and preferences exist. Where a
+#: problem on an object no overlay line changed is blamed is validate/provenance.py's choice.
+_CATALOG_KEYS = ("vendor", "version", "labels", "annotations", "parameters", "provider", "sizes", "series",
+                 "preferences")
 
 
 class _Rebased(SourceMap):
@@ -84,9 +94,9 @@ class _Overlay:
         self.catalog = catalog
         self.prefs = preferences
         self.problems: list[Problem] = []
-        # What this overlay added or changed, and the overlay line responsible.
-        self.touched_series: dict[str, Location] = {}
-        self.touched_prefs: dict[str, Location] = {}
+        # What this overlay changed of each half of the model, and the overlay line responsible.
+        self.catalog_changes: list[Change] = []
+        self.pref_changes: list[Change] = []
 
     # ------------------------------------------------------------------ helpers
 
@@ -95,6 +105,11 @@ class _Overlay:
 
     def problem(self, path: KeyPath, message: str, *, key: bool = False) -> None:
         self.problems.append(self.doc.source.problem(path, message, key=key))
+
+    def record(self, kind: str, name: str, location: Location) -> None:
+        """Note that the overlay line at ``location`` changed the model item ``(kind, name)``."""
+        changes = self.pref_changes if kind in ("preference", "trait") else self.catalog_changes
+        changes.append(Change((kind, name), location))
 
     def section(self, name: str) -> Mapping[str, Any]:
         return self.data.get(name) or {}
@@ -168,13 +183,13 @@ class _Overlay:
             elif "deviceName" not in merged:
                 self.problem(("parameters", "gpu"), COUNT_WITHOUT_DEVICE, key=True)
             changes["parameters"] = {**settings.parameters, "gpu": merged}
-            for series in self.catalog.series:
+            for series in self.catalog.series:  # the GPU parameters shape every GPU series
                 if series.features.get("gpus") or any(v.features.get("gpus") for v in series.variants):
-                    self.touched_series[series.name] = self.at("parameters", "gpu")
+                    self.record("series", series.name, self.at("parameters", "gpu"))
         if "provider" in self.data:
             changes["provider"] = {**settings.provider, **self.data["provider"]}
-            for name in self.prefs.preferences:
-                self.touched_prefs.setdefault(name, self.at("provider"))
+            for name in self.prefs.preferences:  # the provider is an annotation of every preference
+                self.record("preference", name, self.at("provider"))
         if changes:
             self.catalog = replace(self.catalog, settings=replace(settings, **changes))
 
@@ -191,6 +206,8 @@ class _Overlay:
             doc = self.rebased({"matrices": fresh}, ("matrices",), ("matrices", "add"))
             matrices = {**self.catalog.matrices, **load._matrices(doc)}
             self.catalog = replace(self.catalog, matrices=matrices)
+            for name in fresh:
+                self.record("matrix", name, self.at("matrices", "add", name, key=True))
 
     def select_series(self) -> None:
         section = self.section("series")
@@ -224,6 +241,13 @@ class _Overlay:
                      f"{_names(s.name for s in before)}); keep at least one, or add one under series.add", key=True)
 
     def select_sizes(self) -> None:
+        """Sizes kept or dropped across the catalog.
+
+        Recorded as a catalog-wide change (``("catalog", "sizes")``), not as a change
+        of each series: removing sizes breaks no instancetype that is left, only what
+        needs one of those removed (a preference's requirements), and a series an
+        overlay line did change must still be blamed on that line.
+        """
         section = self.section("sizes")
         if not section:
             return
@@ -278,7 +302,7 @@ class _Overlay:
                                   self.catalog.matrices, self.problems)
             if loaded is not None:
                 self.set_series([*self.catalog.series, loaded])
-                self.touched_series[loaded.name] = self.at(*base, key=True)
+                self.record("series", loaded.name, self.at(*base, key=True))
 
     def unknown_matrix(self, name: str) -> str:
         return (f"unknown size matrix {name!r}{suggest(name, self.catalog.matrices)} (defined: "
@@ -294,7 +318,12 @@ class _Overlay:
             if changed is None:
                 continue
             self.set_series([changed if s is found else s for s in self.catalog.series])
-            self.touched_series[changed.name] = self.at(*base, key=True)
+            if changed.name != found.name:  # a new version: what shaped the series shapes it still
+                earlier = [c for c in (*self.catalog.changes, *self.catalog_changes)
+                           if c.subject == ("series", found.name)]
+                for change in earlier:
+                    self.record("series", changed.name, change.location)
+            self.record("series", changed.name, self.at(*base, key=True))
 
     def changed_series(self, series: Series, body: Mapping[str, Any], base: KeyPath) -> Series | None:
         before = len(self.problems)
@@ -353,6 +382,7 @@ class _Overlay:
             self.problems += spec_problems(self.doc, ("traits", "add", name, "spec"), body["spec"])
             traits[name] = Trait(name, body["description"].strip(), body["spec"], tuple(body.get("tags", ())),
                                  self.at("traits", "add", name, key=True))
+            self.record("trait", name, self.at("traits", "add", name, key=True))
         self.prefs = replace(self.prefs, traits=dict(sorted(traits.items())))
 
     def match_preferences(self, op: str) -> dict[str, int]:
@@ -479,7 +509,7 @@ class _Overlay:
             fields = self.preference_fields(body, base)
             preferences[name] = PreferenceDef(name=name, family=family, location=self.at(*base, key=True),
                                               **fields)
-            self.touched_prefs[name] = self.at(*base, key=True)
+            self.record("preference", name, self.at(*base, key=True))
         self.prefs = replace(self.prefs, families=families, preferences=dict(sorted(preferences.items())))
 
     def change_preferences(self) -> None:
@@ -505,73 +535,26 @@ class _Overlay:
                 added = self.trait_refs(body["addTraits"], base + ("addTraits",))
                 fields["traits"] = tuple(fields.get("traits", pref.traits)) + added
             preferences[name] = replace(pref, **fields)
-            self.touched_prefs[name] = self.at(*base, key=True)
+            self.record("preference", name, self.at(*base, key=True))
         self.prefs = replace(self.prefs, preferences=preferences)
 
     # ------------------------------------------------------------------ applying
 
     def apply(self) -> None:
         before = self.catalog.series
+        for key in _CATALOG_KEYS:
+            if self.data.get(key):
+                self.record("catalog", key, self.at(key, key=True))
         for step in (self.settings, self.add_matrices, self.select_series, self.select_sizes,
                      self.add_series, self.change_series, self.add_traits, self.select_preferences,
                      self.add_preferences, self.change_preferences):
             step()
         self.instancetypes_left(before)
 
-    def blame(self) -> Location:
-        """Where to report a problem on an object the overlay did not touch: what it removed, or its top."""
-        for path in (("sizes",), ("series",), ("preferences",)):
-            if path[0] in self.data:
-                return self.at(*path, key=True)
-        return self.at()
-
-
-def _fingerprint(problem: Problem, owners: Sequence[CatalogObject]) -> tuple:
-    loc = problem.location
-    return (owners[loc.doc].name if loc.doc is not None else None, loc.path, problem.rule, problem.message)
-
-
-#: How an overlay's result is checked: (problems, the object behind each document) of a
-#: catalog state, expanded and validated as a build would. The pipeline supplies it, so
-#: that loading does not import the steps after it.
-Check = Callable[..., "tuple[list[Problem], list[CatalogObject]]"]
-
-
-def _result_problems(step: _Overlay, before: tuple[Catalog, PreferenceCatalog], check: Check) -> list[Problem]:
-    """Problems the overlay brought into the expanded catalog, moved to the overlay lines behind them."""
-    try:
-        found, owners = check(step.catalog, step.prefs, step.doc.source.file)
-    except InputError as exc:  # composition conflicts, duplicate names: located already
-        return list(exc.problems)
-    if not found:
-        return []
-    try:  # a catalog that was invalid before this overlay is not this overlay's fault
-        old, old_owners = check(*before)
-        inherited = {_fingerprint(p, old_owners) for p in old}
-    except InputError:
-        inherited = set()
-    groups: dict[tuple, list[tuple[Problem, CatalogObject]]] = {}
-    for problem in found:
-        if _fingerprint(problem, owners) in inherited:
-            continue
-        obj = owners[problem.location.doc]
-        if obj.family == "instancetype":
-            origin = step.touched_series.get(str(obj.facts.get("series")))
-        else:
-            origin = step.touched_prefs.get(obj.name)
-        origin = origin or step.blame()
-        key = (origin.line, origin.column, origin.path, problem.rule, problem.location.path)
-        groups.setdefault(key, []).append((problem, obj))
-    out = []
-    for (line, column, path, rule, doc_path), members in groups.items():
-        first, obj = members[0]
-        others = sorted({o.name for _p, o in members} - {obj.name})
-        more = f" (and {len(others)} more: {', '.join(others[:5])}{', ...' if len(others) > 5 else ''})" \
-            if others else ""
-        where = Location(step.doc.source.file, line, column, path)
-        out.append(Problem(where, f"makes {obj.family} {obj.name!r} invalid{more}: "
-                                  f"{jsonpath(doc_path)}: {first.message}", rule))
-    return out
+    def result(self) -> tuple[Catalog, PreferenceCatalog]:
+        """The changed model, with this overlay's changes recorded after those of the overlays before it."""
+        return (replace(self.catalog, changes=self.catalog.changes + tuple(self.catalog_changes)),
+                replace(self.prefs, changes=self.prefs.changes + tuple(self.pref_changes)))
 
 
 def load_overlay(path: Path) -> Document:
@@ -584,23 +567,20 @@ def load_overlay(path: Path) -> Document:
 
 
 def apply_overlay(catalog: Catalog, preferences: PreferenceCatalog,
-                  doc: Document, check: Check) -> tuple[Catalog, PreferenceCatalog]:
-    """One checked overlay applied to the model; InputError naming the overlay's lines if it fails."""
+                  doc: Document) -> tuple[Catalog, PreferenceCatalog]:
+    """One overlay applied to the model, its changes recorded; InputError naming its lines if it is wrong."""
     if not doc.data:  # an empty overlay, as `citgen init` writes it, changes nothing
         return catalog, preferences
     step = _Overlay(doc, catalog, preferences)
     step.apply()
     if step.problems:
         raise InputError(step.problems)
-    problems = _result_problems(step, (catalog, preferences), check)
-    if problems:
-        raise InputError(problems)
-    return step.catalog, step.prefs
+    return step.result()
 
 
 def apply_overlays(catalog: Catalog, preferences: PreferenceCatalog,
-                   paths: Iterable[Path], check: Check) -> tuple[Catalog, PreferenceCatalog]:
-    """Apply overlay files in order, each to the result of those before it, each result judged by ``check``."""
+                   paths: Iterable[Path]) -> tuple[Catalog, PreferenceCatalog]:
+    """Apply overlay files in order, each to the result of those before it."""
     for path in paths:
-        catalog, preferences = apply_overlay(catalog, preferences, load_overlay(Path(path)), check)
+        catalog, preferences = apply_overlay(catalog, preferences, load_overlay(Path(path)))
     return catalog, preferences

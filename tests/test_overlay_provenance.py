@@ -1,0 +1,245 @@
+"""Overlay provenance: applying an overlay records which line changed which model item,
+expansion carries the lines to the objects, and the build's one validation points each
+problem at them (validate/provenance.py)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import generator.validate
+from generator.cli import main
+from generator.load.catalog import load_catalog
+from generator.load.overlays import apply_overlay, load_overlay
+from generator.load.preferences import load_preference_catalog
+from generator.model import Catalog, CatalogObject, Change, PreferenceCatalog
+from generator.paths import builtin_catalog
+from generator.pipeline import BuildOptions, catalog_objects, generate
+from generator.problems import Location, Problem
+from generator.runtime import background
+from generator.validate.provenance import point_at_sources
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Overlays are named relative to a scratch directory, so their locations read as written."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def write(name: str, text: str) -> Path:
+    Path(name).write_text(textwrap.dedent(text), encoding="utf-8")
+    return Path(name)
+
+
+def applied(path: Path) -> tuple[Catalog, PreferenceCatalog]:
+    """The built-in model with one overlay applied."""
+    catalog = load_catalog(builtin_catalog())
+    return apply_overlay(catalog, load_preference_catalog(catalog.root), load_overlay(path))
+
+
+def objects(*overlays: Path) -> dict[str, CatalogObject]:
+    _, _, found = catalog_objects(BuildOptions(overlays=overlays))
+    return {o.name: o for o in found}
+
+
+def at(line: int, column: int, *path: str | int, file: str = "o.yaml") -> Location:
+    return Location(file, line, column, tuple(path))
+
+
+SERIES_CHANGE = at(3, 5, "series", "change", "u")
+
+BREAKS_U = """\
+    series:
+      change:
+        u:
+          spec:
+            cpu: {dedicatedCpuPlacement: true}
+    """
+BROKEN_U = ("makes instancetype 'u1.2xlarge' invalid (and 9 more: u1.2xmedium, u1.4xlarge, u1.8xlarge, u1.large, "
+            "u1.medium, ...): $.spec.cpu.dedicatedCpuPlacement: unknown field 'dedicatedCpuPlacement'; did you mean "
+            "'dedicatedCPUPlacement'?")
+
+
+# --------------------------------------------------------------------------- recording
+
+
+def test_applying_an_overlay_records_the_line_of_each_change():
+    catalog, preferences = applied(write("o.yaml", """\
+        vendor: acme.example.com
+        series:
+          change:
+            u: {displayName: Ours}
+          drop: [rt]
+        matrices:
+          add:
+            tiny: {pico: 1}
+        traits:
+          add:
+            vnc: {description: A console., spec: {devices: {preferredAutoattachGraphicsDevice: true}}}
+        preferences:
+          change:
+            fedora: {displayName: Fedora (ours)}
+        """))
+    assert catalog.changes == (
+        Change(("catalog", "vendor"), at(1, 1, "vendor")),
+        Change(("catalog", "series"), at(2, 1, "series")),
+        Change(("catalog", "preferences"), at(12, 1, "preferences")),
+        Change(("matrix", "tiny"), at(8, 5, "matrices", "add", "tiny")),
+        Change(("series", "u1"), at(4, 5, "series", "change", "u")),
+    )
+    assert preferences.changes == (
+        Change(("trait", "vnc"), at(11, 5, "traits", "add", "vnc")),
+        Change(("preference", "fedora"), at(14, 5, "preferences", "change", "fedora")),
+    )
+
+
+def test_a_size_selection_is_a_change_of_the_catalog_not_of_each_series():
+    catalog, _ = applied(write("o.yaml", "sizes:\n  drop: [2xmedium]\n"))
+    assert catalog.changes == (Change(("catalog", "sizes"), at(1, 1, "sizes")),)
+    assert objects(write("p.yaml", "sizes:\n  drop: [2xmedium]\n"))["u1.large"].shaped_by == ()
+
+
+def test_the_changes_of_a_second_overlay_follow_those_of_the_first():
+    catalog, preferences = applied(write("o.yaml", "series:\n  change:\n    u: {displayName: Ours}\n"))
+    catalog, preferences = apply_overlay(catalog, preferences, load_overlay(
+        write("p.yaml", "series:\n  change:\n    u: {icon: fa-server}\n")))
+    assert [c.location for c in catalog.changes if c.subject == ("series", "u1")] == [
+        SERIES_CHANGE, at(3, 5, "series", "change", "u", file="p.yaml")]
+
+
+def test_an_empty_overlay_records_nothing():
+    catalog, preferences = applied(write("o.yaml", "# nothing yet\n"))
+    assert (catalog.changes, preferences.changes) == ((), ())
+
+
+# --------------------------------------------------------------------------- expansion
+
+
+def test_expansion_carries_the_lines_to_the_objects_an_item_becomes():
+    found = objects(write("o.yaml", """\
+        series:
+          change:
+            u: {displayName: Ours}
+        preferences:
+          change:
+            windows.7: {displayName: Windows 7 (ours)}
+        """))
+    assert {o.shaped_by for n, o in found.items() if n.startswith("u1.")} == {(SERIES_CHANGE,)}
+    changed = at(6, 5, "preferences", "change", "windows.7")
+    assert found["windows.7"].shaped_by == (changed,)
+    assert found["windows.7.virtio"].shaped_by == (changed,)  # basedOn windows.7
+    assert found["o1.large"].shaped_by == () and found["fedora"].shaped_by == ()
+
+
+def test_a_preference_using_a_trait_an_overlay_added_carries_both_lines():
+    found = objects(write("o.yaml", """\
+        traits:
+          add:
+            vnc: {description: A console., spec: {devices: {preferredAutoattachGraphicsDevice: true}}}
+        preferences:
+          change:
+            fedora: {addTraits: [vnc]}
+        """))
+    assert found["fedora"].shaped_by == (at(3, 5, "traits", "add", "vnc"),
+                                         at(6, 5, "preferences", "change", "fedora"))
+
+
+# --------------------------------------------------------------------------- the one validation
+
+
+def test_an_object_an_overlay_breaks_is_reported_once_at_its_line_by_the_one_validation(
+        monkeypatch: pytest.MonkeyPatch):
+    calls = []
+    validate_documents = generator.validate.validate_documents
+
+    def counted(*args, **kwargs):
+        calls.append(len(args[0]))
+        return validate_documents(*args, **kwargs)
+
+    monkeypatch.setattr(generator.validate, "validate_documents", counted)
+    build = generate(BuildOptions(overlays=(write("o.yaml", BREAKS_U), write("p.yaml", "sizes:\n  drop: [nano]\n"))))
+    # p.yaml's drop of the nano sizes leaves nine u1 objects to blame, and does not take the blame itself
+    assert [str(p) for p in build.problems] == [
+        "o.yaml:3:5: series.change.u: " + BROKEN_U.replace("(and 9 more:", "(and 8 more:") + " [schema]"]
+    assert calls == [len(build.documents)]  # once, on the documents that ship
+
+
+def test_the_cli_refuses_it_with_exit_2_and_one_problem(tmp_path: Path):
+    write("o.yaml", BREAKS_U)
+    result = CliRunner().invoke(main, ["build", "--overlay", "o.yaml", "--out", "out"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"error: o.yaml:3:5: series.change.u: {BROKEN_U} [schema]",
+                                          "citgen: 1 problem, nothing written"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_two_lines_that_shaped_a_broken_object_are_both_named():
+    build = generate(BuildOptions(overlays=(write("o.yaml", BREAKS_U),
+                                            write("p.yaml", "series:\n  change:\n    u: {icon: fa-server}\n"))))
+    assert [str(p) for p in build.problems] == [
+        f"p.yaml:3:5: series.change.u: {BROKEN_U} (also shaped by o.yaml:3) [schema]"]
+
+
+def test_a_later_overlay_may_repair_what_an_earlier_one_broke():
+    repair = write("p.yaml", "series:\n  change:\n    u:\n      spec:\n        cpu: null\n")
+    build = generate(BuildOptions(overlays=(write("o.yaml", BREAKS_U), repair)))
+    assert build.problems == ()
+
+
+# --------------------------------------------------------------------------- point_at_sources
+
+
+def obj(name: str, *, shaped_by: tuple[Location, ...] = (), retained: bool = False) -> CatalogObject:
+    return CatalogObject("preference", name, name, {}, {}, {}, Location("preferences/x.yaml", 7),
+                         facts={"retained": True} if retained else {}, shaped_by=shaped_by)
+
+
+def found(doc: int, name: str, rule: str = "requirements-met") -> Problem:
+    return Problem(Location("all.yaml", doc=doc, name=name, path=("spec", "requirements")), "too big", rule)
+
+
+SIZES = Change(("catalog", "sizes"), at(4, 1, "sizes"))
+LABELS = Change(("catalog", "labels"), at(1, 1, "labels"))
+
+
+def test_every_kind_and_object_with_the_same_lines_rule_and_field_is_one_problem():
+    shaped = (SERIES_CHANGE,)
+    pointed = point_at_sources([found(0, "a"), found(1, "a"), found(2, "b"), found(3, "c", rule="schema")],
+                               [obj("a", shaped_by=shaped), obj("b", shaped_by=shaped), obj("c", shaped_by=shaped)])
+    assert [str(p) for p in pointed] == [
+        "o.yaml:3:5: series.change.u: makes preference 'a' invalid (and 1 more: b): $.spec.requirements: too big "
+        "[requirements-met]",
+        "o.yaml:3:5: series.change.u: makes preference 'c' invalid: $.spec.requirements: too big [schema]"]
+
+
+def test_an_untouched_object_is_blamed_on_a_narrowing_before_a_stamped_setting():
+    pointed = point_at_sources([found(0, "a")], [obj("a")], [SIZES, LABELS])
+    assert [str(p) for p in pointed] == [
+        "o.yaml:4:1: sizes: makes preference 'a' invalid: $.spec.requirements: too big [requirements-met]"]
+    pointed = point_at_sources([found(0, "a")], [obj("a")], [LABELS])
+    assert str(pointed[0]).startswith("o.yaml:1:1: labels: makes preference 'a' invalid: ")
+
+
+def test_without_overlays_or_for_a_retained_object_the_definition_is_named():
+    expected = "all.yaml#0 (a) $.spec.requirements: too big (defined in preferences/x.yaml:7) [requirements-met]"
+    assert [str(p) for p in point_at_sources([found(0, "a")], [obj("a")])] == [expected]
+    assert [str(p) for p in point_at_sources([found(0, "a")], [obj("a", retained=True)], [SIZES])] == [expected]
+
+
+@pytest.mark.skipif(not background.worth_forking(10**9), reason="validates in a child only on Linux with 2+ cores")
+def test_a_build_validated_in_a_child_points_at_the_overlay_the_same_way(monkeypatch: pytest.MonkeyPatch):
+    options = BuildOptions(overlays=(write("o.yaml", BREAKS_U),))
+    serial = generate(options)
+    monkeypatch.setattr(background, "THRESHOLD", 0)  # every build forks its validation
+    assert generate(options).problems == serial.problems
+    assert [str(p) for p in serial.problems] == [f"o.yaml:3:5: series.change.u: {BROKEN_U} [schema]"]
+
+
+def test_a_series_given_a_new_version_keeps_the_lines_that_shaped_it():
+    first = write("o.yaml", "series:\n  change:\n    u: {displayName: Ours}\n")
+    found = objects(first, write("p.yaml", "series:\n  change:\n    u: {version: 2}\n"))
+    assert found["u2.large"].shaped_by == (SERIES_CHANGE, at(3, 5, "series", "change", "u", file="p.yaml"))
