@@ -277,8 +277,8 @@ def _explain(document: Document, schema: Mapping[str, Any]) -> tuple[list[Proble
                 where, message = _message(leaf)
                 missing = message.split("'")[1]
                 own = leaf.schema.get("x-required", {}).get(missing)
-                # A message of the format's own names what needs the key: it points at that name.
-                add(where, message if own is None else _words(own, leaf, name, message), own is not None)
+                # At the key naming the mapping that lacks it: a block mapping's own line.
+                add(where, message if own is None else _words(own, leaf, name, message), True)
                 continue
             where, message = _message(leaf)
             if _key_error(leaf):

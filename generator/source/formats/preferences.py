@@ -5,9 +5,10 @@ what breaks its schema and the loader builds what is left, so a run reports a
 misspelt key together with what the rest of the file leads to (a preference
 missing the displayName the misspelt key was meant to give).
 
-Several messages here keep the words these files have always been refused with
-(``x-message``, ``x-in``, ``x-required``; inputcheck.py says how they are used),
-since tests and docs/errors.md quote them.
+A few messages here keep the words these files were refused with before they had a
+schema (``x-message``, ``x-in``, ``x-required``; formats/__init__.py says how they are
+used), since tests, docs/errors.md and users' scripts quote them; everything else is
+in the explainer's one wording.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ TRAIT_LIST: dict[str, Any] = {"type": "array", "items": TRAIT_REF}
 #: Text a person reads (a display name, an OS type, an icon class): anything but blank.
 _TEXT: dict[str, Any] = {"type": "string", "pattern": r"\S", "x-message": "{name} must be a non-empty string, got {kind}"}
 _FLAG: dict[str, Any] = {"type": "boolean", "x-message": "{name} must be true or false, got {kind}"}
-_FRAGMENT: dict[str, Any] = {"type": "object",
-                             "x-message": "{name} must be a mapping of preference spec keys, got {kind}"}
+#: A spec fragment: its fields are KubeVirt's, checked against KubeVirt's schema (load/traits.py).
+_FRAGMENT: dict[str, Any] = {"type": "object"}
 
 #: What a guest needs at least. Null leaves a value unset, as these files have always been read.
 REQUIREMENTS: dict[str, Any] = {
@@ -65,8 +66,6 @@ REQUIREMENTS: dict[str, Any] = {
         "memory": {**QUANTITY, "type": ["string", "null"], "x-message": "memory: {message}"},
     },
     "additionalProperties": False,
-    "x-in": "requirements",
-    "x-message": {"type": "requirements must be a mapping with cpu and/or memory, got {kind}"},
 }
 
 PREFERENCE: dict[str, Any] = {
@@ -74,7 +73,7 @@ PREFERENCE: dict[str, Any] = {
     "properties": {
         "displayName": _TEXT,
         # Kept exactly as written: its YAML style decides the line breaks.
-        "description": {**DESCRIPTION, "x-message": "{name} must be a non-empty string, got {kind}"},
+        "description": DESCRIPTION,
         "basedOn": _TEXT,
         "osType": _TEXT,
         "iconClass": _TEXT,
@@ -88,13 +87,7 @@ PREFERENCE: dict[str, Any] = {
     "required": ["description"],
     "additionalProperties": False,
     "x-in": "preference {name!r}",
-    "x-message": {"type": "preference {name!r} must be a mapping, got {kind}"},
-    "x-required": {"description": "preference {name!r} needs a description: one sentence, in our own words, "
-                                  "on what it is for"},
 }
-
-_NEEDS_PREFERENCES = ("a family file needs `preferences:`, a mapping of preference names to their "
-                      "definitions")
 
 FAMILY: dict[str, Any] = {
     "type": "object",
@@ -119,29 +112,22 @@ FAMILY: dict[str, Any] = {
                 },
             },
             "additionalProperties": PREFERENCE,
-            "x-message": _NEEDS_PREFERENCES,
         },
     },
     "required": ["preferences"],
     "additionalProperties": False,
     "x-in": "a family file",
-    "x-message": {"type": "a family file holds a mapping of family settings and preferences, got {kind}"},
-    "x-required": {"preferences": _NEEDS_PREFERENCES},
 }
-
-_NEEDS_DESCRIPTION = "a trait needs a one-line description (a non-empty string)"
-_NEEDS_SPEC = "a trait needs a spec: a non-empty mapping of preference spec keys, got {kind}"
 
 TRAIT: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "description": {"type": "string", "pattern": r"\S", "x-message": _NEEDS_DESCRIPTION},
-        "spec": {"type": "object", "minProperties": 1, "x-message": _NEEDS_SPEC},
+        "description": DESCRIPTION,
+        "spec": {"type": "object", "minProperties": 1},
         "tags": TAGS,
     },
     "required": ["description", "spec"],
     "additionalProperties": False,
     "x-in": "a trait",
-    "x-message": {"type": "a trait file holds a mapping with description and spec, got {kind}"},
-    "x-required": {"description": _NEEDS_DESCRIPTION, "spec": _NEEDS_SPEC.format(kind="none")},
+    "x-required": {"description": "a trait needs a one-line description (a non-empty string)"},
 }
