@@ -22,9 +22,8 @@ run finds) only ever sees values of the shape its format promises.
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
-
 from pathlib import Path as FilePath
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .. import quantity
 from ..errors import InputError
