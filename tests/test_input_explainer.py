@@ -5,10 +5,11 @@ mistakes, an unknown key, a missing required key and a value of the wrong type, 
 reads the catalog through the loader that reads that kind in a build. The problems
 come back located, one per mistake, in the explainer's words (source/inputcheck.py):
 "unknown key 'x' (did you mean 'y'?)", "missing required key 'x'", "expected a whole
-number, got 1.0". The family and trait files name the mapping in their unknown-key
-message ("in a family file"), the words these files have always used and which
-tests/test_traits.py and tests/cases/broken/ quote; the schemas carry those words
-(source/formats/preferences.py), and the explainer applies them.
+number, got 1.0". In family and trait files an unknown key's message names the
+mapping ("in a family file", "in preference 'alpine'", "in a trait"): the words these
+files had before they had a schema, which tests/test_traits.py and tests/cases/broken/
+quote. The schemas carry those words (source/formats/preferences.py) and the same
+explainer applies them.
 """
 
 from __future__ import annotations
