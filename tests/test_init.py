@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from generator.cli.init import init
 from generator.model import label
 from generator.pipeline import BuildOptions, generate
-from generator.source.overlay_format import OVERLAY
+from generator.source.formats import OVERLAY
 from tests.helpers import default_build
 
 

@@ -15,7 +15,7 @@ from generator.quantity import parse
 from generator.schemas import check_object, known_kinds, quick_check, validator
 from generator.source import formats
 from generator.source.inputcheck import quick_check_for, validator_for
-from generator.source.overlay_format import OVERLAY
+from generator.source.formats import OVERLAY
 from generator.source.schema_fast import compile_schema
 from generator.source.yamlsrc import load_file
 from tests.helpers import REPO, default_build

@@ -1,6 +1,8 @@
 """Load a catalog directory into the typed model.
 
-Each file is first checked against its format (source/formats.py), then converted.
+Each file is first checked against its format (source/formats/) by the one explainer
+(source/inputcheck.py), then converted; what is left here is what needs more than
+one file: a series naming a size matrix or sizes, ratios against the sizes they make.
 Problems from every file are collected, so one run reports them all.
 """
 
@@ -16,10 +18,10 @@ from ..model import Catalog, Series, Settings, Size, SizeMatrix, Variant
 from ..problems import Location, Problem
 from ..quantity import parse as parse_quantity
 from ..source import formats
-from ..source.inputcheck import schema_problems
+from ..source.inputcheck import read_checked
 from ..source.inputfiles import leads_outside
 from ..source.schema_fast import whole_number
-from ..source.yamlsrc import Document, load_file
+from ..source.yamlsrc import Document
 
 CATALOG_FILE = "catalog.yaml"
 SIZES_FILE = "series/sizes.yaml"
@@ -42,12 +44,8 @@ class _Collector:
         self.problems: list[Problem] = []
 
     def read(self, relative: str, schema: Mapping[str, Any]) -> Document | None:
-        try:
-            document = load_file(self.root / relative, relative, within=self.root)
-        except InputError as exc:
-            self.problems.extend(exc.problems)
-            return None
-        found = schema_problems(document, schema)
+        """The file checked against its format; None (and its problems kept) when it breaks it."""
+        document, found = read_checked(self.root / relative, relative, schema, within=self.root)
         self.problems.extend(found)
         return None if found else document
 
@@ -207,9 +205,6 @@ def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Pr
     before = len(problems)
     sizes = select_sizes(data.get("sizes"), matrix, doc, problems)
     if len(problems) > before:
-        return None
-    if parse_ratio(data["ratio"]) == 0:
-        problems.append(doc.source.problem(("ratio",), "expected a memory share greater than zero"))
         return None
     found = _ratio_problems(doc, matrix, sizes) + _spec_problems(doc)
     if found:

@@ -52,10 +52,12 @@ def extended_resource_problem(device: str) -> str | None:
     return None
 
 
-def device_problem(device: Any) -> str | None:
-    """Why ``device`` cannot be the GN series' device, or None when it can."""
-    if not isinstance(device, str):
-        return f"expected a GPU device name such as nvidia.com/A400, got {device!r}"
+def device_problem(device: str) -> str | None:
+    """Why ``device`` cannot be the GN series' device, or None when it can.
+
+    Only a string gets here: the formats of catalog.yaml and overlays say that a
+    device name is one, and an option is read as text.
+    """
     problem = extended_resource_problem(device)
     if problem is not None:
         return problem

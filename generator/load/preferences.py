@@ -14,132 +14,66 @@ from typing import Any, Mapping
 
 from ..errors import InputError
 from ..model import Family, PreferenceCatalog, PreferenceDef, Requirements
-from ..problems import Location, Problem
-from ..quantity import QuantityError, parse
-from ..source.inputcheck import describe
-from ..source.schema_fast import whole_number
-from ..source.yamlsrc import Document, load_file
-from .traits import load_traits, parse_trait_list, spec_problems, string_list, type_name, unknown_keys
-
-FAMILY_KEYS = ("osType", "iconClass", "tags", "traits", "requirements", "deprecated", "preferences")
-PREFERENCE_KEYS = ("displayName", "description", "basedOn", "osType", "iconClass", "tags", "traits",
-                   "requirements", "spec", "overrideSpec", "deprecated")
-REQUIREMENT_KEYS = ("cpu", "memory")
-
-_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-#: A family is named by its file and groups objects in the outputs (folders, values keys).
-_FAMILY_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+from ..problems import Location, Path as KeyPath, Problem
+from ..source.formats.preferences import FAMILY, FAMILY_NAME
+from ..source.inputcheck import present, read_checked
+from ..source.yamlsrc import Document
+from .traits import load_traits, spec_problems, trait_refs
 
 
 # --------------------------------------------------------------------------- loading
 
 
-def _string(doc: Document, data: Mapping[str, Any], key: str, path: tuple, problems: list[Problem],
-            *, as_written: bool = False) -> str | None:
-    """A non-blank string, stripped; ``as_written`` keeps it exactly as its YAML scalar says
-    (a description: folded or literal style and chomping decide its line breaks, not us)."""
-    if key not in data:
-        return None
-    value = data[key]
-    if not isinstance(value, str) or not value.strip():
-        problems.append(doc.source.problem(path + (key,), f"{key} must be a non-empty string, got {type_name(value)}"))
-        return None
-    return value if as_written else value.strip()
+def _text(data: Mapping[str, Any], key: str) -> str | None:
+    """Text a person reads, without the white space around it; None when not written."""
+    return data[key].strip() if key in data else None
 
 
-def _bool(doc: Document, data: Mapping[str, Any], key: str, path: tuple, problems: list[Problem]) -> bool | None:
-    if key not in data:
-        return None
-    value = data[key]
-    if not isinstance(value, bool):
-        problems.append(doc.source.problem(path + (key,), f"{key} must be true or false, got {type_name(value)}"))
-        return None
-    return value
+def _tags(data: Mapping[str, Any]) -> tuple[str, ...] | None:
+    return tuple(tag for _, tag in present(data["tags"])) if "tags" in data else None
 
 
-def _requirements(doc: Document, data: Mapping[str, Any], path: tuple, problems: list[Problem]) -> Requirements:
+def _requirements(doc: Document, data: Mapping[str, Any], path: KeyPath) -> Requirements:
     if "requirements" not in data:
         return Requirements()
-    where = path + ("requirements",)
     value = data["requirements"]
-    if not isinstance(value, dict):
-        problems.append(doc.source.problem(where, "requirements must be a mapping with cpu and/or memory, "
-                                           f"got {type_name(value)}"))
-        return Requirements()
-    problems += unknown_keys(doc, value, where, REQUIREMENT_KEYS, "requirements")
-    cpu = value.get("cpu")
-    if cpu is not None and (not whole_number(cpu) or cpu < 1):
-        problems.append(doc.source.problem(where + ("cpu",), "expected a whole number of vCPUs (1 or more), "
-                                           f"got {describe(cpu)}"))
-        cpu = None
-    memory = value.get("memory")
-    if memory is not None:
-        try:
-            if isinstance(memory, bool) or not isinstance(memory, str):
-                raise QuantityError(f"expected a memory quantity such as 2Gi, got {type_name(memory)}")
-            if parse(memory) <= 0:
-                raise QuantityError(f"expected a memory quantity greater than zero, got {memory!r}")
-        except QuantityError as exc:
-            problems.append(doc.source.problem(where + ("memory",), f"memory: {exc}"))
-            memory = None
-    return Requirements(cpu, memory, doc.source.locate(where))
+    return Requirements(value.get("cpu"), value.get("memory"), doc.source.locate(path + ("requirements",)))
 
 
-def _fragment(doc: Document, data: Mapping[str, Any], key: str, path: tuple,
+def _fragment(doc: Document, data: Mapping[str, Any], key: str, path: KeyPath,
               problems: list[Problem]) -> tuple[Mapping[str, Any] | None, Location | None]:
+    """A spec fragment, checked against KubeVirt's schema where it is written, and where that is."""
     if key not in data:
         return None, None
-    value = data[key]
-    if not isinstance(value, dict):
-        problems.append(doc.source.problem(path + (key,), f"{key} must be a mapping of preference spec keys, "
-                                           f"got {type_name(value)}"))
-        return None, None
-    problems += spec_problems(doc, path + (key,), value)
-    return value, doc.source.locate(path + (key,))
+    problems += spec_problems(doc, path + (key,), data[key])
+    return data[key], doc.source.locate(path + (key,))
 
 
-def _preference(doc: Document, family: str, name: Any, data: Any,
-                problems: list[Problem]) -> PreferenceDef | None:
+def _preference(doc: Document, family: str, name: str, data: Mapping[str, Any],
+                problems: list[Problem]) -> PreferenceDef:
     path = ("preferences", name)
-    if isinstance(name, str) and _NAME.match(name) and len(name) > 253:
-        problems.append(doc.source.problem(path, f"preference name is {len(name)} characters long; Kubernetes "
-                                           "allows at most 253", key=True))
-        return None
-    if not isinstance(name, str) or not _NAME.match(name):
-        problems.append(doc.source.problem(path, f"preference name {name!r} must be lower-case letters, digits, "
-                                           "dashes and dots, starting and ending with a letter or digit", key=True))
-        return None
-    if not isinstance(data, dict):
-        problems.append(doc.source.problem(path, f"preference {name!r} must be a mapping, got {type_name(data)}"))
-        return None
-    problems += unknown_keys(doc, data, path, PREFERENCE_KEYS, f"preference {name!r}")
-    description = _string(doc, data, "description", path, problems, as_written=True)
-    if description is None and "description" not in data:
-        problems.append(doc.source.problem(path, f"preference {name!r} needs a description: one sentence, "
-                                           "in our own words, on what it is for", key=True))
-    traits, found = parse_trait_list(doc, data["traits"], path + ("traits",)) if "traits" in data else ((), [])
-    problems += found
     spec, spec_location = _fragment(doc, data, "spec", path, problems)
     override_spec, override_location = _fragment(doc, data, "overrideSpec", path, problems)
     return PreferenceDef(
         name=name,
         family=family,
-        description=description or "",
+        # exactly as the YAML scalar says: its style decides the line breaks
+        description=data.get("description", ""),
         location=doc.source.locate(path, key=True),
-        based_on=_string(doc, data, "basedOn", path, problems),
+        based_on=_text(data, "basedOn"),
         based_on_location=doc.source.locate(path + ("basedOn",)) if "basedOn" in data else None,
-        display_name=_string(doc, data, "displayName", path, problems),
-        os_type=_string(doc, data, "osType", path, problems),
+        display_name=_text(data, "displayName"),
+        os_type=_text(data, "osType"),
         os_type_location=doc.source.locate(path + ("osType",)) if "osType" in data else None,
-        icon_class=_string(doc, data, "iconClass", path, problems),
-        tags=string_list(doc, data["tags"], path + ("tags",), problems) if "tags" in data else None,
-        traits=traits,
-        requirements=_requirements(doc, data, path, problems),
+        icon_class=_text(data, "iconClass"),
+        tags=_tags(data),
+        traits=trait_refs(doc, data.get("traits", []), path + ("traits",)),
+        requirements=_requirements(doc, data, path),
         spec=spec,
         spec_location=spec_location,
         override_spec=override_spec,
         override_spec_location=override_location,
-        deprecated=_bool(doc, data, "deprecated", path, problems),
+        deprecated=data.get("deprecated"),
     )
 
 
@@ -147,45 +81,31 @@ def load_family(path: Path, display: str,
                 within: Path | None = None) -> tuple[Family | None, list[PreferenceDef], list[Problem]]:
     """Load one family file: its shared settings and its preferences, with every problem found.
 
-    ``within``: the catalog directory, out of which a symbolic link may not lead.
+    What breaks the family format (source/formats/preferences.py) is reported and
+    left out, and the rest is loaded, so that one run also shows what the rest
+    leads to. ``within``: the catalog directory, out of which a symbolic link may
+    not lead.
     """
-    try:
-        doc = load_file(path, display, within=within)
-    except InputError as exc:
-        return None, [], list(exc.problems)
-    problems: list[Problem] = []
+    if not re.match(FAMILY_NAME, path.stem):
+        return None, [], [Problem(Location(display), f"family name {path.stem!r} (the file name) must be "
+                                  "lower-case letters, digits and dashes, at most 63; it names a group of the outputs")]
+    doc, problems = read_checked(path, display, FAMILY, within=within)
+    if doc is None:
+        return None, [], problems
     data = doc.data
-    top = doc.source.locate(())
-    if not _FAMILY_NAME.match(path.stem):
-        problems.append(Problem(Location(display), f"family name {path.stem!r} (the file name) must be lower-case "
-                                "letters, digits and dashes, at most 63; it names a group of the outputs"))
-        return None, [], problems
-    if not isinstance(data, dict):
-        problems.append(Problem(top, f"a family file holds a mapping of family settings and preferences, "
-                                f"got {type_name(data)}"))
-        return None, [], problems
-    problems += unknown_keys(doc, data, (), FAMILY_KEYS, "a family file")
-    traits, found = parse_trait_list(doc, data["traits"], ("traits",)) if "traits" in data else ((), [])
-    problems += found
     family = Family(
         name=path.stem,
-        os_type=_string(doc, data, "osType", (), problems),
-        icon_class=_string(doc, data, "iconClass", (), problems),
-        tags=string_list(doc, data["tags"], ("tags",), problems) if "tags" in data else None,
-        traits=traits,
-        requirements=_requirements(doc, data, (), problems),
-        deprecated=bool(_bool(doc, data, "deprecated", (), problems)),
-        location=top,
+        os_type=_text(data, "osType"),
+        icon_class=_text(data, "iconClass"),
+        tags=_tags(data),
+        traits=trait_refs(doc, data.get("traits", []), ("traits",)),
+        requirements=_requirements(doc, data, ()),
+        deprecated=data.get("deprecated", False),
+        location=doc.source.locate(()),
         os_type_location=doc.source.locate(("osType",)) if "osType" in data else None,
     )
-    entries = data.get("preferences")
-    if not isinstance(entries, dict) or not entries:
-        where = ("preferences",) if "preferences" in data else ()
-        problems.append(doc.source.problem(where, "a family file needs `preferences:`, a mapping of preference "
-                                           "names to their definitions"))
-        return family, [], problems
-    prefs = [p for name, body in entries.items()
-             if (p := _preference(doc, family.name, name, body, problems)) is not None]
+    prefs = [_preference(doc, family.name, name, body, problems)
+             for name, body in data.get("preferences", {}).items()]
     return family, prefs, problems
 
 

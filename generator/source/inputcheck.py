@@ -1,4 +1,9 @@
-"""Check a hand-written catalog file against the JSON Schema of its format.
+"""The one explainer: a hand-written file checked against the JSON Schema of its format.
+
+Every loader reads its files through ``read_checked`` (or checks a document it
+already holds with ``checked``), so there is one place that says what is wrong
+with a file's shape, in one set of words: "unknown key 'x' (did you mean 'y'?)",
+"missing required key 'x'", "expected a whole number, got 1.0".
 
 A file that is right (nearly every file of every build) is recognised by the
 format's compiled yes/no check (schema_fast.py). For the others jsonschema finds
@@ -6,20 +11,26 @@ what is wrong, and this module turns each finding into a Problem that names the
 file, line and column and says what was expected in words a catalog author
 understands (with the closest known key for a misspelt one). jsonschema is
 imported only then: a build of a valid catalog does not pay for its import.
-Schemas may carry ``x-expected`` on a node: a phrase used when a value there
-breaks a pattern, format or range ("a ratio such as 1:4").
+Schema nodes may carry words of their own (``x-expected``, ``x-message``,
+``x-in``, ``x-required``, ``x-at-key``; formats/__init__.py describes them).
+
+What breaks the schema is also left out of the document handed back, so a loader
+that reads on past a mistake (the preference files do, to report everything a
+run finds) only ever sees values of the shape its format promises.
 """
 
 from __future__ import annotations
 
 import difflib
+from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .. import quantity
+from ..errors import InputError
 from ..objectmeta import label_value_problem
 from ..problems import Path, Problem
 from .schema_fast import Check, compile_schema, strict_validator_class
-from .yamlsrc import Document
+from .yamlsrc import Document, load_file
 
 if TYPE_CHECKING:
     import jsonschema
@@ -29,7 +40,7 @@ def _is_quantity(value: object) -> bool:
     if not isinstance(value, str):
         return True
     if quantity.parse(value) <= 0:
-        raise quantity.QuantityError(f"expected a quantity greater than zero, got {value!r}")
+        raise quantity.QuantityError(f"expected a memory quantity greater than zero, got {value!r}")
     return True
 
 
@@ -83,6 +94,7 @@ def quick_check_for(schema: Mapping[str, Any]) -> Check | None:
 
 
 def describe(value: Any) -> str:
+    """A value as a message shows it: ``'4GB'``, ``1.0``, ``the boolean true``, ``a mapping``."""
     if isinstance(value, (dict, list)):
         return "a mapping" if isinstance(value, dict) else "a list"
     if isinstance(value, bool):
@@ -92,6 +104,25 @@ def describe(value: Any) -> str:
     return repr(value)
 
 
+def kind_of(value: Any) -> str:
+    """A value's kind as a YAML author names it (``a string``), for the ``{kind}`` of ``x-message``."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
 _TYPE_WORDS = {
     "object": "a mapping",
     "array": "a list",
@@ -99,6 +130,7 @@ _TYPE_WORDS = {
     "integer": "a whole number",
     "number": "a number",
     "boolean": "true or false",
+    "null": "nothing (null)",
 }
 
 
@@ -144,8 +176,8 @@ def _leaf_errors(error: jsonschema.ValidationError) -> Iterable[jsonschema.Valid
     yield error
 
 
-def _message(error: jsonschema.ValidationError) -> tuple[Path, str, bool]:
-    """(path, message, whether it points at the key rather than the value)."""
+def _message(error: jsonschema.ValidationError) -> tuple[Path, str]:
+    """(path, message): where the value is that breaks the schema, and the one wording for how."""
     path: Path = tuple(error.absolute_path)
     schema = error.schema if isinstance(error.schema, Mapping) else {}
     expected = schema.get("x-expected")
@@ -153,58 +185,173 @@ def _message(error: jsonschema.ValidationError) -> tuple[Path, str, bool]:
     if kind == "required":
         # jsonschema reports each missing key as its own error, naming it only in the message
         missing = error.message.split("'")[1] if error.message.count("'") >= 2 else "?"
-        return path, f"missing required key '{missing}'", False
+        return path, f"missing required key '{missing}'"
     if expected:
-        return path, f"expected {expected}, got {describe(error.instance)}", False
+        return path, f"expected {expected}, got {describe(error.instance)}"
     if kind == "type":
-        return path, f"expected {_expected_type(error.validator_value)}, got {describe(error.instance)}", False
+        return path, f"expected {_expected_type(error.validator_value)}, got {describe(error.instance)}"
     if kind in ("anyOf", "oneOf"):
         types = [t for branch in error.validator_value if isinstance(branch, Mapping)
                  for t in ([branch["type"]] if isinstance(branch.get("type"), str) else branch.get("type", []))]
         if types:
-            return path, f"expected {_expected_type(list(dict.fromkeys(types)))}, got {describe(error.instance)}", False
+            return path, f"expected {_expected_type(list(dict.fromkeys(types)))}, got {describe(error.instance)}"
     if kind == "enum":
         allowed = ", ".join(str(v) for v in error.validator_value)
-        return path, f"expected one of {allowed}, got {describe(error.instance)}", False
+        return path, f"expected one of {allowed}, got {describe(error.instance)}"
     if kind == "format" and error.cause is not None:
-        return path, str(error.cause), False
+        return path, str(error.cause)
     if kind in ("minimum", "exclusiveMinimum"):
         bound = error.validator_value
         word = "at least" if kind == "minimum" else "greater than"
-        return path, f"expected a number {word} {bound}, got {describe(error.instance)}", False
+        return path, f"expected a number {word} {bound}, got {describe(error.instance)}"
     if kind == "maximum":
-        return path, f"expected a number at most {error.validator_value}, got {describe(error.instance)}", False
+        return path, f"expected a number at most {error.validator_value}, got {describe(error.instance)}"
     if kind == "minProperties":
-        return path, "expected at least one entry, got an empty mapping", False
+        return path, "expected at least one entry, got an empty mapping"
     if kind == "minLength" and error.validator_value == 1:
-        return path, "expected a non-empty string, got ''", False
+        return path, "expected a non-empty string, got ''"
     if kind == "minItems":
-        return path, "expected at least one item, got an empty list", False
-    return path, error.message, False
+        return path, "expected at least one item, got an empty list"
+    return path, error.message
+
+
+def _key_error(error: jsonschema.ValidationError) -> bool:
+    """Whether ``error`` is about a key of a mapping (``propertyNames``) rather than a value."""
+    where = error.absolute_schema_path
+    return len(where) >= 2 and where[-2] == "propertyNames"
+
+
+def _words(template: str, error: jsonschema.ValidationError, name: Any, message: str) -> str:
+    """A schema's own words for ``error``, filled in (formats/__init__.py lists the fields)."""
+    value = error.instance
+    return template.format(name=name, got=describe(value), kind=kind_of(value), message=message,
+                           length=len(value) if isinstance(value, (str, list, dict)) else 0)
+
+
+def _custom(error: jsonschema.ValidationError, name: Any, message: str) -> str:
+    """``message``, or what the schema's ``x-message`` says instead for this kind of error."""
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    template = schema.get("x-message")
+    if isinstance(template, Mapping):
+        template = template.get(error.validator)
+    return message if template is None else _words(template, error, name, message)
+
+
+def _unknown_key(schema: Mapping[str, Any], key: Any, name: Any) -> str:
+    """The message for a key the mapping does not allow, with the closest known key."""
+    known = sorted(schema.get("properties", {}))
+    close = difflib.get_close_matches(str(key), known, n=1)
+    where = schema.get("x-in")
+    if where is None:
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        return f"unknown key '{key}'{hint}; expected one of: {', '.join(known)}"
+    place = where.format(name=name)
+    if close:
+        return f"unknown key {key!r} in {place}; did you mean {close[0]!r}?"
+    return f"unknown key {key!r} in {place}; expected one of: {', '.join(known)}"
+
+
+def _explain(document: Document, schema: Mapping[str, Any]) -> tuple[list[Problem], set[Path]]:
+    """Every way ``document`` breaks ``schema``, located and worded, and the paths of what breaks it."""
+    problems: list[Problem] = []
+    broken: set[Path] = set()
+    seen: set[tuple[Path, str]] = set()
+
+    def add(path: Path, message: str, at_key: bool) -> None:
+        if (path, message) not in seen:
+            seen.add((path, message))
+            problems.append(document.source.problem(path, message, key=at_key))
+
+    for error in validator_for(schema).iter_errors(document.data):
+        for leaf in _leaf_errors(error):
+            path: Path = tuple(leaf.absolute_path)
+            name = path[-1] if path else None
+            if leaf.validator == "additionalProperties":
+                known = leaf.schema.get("properties", {})
+                for key in sorted(set(leaf.instance) - set(known), key=str):
+                    broken.add(path + (key,))
+                    add(path + (key,), _unknown_key(leaf.schema, key, name), True)
+                continue
+            if leaf.validator == "required":
+                where, message = _message(leaf)
+                missing = message.split("'")[1]
+                own = leaf.schema.get("x-required", {}).get(missing)
+                # At the key naming the mapping that lacks it: a block mapping's own line.
+                add(where, message if own is None else _words(own, leaf, name, message), True)
+                continue
+            where, message = _message(leaf)
+            if _key_error(leaf):
+                key = leaf.instance
+                broken.add(where + (key,))
+                message = _custom(leaf, key, message)
+                if leaf.schema.get("x-at-key"):
+                    add(where + (key,), message, True)
+                else:
+                    add(where, message, False)
+                continue
+            broken.add(where)
+            add(where, _custom(leaf, name, message), False)
+    return problems, broken
+
+
+class _LeftOut:
+    """What stands in a list for an item that breaks the schema, so the others keep their index."""
+
+    def __repr__(self) -> str:
+        return "LEFT_OUT"
+
+
+#: An item of a list left out by ``checked``; ``present`` skips it.
+LEFT_OUT: Any = _LeftOut()
+
+
+def _without(value: Any, broken: set[Path], path: Path = ()) -> Any:
+    """``value`` with everything at the ``broken`` paths left out (list items replaced by LEFT_OUT)."""
+    if isinstance(value, dict):
+        return {k: _without(v, broken, path + (k,)) for k, v in value.items() if path + (k,) not in broken}
+    if isinstance(value, list):
+        return [LEFT_OUT if path + (i,) in broken else _without(v, broken, path + (i,))
+                for i, v in enumerate(value)]
+    return value
+
+
+def present(items: list[Any]) -> list[tuple[int, Any]]:
+    """The items of a checked list that fit its format, each with its index as written."""
+    return [(i, item) for i, item in enumerate(items) if item is not LEFT_OUT]
+
+
+def checked(document: Document, schema: Mapping[str, Any]) -> tuple[Document | None, list[Problem]]:
+    """``document`` with what breaks ``schema`` left out, and the problems saying what did.
+
+    None instead of a document when the whole of it breaks the schema (a file
+    that is a list where a mapping is expected): nothing of it can be read.
+    """
+    quick = quick_check_for(schema)
+    if quick is not None and quick(document.data):
+        return document, []
+    problems, broken = _explain(document, schema)
+    if not problems:
+        return document, []
+    if () in broken:
+        return None, problems
+    return Document(_without(document.data, broken), document.source, document.index), problems
 
 
 def schema_problems(document: Document, schema: Mapping[str, Any]) -> list[Problem]:
     """Every way ``document`` breaks ``schema``, located and worded for people."""
-    quick = quick_check_for(schema)
-    if quick is not None and quick(document.data):
-        return []
-    problems: list[Problem] = []
-    seen: set[tuple[Path, str]] = set()
-    for error in validator_for(schema).iter_errors(document.data):
-        for leaf in _leaf_errors(error):
-            if leaf.validator == "additionalProperties":
-                known = sorted(leaf.schema.get("properties", {}))
-                for key in sorted(set(leaf.instance) - set(known), key=str):
-                    close = difflib.get_close_matches(str(key), known, n=1)
-                    hint = f" (did you mean '{close[0]}'?)" if close else ""
-                    path = tuple(leaf.absolute_path) + (key,)
-                    message = f"unknown key '{key}'{hint}; expected one of: {', '.join(known)}"
-                    if (path, message) not in seen:
-                        seen.add((path, message))
-                        problems.append(document.source.problem(path, message, key=True))
-                continue
-            path, message, at_key = _message(leaf)
-            if (path, message) not in seen:
-                seen.add((path, message))
-                problems.append(document.source.problem(path, message, key=at_key))
-    return problems
+    return checked(document, schema)[1]
+
+
+def read_checked(path: FilePath, display: str, schema: Mapping[str, Any], *,
+                 within: FilePath | None = None) -> tuple[Document | None, list[Problem]]:
+    """A file read (source/yamlsrc.py) and checked against its format: the one way loaders read.
+
+    ``display`` names the file in messages; ``within`` is the catalog directory, out
+    of which a symbolic link may not lead. The document is None when the file could
+    not be read or nothing of it fits its format.
+    """
+    try:
+        document = load_file(path, display, within=within)
+    except InputError as exc:
+        return None, list(exc.problems)
+    return checked(document, schema)

@@ -11,7 +11,7 @@ does not know makes the whole schema uncompilable (every object then goes the sl
 way), and a value it is unsure about (a float where an integer is expected, a bool in
 an enum) counts as invalid and is left to jsonschema to judge.
 
-The catalog's own input formats (formats.py) are compiled the same way, with their
+The catalog's own input formats (formats/) are compiled the same way, with their
 ``format`` checks passed in: a valid catalog is loaded without importing jsonschema.
 
 What "integer" means is decided here, once, for both checks. JSON Schema counts

@@ -130,7 +130,7 @@ def render_markdown(diff: Diff) -> str:
     if diff.removed:
         lines += ["", "> [!WARNING]", "> VirtualMachines that name a removed object (`spec.instancetype.name`, "
                   "`spec.preference.name`) keep naming it after the upgrade. A catalog built with "
-                  f"`citgen build --retain-from` keeps shipping such objects, labelled deprecated."]
+                  "`citgen build --retain-from` keeps shipping such objects, labelled deprecated."]
     lines += _changed(changed)
     lines += _listed("Newly deprecated", diff.newly_deprecated, mark_deprecated=False)
     if diff.ignored_labels:

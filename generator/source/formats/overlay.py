@@ -4,7 +4,7 @@ An overlay is checked against this schema before anything is applied, so a
 misspelt key is reported at its line with the closest known key (inputcheck.py)
 and the code applying an overlay can trust the shape of what it reads. Bodies
 that also appear in catalog files (a series, a size matrix, feature flags)
-reuse the schemas of formats.py: a vendor writes a series the same way in an
+reuse the schemas of catalog.py and preferences.py: a vendor writes a series the same way in an
 overlay as the built-in catalog does in series/*.yaml.
 """
 
@@ -13,8 +13,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..features import FEATURES
-from . import formats
+from ...features import FEATURES
+from . import catalog as formats
+from .preferences import PREFERENCE_NAME, TAG, TRAIT_LIST, TRAIT_NAME
 
 #: Names a list of drop/keep entries may hold: series names or prefixes, size
 #: names, preference names or glob patterns. What they refer to is checked when
@@ -25,33 +26,6 @@ NAME_LIST: dict[str, Any] = {
     "items": {"type": "string", "minLength": 1},
 }
 
-PREFERENCE_NAME: dict[str, Any] = {
-    "type": "string",
-    "pattern": r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
-    "maxLength": 253,
-    "x-expected": "a preference name of lower-case letters, digits, '-' and '.' such as fedora.gpu",
-}
-
-TRAIT_NAME: dict[str, Any] = {
-    "type": "string",
-    "pattern": r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$",
-    "x-expected": "a trait name of lower-case letters, digits and '-' such as efi-secureboot",
-}
-
-_TAG = {"type": "string", "pattern": r"^[^,]+$", "x-expected": "a non-empty tag without commas"}
-_TRAIT_REF = {
-    "anyOf": [
-        {"type": "string", "minLength": 1},
-        {
-            "type": "object",
-            "properties": {"trait": {"type": "string", "minLength": 1}, "override": {"type": "boolean"}},
-            "required": ["trait"],
-            "additionalProperties": False,
-        },
-    ],
-    "x-expected": "a trait name, or a mapping {trait: NAME, override: true}",
-}
-_TRAIT_LIST = {"type": "array", "items": _TRAIT_REF}
 _REQUIREMENTS = {
     "type": "object",
     "properties": {"cpu": formats.POSITIVE_INT, "memory": formats.QUANTITY},
@@ -69,8 +43,8 @@ def _preference(*, adding: bool) -> dict[str, Any]:
         "basedOn": PREFERENCE_NAME,
         "osType": _TEXT,
         "iconClass": _TEXT,
-        "tags": {"type": "array", "items": _TAG},
-        "traits": _TRAIT_LIST,
+        "tags": {"type": "array", "items": TAG},
+        "traits": TRAIT_LIST,
         "requirements": _REQUIREMENTS,
         "spec": {"type": "object"},
         # It must replace something (docs/catalog-format.md); an empty one never does.
@@ -81,7 +55,7 @@ def _preference(*, adding: bool) -> dict[str, Any]:
         properties["family"] = {"type": "string", "minLength": 1}
         return {"type": "object", "properties": properties, "required": ["description"],
                 "additionalProperties": False}
-    properties["addTraits"] = _TRAIT_LIST
+    properties["addTraits"] = TRAIT_LIST
     return {"type": "object", "properties": properties, "minProperties": 1, "additionalProperties": False}
 
 
@@ -165,7 +139,7 @@ OVERLAY: dict[str, Any] = {
                 "additionalProperties": {
                     "type": "object",
                     "properties": {"description": _TEXT, "spec": {"type": "object", "minProperties": 1},
-                                   "tags": {"type": "array", "items": _TAG}},
+                                   "tags": {"type": "array", "items": TAG}},
                     "required": ["description", "spec"],
                     "additionalProperties": False,
                 },

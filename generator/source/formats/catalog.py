@@ -1,4 +1,4 @@
-"""The formats of hand-written catalog files, as JSON Schemas.
+"""catalog.yaml, the size matrices and the series files, and the pieces other formats share.
 
 These are the contract docs/catalog-format.md describes. Checking them before
 anything else means later steps can trust the shape of what they read, and
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..features import FEATURES
+from ...features import FEATURES
 
 #: A value that ends up as a label value: at most 63 characters, alphanumerics at both
-#: ends. The ``label-value`` format is generator/objectmeta.py's check (see inputcheck.FORMATS), the
+#: ends. The ``label-value`` format is generator/objectmeta.py's check (see source/inputcheck.py, FORMATS), the
 #: one the object-metadata rule applies to finished objects.
 LABEL_VALUE = {"type": "string", "format": "label-value"}
 #: A size name is the part of an instancetype name after the dot, and a label value.
@@ -53,7 +53,7 @@ CATALOG: dict[str, Any] = {
                         "deviceName": {"type": "string", "x-expected": "a GPU device name such as nvidia.com/A400"},
                         "count": {"type": "integer", "minimum": 1, "maximum": 16},
                     },
-                    # A count without a device is refused by load._parameter_problems, in the
+                    # A count without a device is refused by load/catalog.py (_parameter_problems), in the
                     # words --gpu-count and overlays use.
                     "minProperties": 1,
                     "additionalProperties": False,
@@ -144,7 +144,8 @@ SERIES: dict[str, Any] = {
         "icon": LABEL_VALUE,
         "ratio": {
             "type": "string",
-            "pattern": r"^[1-9][0-9]*:([0-9]+(\.[0-9]+)?)$",
+            # Whole vCPUs and a memory share greater than zero: "1:0" would make sizes of no memory.
+            "pattern": r"^[1-9][0-9]*:([0-9]*[1-9][0-9]*(\.[0-9]+)?|0+\.[0-9]*[1-9][0-9]*)$",
             "x-expected": "a vCPU:memory ratio in GiB such as \"1:4\"",
         },
         "matrix": {"type": "string"},
