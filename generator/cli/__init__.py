@@ -29,6 +29,7 @@ LAZY_COMMANDS = {
     "schema": ("generator.cli.schema", "schema"),
     "init": ("generator.cli.init", "init"),
     "diff": ("generator.cli.diff", "diff"),
+    "site": ("generator.cli.site", "site"),
 }
 
 
@@ -52,7 +53,7 @@ class CitgenGroup(click.Group):
                 click.echo(f"error: {problem}", err=True)
             count = len(exc.problems)
             click.echo(f"citgen: {count} problem{'s' if count != 1 else ''}, nothing written"
-                       if ctx.invoked_subcommand == "build" else
+                       if ctx.invoked_subcommand in ("build", "site") else
                        f"citgen: {count} problem{'s' if count != 1 else ''}", err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
