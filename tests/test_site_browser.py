@@ -185,7 +185,8 @@ def test_the_fit_view_agrees_with_validate_matrix(open_page, preference):
         if pref == preference:
             refused[instancetype] = error
     shown = page.page.eval_on_selector_all(
-        "#fit-refused li", "els => els.map(e => [e.dataset.name, e.querySelector('.why').innerText])")
+        "#fit-refused li[data-name]",
+        "els => els.map(e => [e.dataset.name, e.closest('.refusal').querySelector('.why').innerText])")
     assert dict(shown) == refused
     every = [o.name for o in default_build().objects if o.family == "instancetype"]
     assert page.visible("#fit-accepted li") == [name for name in every if name not in refused]

@@ -18,7 +18,7 @@ COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#b
 MARKS = ("circle", "square", "diamond", "triangle", "down", "plus", "cross", "star")
 
 WIDTH, HEIGHT = 720, 440
-LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 48
+LEFT, RIGHT, TOP, BOTTOM = 72, 16, 16, 52
 GIB = 1024**3
 
 
@@ -94,7 +94,7 @@ def chart(series: Sequence[Mapping[str, Any]], instancetypes: Sequence[Mapping[s
     out.append(f'<line x1="{LEFT}" y1="{TOP + plot_h}" x2="{LEFT + plot_w}" y2="{TOP + plot_h}"/>')
     out.append(f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{TOP + plot_h}"/>')
     for e in xs:
-        out.append(f'<text x="{x_at(2**e):.1f}" y="{TOP + plot_h + 18}" text-anchor="middle">{2**e}</text>')
+        out.append(f'<text x="{x_at(2**e):.1f}" y="{TOP + plot_h + 22}" text-anchor="middle">{2**e}</text>')
     for e in ys:
         out.append(f'<text x="{LEFT - 6}" y="{y_at(2.0**e * GIB) + 4:.1f}" text-anchor="end">'
                    f'{_memory_tick(e)}</text>')

@@ -252,8 +252,15 @@
     }
     document.getElementById("preferences-none").hidden = prefs > 0;
     document.getElementById("sizes-none").hidden = its > 0;
-    for (const row of document.querySelectorAll("#size-grid tbody tr")) {
+    // rows and columns left without a visible instancetype are hidden, so a filtered grid stays small
+    const grid = document.getElementById("size-grid");
+    const used = new Set();
+    for (const row of grid.tBodies[0].rows) {
       row.hidden = !row.querySelector("a.it:not([hidden])");
+      for (const cell of row.cells) if (cell.querySelector("a.it:not([hidden])")) used.add(cell.cellIndex);
+    }
+    for (const row of grid.rows) {
+      for (const cell of row.cells) if (cell.cellIndex > 0) cell.hidden = !used.has(cell.cellIndex);
     }
     count.textContent = requirements.length
       ? plural(its, "instancetype") + " and " + plural(prefs, "preference") + " match."
@@ -282,11 +289,19 @@
     const ok = document.getElementById("fit-accepted");
     ok.replaceChildren(...accepted.map((it) => el("li", { class: "ok", "data-name": it.name },
       el("a", { href: "#" + it.name, text: it.name }))));
+    // refusals grouped by KubeVirt's message: a handful of reasons, each with its instancetypes
     const bad = document.getElementById("fit-refused");
-    bad.replaceChildren(...data.instancetypes.filter((it) => it.name in refused).map((it) => el("li", {
-      "data-name": it.name, "data-reason": refused[it.name][1] || "",
-    }, el("a", { href: "#" + it.name, text: it.name }), ": ",
-    el("span", { class: "why", text: data.fit.messages[refused[it.name][0]] }))));
+    const groups = new Map();
+    for (const it of data.instancetypes) {
+      if (!(it.name in refused)) continue;
+      const [message, reason] = refused[it.name];
+      if (!groups.has(message)) groups.set(message, { reason: reason || "", names: [] });
+      groups.get(message).names.push(it.name);
+    }
+    bad.replaceChildren(...[...groups].map(([message, group]) => el("li", { class: "refusal", "data-reason": group.reason },
+      el("p", { class: "why", text: data.fit.messages[message] }),
+      el("ul", { class: "chips", "aria-label": "Refused for this reason" },
+        group.names.map((name) => el("li", { "data-name": name }, el("a", { href: "#" + name, text: name })))))));
     document.getElementById("fit-summary").textContent = "With " + preference + ", KubeVirt accepts " +
       plural(accepted.length, "instancetype") + " and refuses " + (data.instancetypes.length - accepted.length) + ".";
     const its = document.getElementById("fit-instancetype");
