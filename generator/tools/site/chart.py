@@ -73,11 +73,14 @@ def chart(series: Sequence[Mapping[str, Any]], instancetypes: Sequence[Mapping[s
     ys = _powers(min(p["memory"] for p in points) / GIB, max(p["memory"] for p in points) / GIB)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
+    # a quarter of a doubling beyond the outer ticks, so marks on them are not cut by the axes
+    x_lo, x_hi, y_lo, y_hi = xs[0] - 0.25, xs[-1] + 0.25, ys[0] - 0.25, ys[-1] + 0.25
+
     def x_at(cpu: float) -> float:
-        return LEFT + (math.log2(cpu) - xs[0]) / (xs[-1] - xs[0]) * plot_w
+        return LEFT + (math.log2(cpu) - x_lo) / (x_hi - x_lo) * plot_w
 
     def y_at(memory: float) -> float:
-        return TOP + plot_h - (math.log2(memory / GIB) - ys[0]) / (ys[-1] - ys[0]) * plot_h
+        return TOP + plot_h - (math.log2(memory / GIB) - y_lo) / (y_hi - y_lo) * plot_h
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" '
            f'role="img" aria-labelledby="chart-title chart-desc">',
