@@ -22,7 +22,7 @@ from generator.tools.site.data import quantity, ratio
 from generator.tools.vmexpand import expand
 from generator.tools.vmexpand.matrix import matrix
 
-from helpers import default_build, snapshot
+from tests.helpers import default_build, snapshot
 
 
 def site(out: Path, *args: str) -> dict:

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.tools.vmexpand import expand
 
-from helpers import default_build
+from tests.helpers import default_build
 
 playwright_api = pytest.importorskip("playwright.sync_api") if os.environ.get("CI") != "true" else None
 if playwright_api is None:
