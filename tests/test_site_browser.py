@@ -222,6 +222,8 @@ def test_a_deep_link_shows_the_instancetype(open_page):
     assert page.page.evaluate("document.querySelector(':target').dataset.name") == "u1.large"
     preference = open_page("#windows.11")
     assert preference.page.evaluate("document.querySelector(':target').dataset.name") == "windows.11"
+    mistyped = open_page("#u1.lar%E0ge")
+    assert (mistyped.console, mistyped.page.is_hidden("#details")) == ([], True)
 
 
 def test_keyboard_moves_through_the_grid_and_slash_focuses_the_filter(open_page):

@@ -15,7 +15,6 @@ nothing), ``catalog.json`` (the same data, for scripts), and
 from __future__ import annotations
 
 import json
-from typing import Mapping
 
 from ...errors import InputError
 from ...pipeline import BuildOptions, generate
@@ -41,7 +40,3 @@ def site_files(options: BuildOptions) -> dict[str, bytes]:
     files["CHECKSUMS.sha256"] = checksums(files)
     return files
 
-
-def page_size(files: Mapping[str, bytes]) -> int:
-    """Bytes of the page a browser loads (index.html carries everything)."""
-    return len(files["index.html"])

@@ -351,7 +351,12 @@
   }
 
   function readHash() {
-    const hash = decodeURIComponent(location.hash.slice(1));
+    let hash = location.hash.slice(1);
+    try {
+      hash = decodeURIComponent(hash);
+    } catch (e) {
+      // a hand-edited link with a stray %: look for it as written
+    }
     if (location.hash.slice(1).includes("=")) {
       const params = new URLSearchParams(location.hash.slice(1));
       const selector = params.get("l") || "";
