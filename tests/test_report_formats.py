@@ -312,3 +312,36 @@ def test_a_refused_schema_import_in_text_json_and_github(tmp_path: Path):
     assert (code, found["command"], [p["message"] for p in found["problems"]]) == (
         2, "schema import", ["file not found"])
     assert citgen(*args, "--format", "github").stdout == f"::error file={missing},title=input::file not found\n"
+
+
+# --- build --check and site -----------------------------------------------------------------------
+
+def test_build_check_in_text_json_and_github(tmp_path: Path):
+    out = tmp_path / "bundles"
+    shutil.copytree(REPO / "bundles", out)
+    text = citgen("build", "--check", "--out", out)
+    assert (text.exit_code, text.stdout) == (0, f"{out} is up to date (99 files)\n")
+
+    (out / "CHECKSUMS.sha256").write_text("\n")
+    code, found = report("build", "--check", "--out", out)
+    assert (code, found["ok"], found["upToDate"], found["stale"]) == (1, False, False, ["CHECKSUMS.sha256"])
+
+    github = citgen("build", "--check", "--out", out, "--format", "github")
+    assert github.exit_code == 1
+    assert github.stdout.splitlines()[:2] == [
+        f"::notice title=citgen build::{out} is out of date: 1 stale, 0 missing, 0 extra",
+        "::notice title=citgen build::  stale:   CHECKSUMS.sha256"]
+
+
+def test_site_in_text_json_and_github(tmp_path: Path):
+    text = citgen("site", "--out", tmp_path / "one")
+    assert text.exit_code == 0 and text.stdout.startswith(f"wrote 3 files to {tmp_path / 'one'} (index.html: ")
+    code, found = report("site", "--out", tmp_path / "two")
+    assert (code, found["command"], found["files"]) == (0, "site", ["CHECKSUMS.sha256", "catalog.json", "index.html"])
+    assert found["counts"]["indexBytes"] == (tmp_path / "two" / "index.html").stat().st_size
+
+    refused = citgen("site", "--out", tmp_path / "three", "--gpu-count", "0", "--format", "github")
+    assert refused.exit_code == 2
+    assert refused.stdout.splitlines() == ["::error title=input::--gpu-count: expected 1 to 16 GPUs, got 0",
+                                           "::notice title=citgen site::citgen: 1 problem, nothing written"]
+    assert not (tmp_path / "three").exists()

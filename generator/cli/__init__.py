@@ -33,6 +33,7 @@ LAZY_COMMANDS = {
     "schema": ("generator.cli.schema", "schema"),
     "init": ("generator.cli.init", "init"),
     "diff": ("generator.cli.diff", "diff"),
+    "site": ("generator.cli.site", "site"),
 }
 
 

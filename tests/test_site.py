@@ -1,0 +1,158 @@
+"""`citgen site` without a browser: the files, their data, determinism, size and refusals.
+
+What the page does with the data once its script runs is checked in a real
+browser by tests/test_site_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.tools.site.data import quantity, ratio
+from generator.tools.vmexpand import expand
+from generator.tools.vmexpand.matrix import matrix
+
+from tests.helpers import default_build, snapshot
+
+
+def site(out: Path, *args: str) -> dict:
+    result = CliRunner().invoke(main, ["site", "--out", str(out), *args])
+    assert result.exit_code == 0, result.output
+    return json.loads((out / "catalog.json").read_text(encoding="utf-8"))
+
+
+def test_the_site_is_a_page_its_data_and_their_checksums(tmp_path: Path):
+    result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["CHECKSUMS.sha256", "catalog.json", "index.html"]
+    check = subprocess.run(["sha256sum", "--check", "--strict", "CHECKSUMS.sha256"], cwd=tmp_path / "site",
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    size = (tmp_path / "site" / "index.html").stat().st_size
+    assert result.output == f"wrote 3 files to {tmp_path / 'site'} (index.html: {size // 1024} KiB)\n"
+
+
+def test_the_page_for_the_built_in_catalog_is_under_500_kb(tmp_path: Path):
+    site(tmp_path / "site")
+    assert (tmp_path / "site" / "index.html").stat().st_size < 500_000
+
+
+def test_the_data_holds_every_cluster_object_of_the_build(tmp_path: Path):
+    data = site(tmp_path / "site")
+    build = default_build()
+    assert [it["name"] for it in data["instancetypes"]] == sorted(
+        o.name for o in build.objects if o.family == "instancetype")
+    assert [p["name"] for p in data["preferences"]] == sorted(
+        o.name for o in build.objects if o.family == "preference")
+    assert [s["name"] for s in data["series"]] == ["cx1", "d1", "m1", "n1", "o1", "rt1", "u1"]
+
+
+def test_series_features_are_readable_badges(tmp_path: Path):
+    series = {s["name"]: s for s in site(tmp_path / "site")["series"]}
+    assert series["cx1"]["badges"] == ["Dedicated CPUs", "Isolated emulator thread", "NUMA", "Hugepages 2Mi or 1Gi",
+                                       "One socket per vCPU at most"]
+    assert series["o1"]["badges"] == ["Shared (burstable) CPUs", "Memory overcommit 50%"]
+    assert series["rt1"]["badges"] == ["Dedicated CPUs", "Isolated emulator thread", "NUMA", "Hugepages 1Gi",
+                                       "Realtime"]
+    assert (series["m1"]["ratio"], series["u1"]["ratio"], series["cx1"]["class"]) == ("1:8", "1:4",
+                                                                                       "compute.exclusive")
+
+
+def test_a_gpu_build_shows_the_gn_series_with_its_device(tmp_path: Path):
+    data = site(tmp_path / "site", "--gpu-device", "nvidia.com/H100", "--gpu-count", "2")
+    gn = next(s for s in data["series"] if s["name"] == "gn1")
+    assert gn["badges"] == ["Shared (burstable) CPUs", "2 × nvidia.com/H100"]
+    assert "gn1.xlarge" in [it["name"] for it in data["instancetypes"]]
+
+
+def test_variants_are_placed_under_their_base_size(tmp_path: Path):
+    its = {it["name"]: it for it in site(tmp_path / "site")["instancetypes"]}
+    assert (its["cx1.large1gi"]["size"], its["cx1.large1gi"]["variant"]) == ("large", "1gi")
+    assert (its["cx1.large"]["size"], its["cx1.large"]["variant"]) == ("large", "")
+    assert (its["u1.2xmedium"]["size"], its["u1.2xmedium"]["variant"]) == ("2xmedium", "")
+
+
+def test_preferences_show_firmware_buses_and_notable_settings(tmp_path: Path):
+    prefs = {p["name"]: p for p in site(tmp_path / "site")["preferences"]}
+    windows = prefs["windows.11"]
+    assert (windows["family"], windows["firmware"], windows["diskBus"], windows["networkBus"], windows["cpu"],
+            windows["memoryText"]) == ("windows", "EFI, Secure Boot", "sata", "e1000e", 2, "4Gi")
+    assert windows["notable"] == ["CPU topology: cores", "persistent TPM", "persistent EFI variables",
+                                  "Hyper-V enlightenments", "SMM", "tablet input device",
+                                  "3600 s shutdown grace period"]
+    assert (prefs["debian"]["firmware"], prefs["legacy"]["firmware"], prefs["fedora.arm64"]["architecture"]) == (
+        "EFI", "BIOS", "arm64")
+
+
+def test_fit_verdicts_are_those_of_the_matrix(tmp_path: Path):
+    data = site(tmp_path / "site")
+    docs = [d.data for d in default_build().documents]
+    refused = {(r.preference, r.instancetype): r.error for r in matrix(docs, docs) if not r.ok}
+    shown = {(pref, it): data["fit"]["messages"][entry[0]]
+             for pref, its in data["fit"]["refused"].items() for it, entry in its.items()}
+    assert shown == refused
+    assert len(shown) == 440
+
+
+def test_the_manifest_is_the_vm_the_verdicts_were_made_on(tmp_path: Path):
+    data = site(tmp_path / "site")
+    vm = yaml.safe_load(data["manifest"].replace("INSTANCETYPE", "u1.medium").replace("PREFERENCE", "fedora"))
+    objects = {(d.kind, d.name): d.data for d in default_build().documents}
+    outcome = expand(vm, objects[("VirtualMachineClusterInstancetype", "u1.medium")],
+                     objects[("VirtualMachineClusterPreference", "fedora")])
+    assert outcome.ok, outcome.errors
+    assert (vm["metadata"]["name"], vm["spec"]["instancetype"], vm["spec"]["preference"]) == (
+        "my-vm", {"kind": "VirtualMachineClusterInstancetype", "name": "u1.medium"},
+        {"kind": "VirtualMachineClusterPreference", "name": "fedora"})
+
+
+def test_the_page_names_no_other_host_to_load_from(tmp_path: Path):
+    site(tmp_path / "site")
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'(?:src|href)="(?!#)[^"]*"', html) == []
+    assert "default-src 'none'" in html
+    assert "@import" not in html and "url(" not in html
+
+
+def test_the_site_is_byte_identical_across_time_zones_and_locales(tmp_path: Path):
+    for name, tz, locale in (("a", "UTC", "C"), ("b", "Pacific/Kiritimati", "C.UTF-8")):
+        env = {**os.environ, "TZ": tz, "LC_ALL": locale, "PYTHONHASHSEED": str(len(name + tz))}
+        subprocess.run([sys.executable, "-m", "generator.cli", "site", "--out", str(tmp_path / name)],
+                       env=env, check=True, capture_output=True)
+    assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
+
+
+def test_quantities_and_ratios_read_as_the_catalog_writes_them():
+    assert [quantity(v) for v in (512 * 1024**2, 2 * 1024**3, 1536 * 1024**2, 1000)] == ["512Mi", "2Gi",
+                                                                                       "1536Mi", "1000"]
+    assert (ratio(Fraction(4)), ratio(Fraction(1, 2))) == ("1:4", "1:0.5")
+
+
+def test_a_bad_option_is_refused_and_nothing_is_written(tmp_path: Path):
+    result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "site"), "--gpu-count", "17",
+                                       "--gpu-device", "nvidia.com/H100"])
+    assert result.exit_code == 2
+    assert result.stderr == ("error: --gpu-count: expected 1 to 16 GPUs, got 17\n"
+                             "citgen: 1 problem, nothing written\n")
+    assert not (tmp_path / "site").exists()
+
+
+def test_an_existing_directory_that_is_not_a_site_is_not_replaced(tmp_path: Path):
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "notes.txt").write_text("mine\n")
+    result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "site")])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == (
+        f"error: {tmp_path / 'site'}: refusing to replace a directory that is not an earlier citgen output "
+        "(it has no CHECKSUMS.sha256); choose an empty or new --out")
+    assert snapshot(tmp_path / "site") == {"notes.txt": b"mine\n"}
