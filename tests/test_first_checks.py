@@ -105,6 +105,18 @@ def test_python_dash_m_generator_is_the_citgen_command(tmp_path):
     assert "Usage: citgen build [OPTIONS]" in refused.stderr and "Traceback" not in refused.stderr
 
 
+def test_the_readme_shows_what_version_prints():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"`citgen {generator.__version__} (built-in catalog {CATALOG_VERSION})`" in readme
+
+
+def test_no_install_instruction_names_a_release_on_a_package_index():
+    """citgen is installed from its repository; `pip install kubevirt-citgen==...` would fetch nothing."""
+    for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        assert re.findall(r"pip install[^\n]*kubevirt-citgen", text) == [], path.name
+
+
 # --- make -------------------------------------------------------------------------------
 
 
