@@ -86,10 +86,11 @@ def test_version_with_an_unreadable_built_in_catalog_says_so(tmp_path, monkeypat
     (tmp_path / "catalog.yaml").write_text("vendor: kubevirt.io\nversion: [1]\n")
     monkeypatch.setattr("generator.cli.version.builtin_catalog", lambda: tmp_path)
     result = CliRunner().invoke(main, ["--version"])
-    assert result.exit_code == 2
-    assert result.output.splitlines()[-1] == (
-        f"citgen {generator.__version__}: the built-in catalog cannot be read; reinstall citgen")
-    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert (result.exit_code, result.output.splitlines()) == (2, [
+        "error: catalog.yaml:2:10: version: expected a string, got a list",
+        "error: series/sizes.yaml: file not found",
+        f"citgen {generator.__version__}: the built-in catalog cannot be read; reinstall citgen",
+    ])
 
 
 def test_python_dash_m_generator_is_the_citgen_command(tmp_path):
