@@ -352,8 +352,7 @@ def test_chart_yaml_has_what_a_chart_repository_shows(chart: Any):
     assert meta["home"] == home and meta["sources"] == [home]
     assert meta["icon"] == "https://raw.githubusercontent.com/kubevirt/community/main/logo/KubeVirt_icon.svg"
     assert meta["kubeVersion"] == ">=1.25.0-0"
-    assert meta["description"] == ("Common instancetypes (VM sizes) and preferences (guest OS settings) for "
-                                   "KubeVirt, from the kubevirt.io catalog")
+    assert meta["description"] == "Common instancetypes (VM sizes) and preferences (guest OS settings) for KubeVirt"
     assert {"kubevirt", "instancetype", "preference"} <= set(meta["keywords"])
 
 

@@ -329,6 +329,26 @@ def _show(value: Any) -> str:
     return f"`{json.dumps(value, ensure_ascii=False)}`"
 
 
+def _walk_values(properties: Mapping[str, Any], defaults: Mapping[str, Any], prefix: str,
+                 rows: list[list[str]], names: dict[tuple, list[str]]) -> None:
+    """Adds a row per value under ``prefix``, and each list of names to ``names``.
+
+    A module function rather than a closure calling itself: such a closure is a
+    reference cycle, and a build, which runs with the collector paused, makes none.
+    """
+    keys = [k for k in defaults if k in properties] + [k for k in properties if k not in defaults]
+    for key in keys:
+        sub, path = properties[key], f"{prefix}{key}"
+        if _is_group(sub):
+            _walk_values(sub.get("properties") or {}, defaults.get(key) or {}, path + ".", rows, names)
+            continue
+        default = _show(defaults[key]) if key in defaults else "unset"
+        rows.append([f"`{path}`", _type_text(sub), default, str(sub.get("description", ""))])
+        enum = (sub.get("items") or {}).get("enum") if sub.get("type") == "array" else None
+        if enum:
+            names.setdefault(tuple(enum), []).append(f"`{path}`")
+
+
 def values_reference(values: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[str, list[tuple[list[str], list]]]:
     """The README's table of every value, and the names the name-list values accept.
 
@@ -338,21 +358,7 @@ def values_reference(values: Mapping[str, Any], schema: Mapping[str, Any]) -> tu
     """
     rows: list[list[str]] = []
     names: dict[tuple, list[str]] = {}
-
-    def walk(properties: Mapping[str, Any], defaults: Mapping[str, Any], prefix: str) -> None:
-        keys = [k for k in defaults if k in properties] + [k for k in properties if k not in defaults]
-        for key in keys:
-            sub, path = properties[key], f"{prefix}{key}"
-            if _is_group(sub):
-                walk(sub.get("properties") or {}, defaults.get(key) or {}, path + ".")
-                continue
-            default = _show(defaults[key]) if key in defaults else "unset"
-            rows.append([f"`{path}`", _type_text(sub), default, str(sub.get("description", ""))])
-            enum = (sub.get("items") or {}).get("enum") if sub.get("type") == "array" else None
-            if enum:
-                names.setdefault(tuple(enum), []).append(f"`{path}`")
-
-    walk(schema.get("properties") or {}, values, "")
+    _walk_values(schema.get("properties") or {}, values, "", rows, names)
     table = markdown_table(["value", "type", "default", "what it does"], rows)
     return table, [(paths, [f"`{name}`" for name in enum]) for enum, paths in names.items()]
 
@@ -410,8 +416,8 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
     home = ctx.catalog.settings.provider.get("documentationURL", "")
     variables = {
         "name": CHART,
-        "description": f"Common instancetypes (VM sizes) and preferences (guest OS settings) for KubeVirt, "
-                       f"from the {ctx.catalog.settings.vendor} catalog",
+        # The same for every vendor (the vendor is in the annotations), so it always fits the lint's line.
+        "description": "Common instancetypes (VM sizes) and preferences (guest OS settings) for KubeVirt",
         "chart_version": chart_version(ctx.version),
         "app_version": ctx.version,
         "home": home,
