@@ -5,10 +5,11 @@ templates full of ``{{ }}``) are static files under ``templates/helm/chart/``,
 copied byte for byte. What belongs to one build is generated: Chart.yaml,
 values.yaml and README.md from Jinja templates (``templates/helm/*.j2``), the
 values schema from the catalog's names, and ``catalog/objects.json``, the
-objects the Go templates read with ``.Files.Get | fromJson``. The README's table
-of values is read off the rendered values.yaml (defaults) and the schema
-(types, descriptions, accepted names), so it cannot disagree with either. The objects are the bundles'
-documents parsed back, so default values render exactly the all-bundle.
+objects the Go templates read with ``.Files.Get | fromJson``. The objects are
+the bundles' documents parsed back, so default values render exactly the
+all-bundle. The README's table of values is read off the rendered values.yaml
+(defaults) and the schema (types, descriptions, accepted names), so it cannot
+disagree with either.
 
 Chart versions must be SemVer 2; catalog versions are tags like ``v1.8.0-dev``.
 :func:`chart_version` maps one to the other (see its docstring); appVersion
@@ -349,7 +350,8 @@ def _walk_values(properties: Mapping[str, Any], defaults: Mapping[str, Any], pre
             names.setdefault(tuple(enum), []).append(f"`{path}`")
 
 
-def values_reference(values: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[str, list[tuple[list[str], list]]]:
+def values_reference(values: Mapping[str, Any],
+                     schema: Mapping[str, Any]) -> tuple[str, list[tuple[list[str], list[str]]]]:
     """The README's table of every value, and the names the name-list values accept.
 
     The rows follow values.yaml's order, then any value only the schema has
