@@ -346,6 +346,76 @@ def test_chart_yaml_carries_the_catalog_version(chart: Any):
     assert SEMVER.match(meta["version"])
 
 
+def test_chart_yaml_has_what_a_chart_repository_shows(chart: Any):
+    meta = chart.metadata
+    home = "https://github.com/kubevirt/common-instancetypes"  # the built-in catalog's documentationURL
+    assert meta["home"] == home and meta["sources"] == [home]
+    assert meta["icon"] == "https://raw.githubusercontent.com/kubevirt/community/main/logo/KubeVirt_icon.svg"
+    assert meta["kubeVersion"] == ">=1.25.0-0"
+    assert meta["description"] == "Common instancetypes (VM sizes) and preferences (guest OS settings) for KubeVirt"
+    assert {"kubevirt", "instancetype", "preference"} <= set(meta["keywords"])
+
+
+def test_helm_lint_strict_reports_nothing_not_even_information(helm: Any, chart_dir: Path, tmp_path: Path):
+    """The INFO finding "icon is recommended" is what a chart without an icon gets; there is none left."""
+    clean = {"total_charts_linted": 1, "messages": [], "errors": []}
+    for values in (None, VALUE_SETS["together"]):
+        assert helm.lint(str(chart_dir), values, strict=True) == clean
+    gpu_chart_dir = write_files(gpu_build(), tmp_path) / CHART
+    assert helm.lint(str(gpu_chart_dir), GPU_VALUE_SETS["together"], strict=True) == clean
+
+
+def readme_values(chart_dir: Path) -> dict[str, list[str]]:
+    """The chart README's table of values: the path of each value -> its type, default and description."""
+    rows = re.findall(r"^\| `([^`]+)` \| (.*?) \| (.*?) \| (.*) \|$", (chart_dir / "README.md").read_text(), re.M)
+    return {path: [kind, default, text] for path, kind, default, text in rows}
+
+
+def leaves(values: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Every value of values.yaml by its dotted path; a non-empty mapping is a group of values."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, dict) and value:
+            out.update(leaves(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def schema_at(schema: Mapping[str, Any], path: str) -> Mapping[str, Any]:
+    for key in path.split("."):
+        schema = schema["properties"][key]
+    return schema
+
+
+@pytest.mark.parametrize("gpus", [False, True], ids=["default", "with-gpus"])
+def test_the_chart_readme_lists_every_value_with_its_default(chart_dir: Path, tmp_path: Path, gpus: bool):
+    where = write_files(gpu_build(), tmp_path) / CHART if gpus else chart_dir
+    values = yaml.safe_load((where / "values.yaml").read_text())
+    schema = json.loads((where / "values.schema.json").read_text())
+    table = readme_values(where)
+    assert {path: row[1] for path, row in table.items()} == {
+        **{path: f"`{json.dumps(value)}`" for path, value in leaves(values).items()}, "global": "unset"}
+    for path, (kind, _default, text) in table.items():
+        assert text == schema_at(schema, path)["description"] != ""
+    assert table["kinds.cluster"][0] == "boolean" and table["instancetypes.sizes"][0] == "list of names"
+    assert table["labels"][0] == "map of strings"
+    assert ("gpu.deviceName" in table) is gpus
+    if gpus:
+        assert table["gpu.deviceName"][1] == '`"nvidia.com/A400"`'
+
+
+def test_the_chart_readme_lists_the_names_each_value_accepts(chart_dir: Path):
+    text = (chart_dir / "README.md").read_text()
+    schema = json.loads((chart_dir / "values.schema.json").read_text())
+    for paths in (["instancetypes.series", "instancetypes.excludeSeries"],
+                  ["instancetypes.sizes", "instancetypes.excludeSizes"],
+                  ["preferences.include", "preferences.exclude"]):
+        heading = ", ".join(f"`{p}`" for p in paths) + " accept:\n"
+        listed = text[text.index(heading) + len(heading):].split("\n\n")[0]
+        assert re.findall(r"`([^`]+)`", listed) == schema_at(schema, paths[0])["items"]["enum"]
+
+
 @pytest.mark.parametrize("version, semver", [
     ("v1.8.0-dev", "1.8.0-dev"),
     ("v1.8.0", "1.8.0"),

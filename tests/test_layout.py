@@ -23,7 +23,7 @@ PACKAGE = Path(generator.__file__).resolve().parent
 #: model and features are the vocabulary the input formats are written in, so they
 #: come before source; schemas (KubeVirt's CRD schemas) are read by loading to check
 #: spec fragments, so they come before load. tools and cli use the steps; nothing
-#: uses them.
+#: uses them. ``python -m generator`` (generator/__main__.py) only runs the command line.
 LAYERS: list[tuple[str, ...]] = [
     ("generator", "generator.problems", "generator.errors", "generator.result", "generator.quantity",
      "generator.paths", "generator.merge", "generator.objectmeta", "generator.runtime"),
@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("generator.report",),
     ("generator.pipeline",),
     ("generator.tools",),
-    ("generator.cli",),
+    ("generator.cli", "generator.__main__"),
 ]
 
 

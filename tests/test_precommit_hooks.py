@@ -105,5 +105,5 @@ def test_a_broken_bundle_fails_validation_at_its_line(catalog_repo: Path, enviro
     git(catalog_repo, "add", "-A")
     done = pre_commit(catalog_repo, environment, "citgen-validate")
     assert done.returncode == 1
-    assert "bundles/common-clusterinstancetypes-bundle.yaml:" in done.stdout
-    assert "spec.cpu.guest" in done.stdout or "$.spec.cpu.guest" in done.stdout
+    assert ("bundles/common-clusterinstancetypes-bundle.yaml#8 (cx1.medium) $.spec.cpu.guest: expected integer, "
+            "got string 'one' [schema]\n1 problem in 1 of 65 documents\n") in done.stdout

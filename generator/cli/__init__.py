@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from .. import __version__
 from ..errors import CitgenError
 from ..report import FORMATS
 from ..result import Result
@@ -23,6 +22,7 @@ from .build import build
 from .list import list_
 from .options import GROUP_FORMAT, FORMAT_HELP, SizeParam, emit
 from .readme import readme
+from .version import version_option
 
 #: Commands that live in modules of their own, imported only when they run (or help
 #: lists them): a build does not pay for the validator's, expander's or schema
@@ -67,7 +67,7 @@ class CitgenGroup(click.Group):
 
 
 @click.group(cls=CitgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="citgen")
+@version_option()
 @click.option(inputfiles.SIZE_OPTION, "max_file_size", type=SizeParam(), envvar=inputfiles.SIZE_VARIABLE,
               default=inputfiles.show_size(inputfiles.DEFAULT_MAX_FILE_SIZE).replace(" ", ""), show_default=True,
               help=f"Largest file citgen reads (catalog files, overlays, bundles, VM files, templates); "

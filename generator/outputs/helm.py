@@ -2,11 +2,14 @@
 
 Two kinds of files meet here and never mix. Helm's own templates (Go
 templates full of ``{{ }}``) are static files under ``templates/helm/chart/``,
-copied byte for byte. What belongs to one build is generated: Chart.yaml and
-values.yaml from Jinja templates (``templates/helm/*.yaml.j2``), the values
-schema from the catalog's names, and ``catalog/objects.json``, the objects the
-Go templates read with ``.Files.Get | fromJson``. The objects are the bundles'
-documents parsed back, so default values render exactly the all-bundle.
+copied byte for byte. What belongs to one build is generated: Chart.yaml,
+values.yaml and README.md from Jinja templates (``templates/helm/*.j2``), the
+values schema from the catalog's names, and ``catalog/objects.json``, the
+objects the Go templates read with ``.Files.Get | fromJson``. The objects are
+the bundles' documents parsed back, so default values render exactly the
+all-bundle. The README's table of values is read off the rendered values.yaml
+(defaults) and the schema (types, descriptions, accepted names), so it cannot
+disagree with either.
 
 Chart versions must be SemVer 2; catalog versions are tags like ``v1.8.0-dev``.
 :func:`chart_version` maps one to the other (see its docstring); appVersion
@@ -35,11 +38,13 @@ from ..source.inputfiles import read_bytes
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
 from .kustomize import template_dirs
+from .tables import markdown_table
 
 CHART = "common-instancetypes"
 ROOT = f"helm/{CHART}"
 STATIC = "helm/chart"  # inside a templates directory: copied verbatim
 RENDERED = {"Chart.yaml": "helm/Chart.yaml.j2", "values.yaml": "helm/values.yaml.j2"}
+README_TEMPLATE = "helm/README.md.j2"  # rendered after values.yaml, whose defaults it lists
 DATA_FILE = "catalog/objects.json"
 ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 FAMILY_KEY = {"instancetype": "instancetypes", "preference": "preferences"}
@@ -223,8 +228,48 @@ def _metadata_map(section: str, value: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+#: What each value does, by its path: the schema's ``description`` (editors and
+#: ``helm show`` readers see it) and the chart README's table both come from here.
+DESCRIPTIONS = {
+    "global": "Helm's values shared between a parent chart and its subcharts; this chart reads none of them.",
+    "kinds.cluster": "Install VirtualMachineClusterInstancetype and VirtualMachineClusterPreference objects "
+                     "(cluster-wide).",
+    "kinds.namespaced": "Install VirtualMachineInstancetype and VirtualMachinePreference objects, in the "
+                        "release namespace.",
+    "instancetypes.enabled": "false installs no instancetype of either kind.",
+    "instancetypes.series": "Series to install, by prefix (u) or versioned name (u1); empty installs all.",
+    "instancetypes.excludeSeries": "Series never to install, same names.",
+    "instancetypes.sizes": "Sizes to install: the part of a name after the dot (u1.2xlarge -> 2xlarge; a "
+                           "variant such as cx1.2xlarge1gi is size 2xlarge1gi); empty installs all.",
+    "instancetypes.excludeSizes": "Sizes never to install.",
+    "preferences.enabled": "false installs no preference of either kind.",
+    "preferences.include": "Preferences to install, by name (rhel.9) or family (rhel); empty installs all.",
+    "preferences.exclude": "Preferences never to install, by name or family.",
+    "vendor": "The instancetype.kubevirt.io/vendor label on every object: who ships the catalog.",
+    "labels": "Extra labels on every object; they win over the catalog's extra labels. Keys under "
+              "instancetype.kubevirt.io/ and app.kubernetes.io/managed-by are refused.",
+    "annotations": "Extra annotations on every object; they win over the catalog's extra annotations. Keys under "
+                   "instancetype.kubevirt.io/, the annotations the catalog writes itself and Helm's release "
+                   "annotations are refused.",
+    "keepDeprecated": "Keep objects labelled instancetype.kubevirt.io/deprecated: \"true\" (for the VMs that "
+                      "still use them); false leaves them out.",
+    "gpu.deviceName": "The device every GPU instancetype (spec.gpus) asks for.",
+}
+
+
+def _describe(schema: dict[str, Any], path: str = "") -> dict[str, Any]:
+    """``schema`` with each property's description from DESCRIPTIONS added, recursively."""
+    for key, sub in (schema.get("properties") or {}).items():
+        if isinstance(sub, dict):
+            where = f"{path}{key}"
+            if where in DESCRIPTIONS:
+                sub["description"] = DESCRIPTIONS[where]
+            _describe(sub, where + ".")
+    return schema
+
+
 def values_schema(ctx: OutputContext) -> dict[str, Any]:
-    """values.schema.json: every value typed, and every name checked against what the catalog has."""
+    """values.schema.json: every value typed and described, every name checked against what the catalog has."""
     names = _names(ctx)
     device = gpu_device_name(ctx)
 
@@ -261,13 +306,68 @@ def values_schema(ctx: OutputContext) -> dict[str, Any]:
     if device is not None:  # only a chart with GPU instancetypes has a device to choose
         # Empty only when the build had no single device to show (and keeps every one as built).
         schema["properties"]["gpu"] = closed({"deviceName": {"type": "string", "minLength": 1 if device else 0}})
-    return schema
+    return _describe(schema)
 
 
-def _render(dirs: Sequence[Path], variables: Mapping[str, Any]) -> dict[str, bytes]:
-    env = environment(dirs)
+def _is_group(schema: Mapping[str, Any]) -> bool:
+    """A closed object of named values (``kinds``), as opposed to a value that is itself a map (``labels``)."""
+    return schema.get("type") == "object" and schema.get("additionalProperties") is False
+
+
+def _type_text(schema: Mapping[str, Any]) -> str:
+    kind = schema.get("type")
+    if kind == "array":
+        items = schema.get("items") or {}
+        return "list of names" if "enum" in items else f"list of {items.get('type', 'values')}s"
+    if kind == "object":
+        extra = schema.get("additionalProperties")
+        return f"map of {extra['type']}s" if isinstance(extra, Mapping) and "type" in extra else "map"
+    return str(kind)
+
+
+def _show(value: Any) -> str:
+    """A default as a user writes it in a values file (JSON is YAML): ``true``, ``[]``, ``"kubevirt.io"``."""
+    return f"`{json.dumps(value, ensure_ascii=False)}`"
+
+
+def _walk_values(properties: Mapping[str, Any], defaults: Mapping[str, Any], prefix: str,
+                 rows: list[list[str]], names: dict[tuple, list[str]]) -> None:
+    """Adds a row per value under ``prefix``, and each list of names to ``names``.
+
+    A module function rather than a closure calling itself: such a closure is a
+    reference cycle, and a build, which runs with the collector paused, makes none.
+    """
+    keys = [k for k in defaults if k in properties] + [k for k in properties if k not in defaults]
+    for key in keys:
+        sub, path = properties[key], f"{prefix}{key}"
+        if _is_group(sub):
+            _walk_values(sub.get("properties") or {}, defaults.get(key) or {}, path + ".", rows, names)
+            continue
+        default = _show(defaults[key]) if key in defaults else "unset"
+        rows.append([f"`{path}`", _type_text(sub), default, str(sub.get("description", ""))])
+        enum = (sub.get("items") or {}).get("enum") if sub.get("type") == "array" else None
+        if enum:
+            names.setdefault(tuple(enum), []).append(f"`{path}`")
+
+
+def values_reference(values: Mapping[str, Any],
+                     schema: Mapping[str, Any]) -> tuple[str, list[tuple[list[str], list[str]]]]:
+    """The README's table of every value, and the names the name-list values accept.
+
+    The rows follow values.yaml's order, then any value only the schema has
+    (``global``, which values.yaml leaves unset). Each list of names appears once,
+    with every value that accepts exactly those names.
+    """
+    rows: list[list[str]] = []
+    names: dict[tuple, list[str]] = {}
+    _walk_values(schema.get("properties") or {}, values, "", rows, names)
+    table = markdown_table(["value", "type", "default", "what it does"], rows)
+    return table, [(paths, [f"`{name}`" for name in enum]) for enum, paths in names.items()]
+
+
+def _render(env: jinja2.Environment, variables: Mapping[str, Any], templates: Mapping[str, str]) -> dict[str, bytes]:
     files = {}
-    for target, name in RENDERED.items():
+    for target, name in templates.items():
         try:
             files[target] = env.get_template(name).render(**variables).encode()
         except jinja2.TemplateNotFound:
@@ -297,17 +397,33 @@ def _dump_data(data: Mapping[str, Any]) -> bytes:
     return ("{\n" + ",\n".join(parts) + "\n}\n").encode()
 
 
+def _parsed_values(text: bytes) -> Mapping[str, Any]:
+    """The rendered values.yaml, read back for the README's defaults."""
+    try:
+        [values] = load_stream_fast(text.decode()) or [{}]
+    except Exception as exc:  # a catalog's own values template produced text that is not one YAML mapping
+        raise InputError.at(Location("templates/" + RENDERED["values.yaml"]),
+                            f"the rendered values.yaml is not one YAML mapping: {exc}") from None
+    if not isinstance(values, Mapping):
+        raise InputError.at(Location("templates/" + RENDERED["values.yaml"]),
+                            "the rendered values.yaml is not a mapping of values")
+    return values
+
+
 def chart_files(ctx: OutputContext) -> dict[str, bytes]:
     """Every file of the chart, keyed by its path inside the chart directory."""
     dirs = template_dirs(ctx)
     names = _names(ctx)
     files = static_files(dirs)
-    files.update(_render(dirs, {
+    home = ctx.catalog.settings.provider.get("documentationURL", "")
+    variables = {
         "name": CHART,
-        "description": f"KubeVirt common instancetypes and preferences ({ctx.catalog.settings.vendor})",
+        # The same for every vendor (the vendor is in the annotations), so it always fits the lint's line.
+        "description": "Common instancetypes (VM sizes) and preferences (guest OS settings) for KubeVirt",
         "chart_version": chart_version(ctx.version),
         "app_version": ctx.version,
-        "home": ctx.catalog.settings.provider.get("documentationURL", ""),
+        "home": home,
+        "sources": [home] if home else [],
         "vendor": ctx.catalog.settings.vendor,
         "gpu_device_name": gpu_device_name(ctx),
         "series": names["series_help"],
@@ -315,8 +431,14 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
         "families": names["families"],
         "owned_prefix": LABEL_PREFIX,
         "owned_annotations": sorted(RESERVED_ANNOTATIONS),
-    }))
-    files["values.schema.json"] = (json.dumps(values_schema(ctx), indent=2, sort_keys=True) + "\n").encode()
+    }
+    env = environment(dirs)
+    files.update(_render(env, variables, RENDERED))
+    schema = values_schema(ctx)
+    table, accepted = values_reference(_parsed_values(files["values.yaml"]), schema)
+    files.update(_render(env, {**variables, "values_table": table, "accepted_names": accepted},
+                         {"README.md": README_TEMPLATE}))
+    files["values.schema.json"] = (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
     files[DATA_FILE] = _dump_data(chart_data(ctx))
     return dict(sorted(files.items()))
 
