@@ -109,9 +109,12 @@ def test_python_dash_m_generator_is_the_citgen_command(tmp_path):
     assert run("--version").stdout == f"citgen {generator.__version__} (built-in catalog {CATALOG_VERSION})\n"
     shown = run("--help")
     assert shown.returncode == 0 and shown.stdout.startswith("Usage: citgen [OPTIONS] COMMAND [ARGS]...")
+    usage = run("build", "--no-such-option")  # click's usage error names the program as citgen
+    assert usage.returncode == 2
+    assert "Usage: citgen build [OPTIONS]" in usage.stderr and "Traceback" not in usage.stderr
     refused = run("build", "--gpu-count", "two")
-    assert refused.returncode == 2
-    assert "Usage: citgen build [OPTIONS]" in refused.stderr and "Traceback" not in refused.stderr
+    assert (refused.returncode, refused.stderr) == (
+        2, "error: --gpu-count: expected a whole number of GPUs, got 'two'\ncitgen: 1 problem, nothing written\n")
 
 
 def test_the_readme_shows_what_version_prints():
