@@ -126,6 +126,15 @@ def test_printf_widths_are_counted_before_formatting(env, monkeypatch) -> None:
     assert render(env, "{{ '%5d|%-3s|%%' % (42, 'a') }}") == "   42|a  |%"
 
 
+@pytest.mark.parametrize("method", ["center", "ljust", "rjust", "zfill"])
+def test_a_width_too_large_to_make_is_refused_before_it_is_made(env, monkeypatch, method) -> None:
+    seen = made(env, monkeypatch)
+    for width in (SIZE + 1, 2 ** 63):  # 2 ** 63 characters cannot be made at all (OverflowError)
+        assert refused(env, "{{ s.%s(n) }}" % method, s="1", n=width) == \
+            TOO_LARGE.format(f"the result of str.{method}()")
+    assert seen == []
+
+
 def test_str_methods_that_take_a_width(env) -> None:
     assert refused(env, "{{ s.center(n) }}", s="x", n=SIZE + 1) == TOO_LARGE.format("the result of str.center()")
     assert refused(env, "{{ s.zfill(n) }}", s="1", n=SIZE + 1) == TOO_LARGE.format("the result of str.zfill()")
