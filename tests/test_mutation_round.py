@@ -13,11 +13,13 @@ import pytest
 
 from tests.mutation_round import MUTATIONS, REPO, Mutation, apply, table
 
-#: The modules issue 15 asks a mutation round of, each with at least three mutations.
+#: The modules issue 15 asks a mutation round of, each with at least three mutations
+#: (a rule added later joins this list with its mutations and its test file).
 COVERED = ["expand/instancetypes.py", "expand/preferences.py", "expand/traits.py", "quantity.py", "objectmeta.py",
            "write.py", "render/sandbox.py", "tools/diff.py", "query/selector.py", "parse.py", "load/gpu.py",
-           *(f"validate/rules/{p.name}" for p in sorted((REPO / "generator/validate/rules").glob("*.py"))
-             if not p.name.startswith("_") and p.name != "base.py")]
+           *(f"validate/rules/{rule}.py" for rule in (
+               "api_version", "known_labels", "labels_match_spec", "name_grammar", "object_metadata",
+               "requirements_met", "series_ratio", "twins_identical", "unique_names", "vendor_label"))]
 
 
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=lambda m: f"{m.module}: {m.what}")
