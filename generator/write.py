@@ -3,7 +3,9 @@
 Every output file is first written into a temporary directory beside the
 output directory; only when all of them are there does the new directory take
 the old one's place. A failed or interrupted build leaves the previous outputs
-byte-for-byte as they were. The output directory belongs to citgen: a build
+byte-for-byte as they were; should moving them back fail after the swap moved
+them aside, the message says where they are rather than that they are unchanged,
+and the next build puts them back first. The output directory belongs to citgen: a build
 replaces all of its contents, so a directory that holds anything but an earlier
 build (recognised by its CHECKSUMS.sha256) is refused rather than emptied.
 
@@ -213,7 +215,7 @@ class Staging:
             _swap(self._staging, self.out)
         except _NotPutBack as exc:
             self.discard()
-            raise self._error(exc.cause, kept=exc.backup, undo=exc.undo) from None
+            raise self._error(exc.cause, exc) from None
         except OSError as exc:
             self.discard()
             raise self._error(exc) from None
@@ -228,22 +230,22 @@ class Staging:
             self._staging = None
         self._lock.release()
 
-    def _error(self, exc: OSError, kept: Path | None = None, undo: OSError | None = None) -> CitgenError:
+    def _error(self, exc: OSError, stranded: _NotPutBack | None = None) -> CitgenError:
         """The message of a failed write; it says the previous outputs are unchanged only when they are.
 
-        ``kept`` is where they are instead, when the swap moved them aside and
-        could not move them back (``undo`` says why).
+        ``stranded`` is given when the swap moved them aside and could not move
+        them back: the message then says where they are and why.
         """
         blocking = _file_in_the_way(self.out)
         if blocking is not None:  # mkdir says only "File exists" or "Not a directory"
             why = f"{blocking} is a file, not a directory"
         else:
             why = _reason(exc, self.out)
-        if kept is None:
+        if stranded is None:
             outcome = "the previous outputs are unchanged"
         else:
-            outcome = (f"the previous outputs could not be moved back ({_reason(undo, kept) if undo else 'unknown'}) "
-                       f"and are in {kept}; the next build to {self.out} puts them back first")
+            outcome = (f"the previous outputs could not be moved back ({_reason(stranded.undo, stranded.backup)}) "
+                       f"and are in {stranded.backup}; the next build to {self.out} puts them back first")
         return CitgenError([Problem(Location(str(self.out)), f"cannot write the outputs: {why}; {outcome}")])
 
 
