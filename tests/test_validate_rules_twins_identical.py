@@ -6,7 +6,7 @@ import copy
 
 from generator.validate.rules import twins_identical
 
-from tests.ruledocs import CIT, CPREF, NIT, NPREF, findings, instancetype, preference
+from tests.ruledocs import CIT, NIT, NPREF, findings, instancetype, preference
 
 
 def twins(cluster: dict) -> tuple[dict, dict]:
