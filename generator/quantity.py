@@ -15,7 +15,7 @@ _BINARY = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
 _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 _GRAMMAR = re.compile(
     r"^(?P<sign>[+-]?)(?P<number>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
-    r"(?:(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])|[eE](?P<exp>[+-]?[0-9]+))?$"
+    r"(?:(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])|[eE](?P<exp>[+-]?[0-9]+))?"
 )
 
 
@@ -32,7 +32,7 @@ def parse(text: Union[str, int]) -> Fraction:
         return Fraction(text)
     if not isinstance(text, str):
         raise QuantityError(f"expected a quantity such as 2Gi, got {text!r}")
-    match = _GRAMMAR.match(text)
+    match = _GRAMMAR.fullmatch(text)  # not match() and "$", which lets "1Gi\n" through
     if not match:
         raise QuantityError(
             f"{text!r} is not a Kubernetes quantity (expected a number with an optional "

@@ -3,7 +3,9 @@
 Every output file is first written into a temporary directory beside the
 output directory; only when all of them are there does the new directory take
 the old one's place. A failed or interrupted build leaves the previous outputs
-byte-for-byte as they were. The output directory belongs to citgen: a build
+byte-for-byte as they were; should moving them back fail after the swap moved
+them aside, the message says where they are rather than that they are unchanged,
+and the next build puts them back first. The output directory belongs to citgen: a build
 replaces all of its contents, so a directory that holds anything but an earlier
 build (recognised by its CHECKSUMS.sha256) is refused rather than emptied.
 
@@ -211,6 +213,9 @@ class Staging:
             raise RuntimeError("Staging.commit() before write()")
         try:
             _swap(self._staging, self.out)
+        except _NotPutBack as exc:
+            self.discard()
+            raise self._error(exc.cause, exc) from None
         except OSError as exc:
             self.discard()
             raise self._error(exc) from None
@@ -225,14 +230,35 @@ class Staging:
             self._staging = None
         self._lock.release()
 
-    def _error(self, exc: OSError) -> CitgenError:
+    def _error(self, exc: OSError, stranded: _NotPutBack | None = None) -> CitgenError:
+        """The message of a failed write; it says the previous outputs are unchanged only when they are.
+
+        ``stranded`` is given when the swap moved them aside and could not move
+        them back: the message then says where they are and why.
+        """
         blocking = _file_in_the_way(self.out)
         if blocking is not None:  # mkdir says only "File exists" or "Not a directory"
             why = f"{blocking} is a file, not a directory"
         else:
-            why = f"{exc.strerror or exc} ({exc.filename or self.out})"
-        return CitgenError([Problem(Location(str(self.out)), f"cannot write the outputs: {why}; "
-                                    "the previous outputs are unchanged")])
+            why = _reason(exc, self.out)
+        if stranded is None:
+            outcome = "the previous outputs are unchanged"
+        else:
+            outcome = (f"the previous outputs could not be moved back ({_reason(stranded.undo, stranded.backup)}) "
+                       f"and are in {stranded.backup}; the next build to {self.out} puts them back first")
+        return CitgenError([Problem(Location(str(self.out)), f"cannot write the outputs: {why}; {outcome}")])
+
+
+def _reason(exc: OSError, default: Path) -> str:
+    return f"{exc.strerror or exc} ({exc.filename or default})"
+
+
+class _NotPutBack(OSError):
+    """The swap failed after moving the old outputs aside, and moving them back failed too."""
+
+    def __init__(self, cause: OSError, undo: OSError, backup: Path):
+        super().__init__(str(cause))
+        self.cause, self.undo, self.backup = cause, undo, backup
 
 
 def _file_in_the_way(out: Path) -> Path | None:
@@ -246,13 +272,19 @@ def _file_in_the_way(out: Path) -> Path | None:
 def _swap(staging: Path, out: Path) -> None:
     """Move ``out`` aside, move ``staging`` in, and drop the old outputs; undone on any failure."""
     backup = out.parent / f".{out.name}.citgen-old-{os.getpid()}"
+    moved_aside = False
     try:
         if out.exists():
             os.rename(out, backup)
+            moved_aside = True
         os.rename(staging, out)
-    except BaseException:
-        if backup.exists() and not out.exists():
-            os.rename(backup, out)
+    except BaseException as exc:
+        if moved_aside and not os.path.lexists(out):
+            try:
+                os.rename(backup, out)
+            except OSError as undo:  # the old outputs stay in the backup, which the next build restores
+                if isinstance(exc, OSError):
+                    raise _NotPutBack(exc, undo, backup) from exc
         raise
     shutil.rmtree(backup, ignore_errors=True)
 

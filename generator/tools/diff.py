@@ -141,12 +141,31 @@ def read_objects(path: Path) -> dict[Key, BundleDoc]:
 # --------------------------------------------------------------------------- comparing
 
 
+def _exact(key: Any) -> tuple:
+    """A mapping key as YAML tells keys apart: ``1``, ``true`` and ``1.0`` are three keys, not one."""
+    return (type(key).__name__, repr(key))
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Whether two leaves are written the same: Python's 1 == True == 1.0 are three YAML values.
+
+    Floats compare by their spelling, so ``.nan`` equals ``.nan`` and ``-0.0``
+    differs from ``0.0``, as in the bundle text.
+    """
+    if type(old) is not type(new):
+        return False
+    return repr(old) == repr(new) if type(old) is float else old == new
+
+
 def compare(old: Any, new: Any, path: KeyPath = ()) -> list[Change]:
     """The leaf-level differences between two values; a subtree only one side has is one change."""
     if isinstance(old, dict) and isinstance(new, dict):
+        olds = {_exact(k): v for k, v in old.items()}
+        news = {_exact(k): v for k, v in new.items()}
+        keys = {_exact(k): k for side in (new, old) for k in side}
         changes: list[Change] = []
-        for key in sorted(set(old) | set(new), key=str):
-            changes += compare(old.get(key, ABSENT), new.get(key, ABSENT), path + (key,))
+        for exact in sorted(keys, key=lambda e: (str(keys[e]), e)):
+            changes += compare(olds.get(exact, ABSENT), news.get(exact, ABSENT), path + (keys[exact],))
         return changes
     if isinstance(old, list) and isinstance(new, list):
         changes = []
@@ -155,7 +174,7 @@ def compare(old: Any, new: Any, path: KeyPath = ()) -> list[Change]:
         return changes
     if old is ABSENT and new is ABSENT:
         return []
-    if type(old) is type(new) and old == new:
+    if _same(old, new):
         return []
     return [Change(path, old, new)]
 

@@ -1,0 +1,189 @@
+"""write.py on its own: outputs replaced all at once, or not at all, and a message that says which.
+
+The swap is two renames: the old outputs aside, the new ones in. Each test here
+makes one of them (or the rename that undoes the first) fail inside the same
+process, and compares the output directory byte for byte with what it held
+before, so the message's "the previous outputs are unchanged" is checked
+against what is on disk.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.errors import CitgenError, InputError
+from generator.write import MARKER, Staging, checksums, lock_path, safe_relative, write_outputs
+from tests.helpers import snapshot
+
+EARLIER = {MARKER: b"old checksums\n", "a.yaml": b"old a\n", "sub/b.yaml": b"old b\n"}
+LATER = {MARKER: b"new checksums\n", "a.yaml": b"new a\n", "c.yaml": b"new c\n"}
+
+
+def leftovers(out: Path) -> list[str]:
+    """Temporary directories and lock files beside ``out``."""
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}."))
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    """An output directory holding an earlier build."""
+    folder = tmp_path / "out"
+    write_outputs(folder, EARLIER)
+    assert snapshot(folder) == EARLIER
+    return folder
+
+
+def failing_renames(monkeypatch: pytest.MonkeyPatch, *failing: int) -> list[tuple[str, str]]:
+    """Make the given calls of os.rename (1 is the first) fail with EACCES; the list of every call."""
+    calls: list[tuple[str, str]] = []
+    real = os.rename
+
+    def rename(src, dst, *args, **kwargs):
+        calls.append((os.path.basename(src), os.path.basename(dst)))
+        if len(calls) in failing:
+            raise OSError(errno.EACCES, "Permission denied", str(src))
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "rename", rename)
+    return calls
+
+
+def commit_error(out: Path, files: dict[str, bytes]) -> str:
+    with pytest.raises(CitgenError) as raised:
+        write_outputs(out, files)
+    [problem] = raised.value.problems
+    return f"{problem.location}: {problem.message}"
+
+
+def test_a_commit_replaces_every_file(out: Path) -> None:
+    write_outputs(out, LATER)
+    assert snapshot(out) == LATER
+    assert leftovers(out) == []
+    assert oct(out.stat().st_mode & 0o777) == "0o755"
+
+
+def test_the_first_rename_failing_leaves_the_outputs_as_they_were(out: Path, monkeypatch) -> None:
+    calls = failing_renames(monkeypatch, 1)
+    assert commit_error(out, LATER) == (f"{out}: cannot write the outputs: Permission denied ({out}); "
+                                        "the previous outputs are unchanged")
+    assert calls == [("out", f".out.citgen-old-{os.getpid()}")]
+    assert snapshot(out) == EARLIER
+    assert leftovers(out) == []
+
+
+def test_the_second_rename_failing_puts_the_outputs_back(out: Path, monkeypatch) -> None:
+    calls = failing_renames(monkeypatch, 2)
+    message = commit_error(out, LATER)
+    staging = calls[1][0]
+    assert message == (f"{out}: cannot write the outputs: Permission denied ({out.parent / staging}); "
+                       "the previous outputs are unchanged")
+    backup = f".out.citgen-old-{os.getpid()}"
+    assert calls == [("out", backup), (staging, "out"), (backup, "out")]
+    assert staging.startswith(".out.citgen-new-")
+    assert snapshot(out) == EARLIER
+    assert leftovers(out) == []
+
+
+def test_when_the_outputs_cannot_be_put_back_the_message_says_where_they_are(out: Path, monkeypatch) -> None:
+    calls = failing_renames(monkeypatch, 2, 3)
+    message = commit_error(out, LATER)
+    backup = out.parent / f".out.citgen-old-{os.getpid()}"
+    staging = calls[1][0]
+    assert message == (f"{out}: cannot write the outputs: Permission denied ({out.parent / staging}); the previous "
+                       f"outputs could not be moved back (Permission denied ({backup})) and are in {backup}; "
+                       f"the next build to {out} puts them back first")
+    assert "unchanged" not in message
+    assert not out.exists()
+    assert snapshot(backup) == EARLIER
+    assert leftovers(out) == [backup.name]  # the new outputs and the lock are gone
+
+    monkeypatch.undo()
+    with Staging(out) as staging_area:  # the next build: it puts them back before anything else
+        staging_area.write(LATER)
+        assert snapshot(out) == EARLIER
+    assert snapshot(out) == EARLIER  # left without a commit: still the earlier outputs
+    assert leftovers(out) == []
+
+
+def test_a_first_build_that_cannot_move_in_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "new"
+    calls = failing_renames(monkeypatch, 1)
+    message = commit_error(out, LATER)
+    assert message.endswith("; the previous outputs are unchanged")
+    assert [dst for _, dst in calls] == ["new"]
+    assert not out.exists()
+    assert leftovers(out) == []
+
+
+def test_leaving_without_a_commit_discards_the_staging_directory(out: Path) -> None:
+    with Staging(out) as staging:
+        staging.write(LATER)
+        assert len(leftovers(out)) == 2  # the staging directory and the lock
+        assert lock_path(out).is_file()
+    assert snapshot(out) == EARLIER
+    assert leftovers(out) == []
+
+
+def test_an_error_inside_the_block_discards_too(out: Path) -> None:
+    with pytest.raises(KeyError):
+        with Staging(out) as staging:
+            staging.write(LATER)
+            raise KeyError("validation went wrong")
+    assert snapshot(out) == EARLIER
+    assert leftovers(out) == []
+
+
+def test_write_and_commit_are_called_in_order_once(out: Path) -> None:
+    with Staging(out) as staging:
+        with pytest.raises(RuntimeError, match=r"commit\(\) before write\(\)"):
+            staging.commit()
+        staging.write(LATER)
+        with pytest.raises(RuntimeError, match=r"write\(\) may be called once"):
+            staging.write(LATER)
+        staging.commit()
+    assert snapshot(out) == LATER
+
+
+def test_a_directory_that_is_no_earlier_build_is_refused(tmp_path: Path) -> None:
+    foreign = tmp_path / "home"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine\n")
+    with pytest.raises(InputError) as raised:
+        write_outputs(foreign, LATER)
+    assert str(raised.value) == (f"{foreign}: refusing to replace a directory that is not an earlier citgen output "
+                                 f"(it has no {MARKER}); choose an empty or new --out")
+    assert (foreign / "notes.txt").read_text() == "mine\n"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    write_outputs(empty, LATER)
+    assert snapshot(empty) == LATER
+
+
+def test_an_output_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "out").write_text("a file\n")
+    with pytest.raises(InputError) as raised:
+        write_outputs(tmp_path / "out", LATER)
+    assert str(raised.value) == f"{tmp_path / 'out'}: output path exists and is not a directory"
+
+
+@pytest.mark.parametrize("name", ["../x", "/etc/x", "a/../b", "a\\b", ""])
+def test_paths_that_would_leave_the_output_directory(name) -> None:
+    with pytest.raises(InputError) as raised:
+        safe_relative(name)
+    assert raised.value.problems[0].message == ("output path would leave the output directory; names must not "
+                                                "contain '..', '/' at the start or backslashes")
+
+
+def test_paths_inside_it() -> None:
+    assert safe_relative("kustomize/instancetypes/cluster/kustomization.yaml").parts == (
+        "kustomize", "instancetypes", "cluster", "kustomization.yaml")
+
+
+def test_checksums_list_files_by_name_as_sha256sum_does() -> None:
+    assert checksums({"b.yaml": b"", "a.yaml": b"abc"}) == (
+        b"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  a.yaml\n"
+        b"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  b.yaml\n")
