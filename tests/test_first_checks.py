@@ -27,7 +27,7 @@ from tests.helpers import REPO
 DISTRIBUTION = "kubevirt-citgen"
 CATALOG_VERSION = yaml.safe_load((REPO / "catalog.yaml").read_text(encoding="utf-8"))["version"]
 #: Every command of the group; lazily loaded ones included, since completion must offer them too.
-COMMANDS = ["build", "diff", "expand", "init", "list", "readme", "schema", "validate"]
+COMMANDS = ["build", "diff", "expand", "init", "list", "readme", "schema", "site", "validate"]
 
 
 def required(tool: str, why: str) -> str:
