@@ -33,11 +33,9 @@ def rendered(by_kind: dict[str, list[str]]) -> Rendered:
 def shortcut_taken(r: Rendered) -> bool:
     """Whether each rendered text was found to be one document, so twins could share a parse.
 
-    parse_rendered says so as a flag beside the documents; the version of it that
-    also hands each kind's texts to the outputs says so by handing them over.
+    parse_rendered says so by handing each kind's texts to the outputs.
     """
-    found = parse_rendered(r)
-    return bool(found.texts) if hasattr(found, "texts") else found[1]
+    return bool(parse_rendered(r).texts)
 
 
 def parse(by_kind: dict[str, list[str]]) -> tuple[list, bool]:
