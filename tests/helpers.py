@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import textwrap
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -73,3 +74,36 @@ def documented_yaml(doc: str, heading: str, index: int = 0) -> str:
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` and its bytes: what "earlier outputs untouched" compares."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+#: The overlay of a next release, for tests of what changed between two builds: it drops the
+#: realtime series, moves CX to 1Gi hugepages (dropping its 1gi variants) and adds a preference.
+NEXT_RELEASE = """\
+    series:
+      drop: [rt]
+      change:
+        cx:
+          features: {hugepages: 1Gi}
+          variants: {}
+    preferences:
+      add:
+        alpine.edge:
+          basedOn: alpine
+          displayName: Alpine Edge
+          description: Alpine's rolling edge branch.
+    """
+
+
+def build_into(out: Path, overlay: str | None = None, **options: Any) -> Path:
+    """Build the built-in catalog (with ``overlay``'s text as an overlay) into ``out``; it must validate."""
+    from generator.write import write_outputs
+
+    overlays: tuple[Path, ...] = ()
+    if overlay is not None:
+        path = out.parent / f"{out.name}-overlay.yaml"
+        path.write_text(textwrap.dedent(overlay))
+        overlays = (path,)
+    result = generate(BuildOptions(overlays=overlays, **options))
+    assert result.problems == ()
+    write_outputs(out, result.files)
+    return out

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -11,51 +10,22 @@ from click.testing import CliRunner
 
 from generator.cli.diff import diff
 from generator.model import label
-from generator.pipeline import BuildOptions, generate
-from generator.write import write_outputs
+from helpers import NEXT_RELEASE, build_into
 
 ALL = "common-instancetypes-all-bundle.yaml"
 BOTH_IT = "VirtualMachineClusterInstancetype, VirtualMachineInstancetype"
 BOTH_PREF = "VirtualMachineClusterPreference, VirtualMachinePreference"
 
-#: A release that drops the realtime series, moves CX to 1Gi hugepages and adds a preference.
-NEXT_RELEASE = """\
-    series:
-      drop: [rt]
-      change:
-        cx:
-          features: {hugepages: 1Gi}
-          variants: {}
-    preferences:
-      add:
-        alpine.edge:
-          basedOn: alpine
-          displayName: Alpine Edge
-          description: Alpine's rolling edge branch.
-    """
-
-
-def build(out: Path, overlay: str | None = None, **options) -> Path:
-    overlays = ()
-    if overlay is not None:
-        path = out.parent / f"{out.name}-overlay.yaml"
-        path.write_text(textwrap.dedent(overlay))
-        overlays = (path,)
-    result = generate(BuildOptions(overlays=overlays, **options))
-    assert result.problems == ()
-    write_outputs(out, result.files)
-    return out
-
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("builds")
-    old = build(root / "old", version="v1.0.0")
+    old = build_into(root / "old", version="v1.0.0")
     return {
         "old": old,
-        "same-but-version": build(root / "same", version="v1.1.0"),
-        "next": build(root / "next", NEXT_RELEASE, version="v1.1.0"),
-        "retained": build(root / "retained", NEXT_RELEASE, version="v1.1.0", retain_from=(old / ALL,)),
+        "same-but-version": build_into(root / "same", version="v1.1.0"),
+        "next": build_into(root / "next", NEXT_RELEASE, version="v1.1.0"),
+        "retained": build_into(root / "retained", NEXT_RELEASE, version="v1.1.0", retain_from=(old / ALL,)),
     }
 
 
@@ -144,8 +114,8 @@ def test_two_bundle_files_compare_like_builds(builds):
 
 
 def test_a_changed_list_reports_each_item(tmp_path: Path):
-    old = build(tmp_path / "one", "parameters:\n  gpu: {deviceName: nvidia.com/A400}\n")
-    new = build(tmp_path / "two", "parameters:\n  gpu: {deviceName: nvidia.com/A400, count: 2}\n")
+    old = build_into(tmp_path / "one", "parameters:\n  gpu: {deviceName: nvidia.com/A400}\n")
+    new = build_into(tmp_path / "two", "parameters:\n  gpu: {deviceName: nvidia.com/A400, count: 2}\n")
     result = run(old, new)
     assert (f"  ~ gn1.xlarge ({BOTH_IT})\n"
             "      $.spec.gpus[1]: (absent) -> {\"deviceName\": \"nvidia.com/A400\", \"name\": \"gpu2\"}\n"

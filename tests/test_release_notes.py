@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from generator.pipeline import BuildOptions, generate
 from generator.tools.diff import diff_paths
 from generator.tools.release_notes import code, render_markdown, series_of
-from generator.write import write_outputs
+
+from helpers import NEXT_RELEASE, build_into
 
 ALL = "common-instancetypes-all-bundle.yaml"
 BOTH_IT = "#### VirtualMachineClusterInstancetype and VirtualMachineInstancetype"
@@ -19,43 +18,15 @@ CX1_1GI = ("`cx1.2xlarge1gi`, `cx1.4xlarge1gi`, `cx1.8xlarge1gi`, `cx1.large1gi`
            "`cx1.xlarge1gi`")
 RT1 = "`rt1.2xlarge`, `rt1.4xlarge`, `rt1.8xlarge`, `rt1.large`, `rt1.medium`, `rt1.micro`, `rt1.small`, `rt1.xlarge`"
 
-#: The next release drops the realtime series, moves CX to 1Gi hugepages and adds a preference.
-NEXT_RELEASE = """\
-    series:
-      drop: [rt]
-      change:
-        cx:
-          features: {hugepages: 1Gi}
-          variants: {}
-    preferences:
-      add:
-        alpine.edge:
-          basedOn: alpine
-          displayName: Alpine Edge
-          description: Alpine's rolling edge branch.
-    """
-
-
-def build(out: Path, overlay: str | None = None, **options) -> Path:
-    overlays = ()
-    if overlay is not None:
-        path = out.parent / f"{out.name}-overlay.yaml"
-        path.write_text(textwrap.dedent(overlay))
-        overlays = (path,)
-    result = generate(BuildOptions(overlays=overlays, **options))
-    assert result.problems == ()
-    write_outputs(out, result.files)
-    return out
-
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("release-notes")
-    old = build(root / "old", version="v1.0.0")
+    old = build_into(root / "old", version="v1.0.0")
     return {
         "old": old,
-        "next": build(root / "next", NEXT_RELEASE, version="v1.1.0"),
-        "retained": build(root / "retained", NEXT_RELEASE, version="v1.1.0", retain_from=(old / ALL,)),
+        "next": build_into(root / "next", NEXT_RELEASE, version="v1.1.0"),
+        "retained": build_into(root / "retained", NEXT_RELEASE, version="v1.1.0", retain_from=(old / ALL,)),
     }
 
 

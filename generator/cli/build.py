@@ -14,28 +14,15 @@ from ..pipeline import Build, BuildOptions, generate
 from ..result import Result
 from ..tools.freshness import compare
 from ..write import LOCK_TIMEOUT, Staging
-from .options import GpuCount, catalog_option, command
+from .options import catalog_build_options, command
 
 
 @command(closing="citgen: {problems}, nothing written")
-@catalog_option
+@catalog_build_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("bundles"),
               show_default=True, help="Output directory; a build replaces its whole contents.")
-@click.option("--version", "version", default=None,
-              help="Catalog version stamped as the common-instancetypes-version label "
-                   "(default: catalog.yaml's version, or --release).")
 @click.option("--release", default=None, metavar="vX.Y.Z",
               help="Also write versioned bundle names (common-...-bundle-vX.Y.Z.yaml) for a release.")
-@click.option("--gpu-device", default=None, metavar="nvidia.com/MODEL",
-              help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
-                   "(here or as parameters.gpu.deviceName).")
-@click.option("--gpu-count", type=GpuCount(), default=None,
-              help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); needs a device.")
-@click.option("--retain-from", "retain_from", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
-                   "released (instancetype.kubevirt.io/v1beta1 only), labelled deprecated. Repeatable.")
-@click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Overlay file changing the catalog without copying it; applied in order. Repeatable.")
 @click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
 @click.option("--lock-timeout", type=click.FloatRange(min=0), default=LOCK_TIMEOUT, show_default=True,
               metavar="SECONDS", help="How long to wait while another citgen build writes the same --out.")

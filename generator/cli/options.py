@@ -122,6 +122,36 @@ catalog_option = click.option(
     help="Catalog directory (default: the built-in catalog).")
 
 
+def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that decide which catalog a build makes, for every command that builds one.
+
+    `citgen build` and `citgen site` take the same ones with the same meaning, so the
+    page shows exactly the catalog the bundles ship: --catalog, --version, the GPU
+    parameters, --retain-from and --overlay.
+    """
+    decorators = (
+        catalog_option,
+        click.option("--version", "version", default=None,
+                     help="Catalog version stamped as the common-instancetypes-version label "
+                          "(default: catalog.yaml's version, or --release where there is one)."),
+        click.option("--gpu-device", default=None, metavar="nvidia.com/MODEL",
+                     help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
+                          "(here or as parameters.gpu.deviceName)."),
+        click.option("--gpu-count", type=GpuCount(), default=None,
+                     help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); "
+                          "needs a device."),
+        click.option("--retain-from", "retain_from", multiple=True,
+                     type=click.Path(dir_okay=False, path_type=Path),
+                     help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
+                          "released (instancetype.kubevirt.io/v1beta1 only), labelled deprecated. Repeatable."),
+        click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+                     help="Overlay file changing the catalog without copying it; applied in order. Repeatable."),
+    )
+    for decorate in reversed(decorators):
+        function = decorate(function)
+    return function
+
+
 def _refused(params: dict[str, Any]) -> Iterator[Problem]:
     for value in params.values():
         for one in value if isinstance(value, tuple) else (value,):

@@ -11,26 +11,13 @@ from ..pipeline import BuildOptions
 from ..result import Result
 from ..tools.site import site_files
 from ..write import LOCK_TIMEOUT, Staging
-from .options import GpuCount, catalog_option, command
+from .options import catalog_build_options, command
 
 
 @command(closing="citgen: {problems}, nothing written")
-@catalog_option
+@catalog_build_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("site"),
               show_default=True, help="Output directory; the site replaces its whole contents.")
-@click.option("--version", "version", default=None,
-              help="Catalog version shown and stamped as the common-instancetypes-version label "
-                   "(default: catalog.yaml's version).")
-@click.option("--gpu-device", default=None, metavar="nvidia.com/MODEL",
-              help="NVIDIA GPU device of the GN series, which is shown only when a device is configured "
-                   "(here or as parameters.gpu.deviceName).")
-@click.option("--gpu-count", type=GpuCount(), default=None,
-              help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); needs a device.")
-@click.option("--retain-from", "retain_from", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Old bundle whose objects the catalog no longer defines are shown too, marked deprecated, "
-                   "as `citgen build --retain-from` ships them. Repeatable.")
-@click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Overlay file changing the catalog without copying it; applied in order. Repeatable.")
 @click.option("--lock-timeout", type=click.FloatRange(min=0), default=LOCK_TIMEOUT, show_default=True,
               metavar="SECONDS", help="How long to wait while another citgen command writes the same --out.")
 def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str | None, gpu_count: int | None,
