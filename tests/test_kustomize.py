@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.outputs.context import OutputContext
 from generator.outputs.kustomize import kustomize_files
-from tests.helpers import default_build, kubectl
+from tests.helpers import default_build, kubectl, parse_stream
 
 BUNDLE_OF = {
     "instancetypes/cluster": "common-clusterinstancetypes-bundle.yaml",
@@ -43,11 +43,11 @@ def kustomization_dirs() -> list[str]:
 def kustomize(directory: Path) -> list[dict]:
     run = subprocess.run([kubectl(), "kustomize", str(directory)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    return [d for d in yaml.safe_load_all(run.stdout) if d is not None]
+    return parse_stream(run.stdout)
 
 
 def stream(text: str) -> list[dict]:
-    return [d for d in yaml.safe_load_all(text) if d is not None]
+    return parse_stream(text)
 
 
 def keyed(docs: Iterable[dict]) -> dict[tuple[str, str], dict]:
