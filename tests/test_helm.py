@@ -60,8 +60,9 @@ def write_files(build: Build, root: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chart_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_files(default_build(), tmp_path_factory.mktemp("build")) / CHART
+def chart_dir(previous_output: Path) -> Path:
+    """The default build's chart as `citgen build --out` wrote it (shared: read only)."""
+    return previous_output / CHART
 
 
 @pytest.fixture(scope="module")

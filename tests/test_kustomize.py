@@ -71,14 +71,10 @@ def expected_objects(directory: str) -> list[dict]:
     return [d for d in bundle if d["metadata"]["name"] in members]
 
 
-@pytest.fixture(scope="module")
-def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default build's files, written as `citgen build --out` would."""
-    root = tmp_path_factory.mktemp("build")
-    for name, data in default_build().files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_bytes(data)
-    return root
+@pytest.fixture
+def out(previous_output: Path) -> Path:
+    """The default build's files as `citgen build --out` wrote them (shared: read only)."""
+    return previous_output
 
 
 def test_the_tree_has_a_kustomization_per_kind_and_per_series_or_family():

@@ -15,7 +15,7 @@ from typing import Mapping
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from yamllint import linter
 from yamllint.config import YamlLintConfig
@@ -139,7 +139,6 @@ def test_what_citgen_init_writes_passes(tmp_path: Path):
         assert findings(path.read_text(encoding="utf-8"), path.name) == []
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.dictionaries(KEY, prose_data(PROSE), min_size=1, max_size=3), st.sampled_from([2, 4, 6, 8, 12]))
 def test_prose_at_any_depth_passes(value, indent: int):
     """Descriptions of any script and punctuation, with line breaks, blank lines, indented lines
