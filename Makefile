@@ -23,9 +23,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 build: $(VENV)/.installed
 	$(CITGEN) build
 
-# The whole suite, on every core: tests that share something costly are grouped (xdist_group).
+# The whole suite, on every core; a module's tests run together on one worker (tests/README.md).
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n auto --dist loadgroup
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 validate: $(VENV)/.installed
 	$(CITGEN) validate
@@ -38,7 +38,7 @@ bench: $(VENV)/.installed
 
 # Every property-based test, with thousands of examples each (tests/conftest.py's profiles).
 fuzz: $(VENV)/.installed-test
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -n auto --dist loadgroup -m hypothesis
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -n auto -m hypothesis
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .hypothesis

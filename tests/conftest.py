@@ -12,14 +12,13 @@ What to share, and how (tests/README.md has the longer version):
 - ``previous_output`` is the same build written by ``citgen build --out``, once per session:
   read it, never write into it. ``workdir`` gives a test its own copy to change.
 - ``tests.helpers.parse_stream`` / ``read_yaml_stream`` read whole bundles with libyaml.
-- ``make test`` runs the suite in parallel (pytest-xdist, ``--dist loadgroup``): each worker is
-  its own process with its own session, so chdir, environment variables and signal handlers
-  (through ``monkeypatch``) stay within a worker. Every test writes only under its own
-  ``tmp_path`` (or a ``tmp_path_factory`` folder of its module); nothing writes into the
-  checkout, and the run fails if anything did (``pytest_sessionfinish`` below). A module whose
-  tests share something costly that only one process should make (a module-scoped fixture
-  that runs a subprocess for seconds) keeps its tests on one worker with
-  ``pytestmark = pytest.mark.xdist_group("<module>")``.
+- ``make test`` runs the suite in parallel (pytest-xdist, ``-n auto --dist loadfile``): a
+  module's tests run one after the other on one worker, so a module-scoped fixture is made
+  once; modules run side by side. Each worker is its own process with its own session, so
+  chdir, environment variables and signal handlers (through ``monkeypatch``) stay within
+  it. Every test writes only under its own ``tmp_path`` (or a ``tmp_path_factory`` folder
+  of its module); nothing writes into the checkout, and the run fails if anything did
+  (``pytest_sessionfinish`` below).
 """
 
 from __future__ import annotations

@@ -12,8 +12,6 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "benchmarks" / "bench.py"
 STEPS = ("load", "expand", "render", "parse", "schema", "outputs", "write")
-#: One worker runs the benchmark once for all three tests (make test runs in parallel).
-pytestmark = pytest.mark.xdist_group("bench")
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,6 @@ import pytest
 
 from tests.helpers import REPO
 
-#: One worker builds the wheel once for both tests (make test runs in parallel).
-pytestmark = pytest.mark.xdist_group("packaging")
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
