@@ -22,7 +22,7 @@ from yamllint.config import YamlLintConfig
 
 from generator.cli import main
 from generator.pipeline import BuildOptions, generate
-from tests.conftest import shared_file
+from tests.conftest import UPSTREAM, shared_file
 from tests.helpers import REPO, default_build
 from tests.test_render_dump import KEY, PROSE, in_template, prose_data
 
@@ -96,7 +96,7 @@ def test_it_finds_what_upstream_refuses():
 
 
 def test_upstreams_own_bundles_pass_it():
-    upstream = shared_file(REPO.parent / "shared" / "reference" / "upstream")
+    upstream = shared_file(UPSTREAM)
     bundles = sorted(upstream.glob("*.yaml"))
     assert len(bundles) == 6
     for path in bundles:
