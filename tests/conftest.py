@@ -147,4 +147,5 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     if changed:
         shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
         terminalreporter.section("the checkout changed", sep="=", red=True)
-        terminalreporter.write_line(f"the tests changed {shown}; a test must write under its tmp_path only")
+        terminalreporter.write_line(f"changed during the run: {shown}; a test must write under its tmp_path only "
+                                    "(or did someone edit these files meanwhile?)")
