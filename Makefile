@@ -38,8 +38,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 build: $(VENV)/.installed
 	$(CITGEN) build
 
+# The whole suite, on every core; a module's tests run together on one worker (tests/README.md).
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 validate: $(VENV)/.installed
 	$(CITGEN) validate
@@ -50,8 +51,9 @@ readme: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench.py
 
+# Every property-based test, with thousands of examples each (tests/conftest.py's profiles).
 fuzz: $(VENV)/.installed-test
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -n auto -m hypothesis
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .hypothesis

@@ -1,8 +1,24 @@
-"""Shared test fixtures.
+"""Shared test fixtures, the hypothesis profiles and the guard on the checkout.
 
 Reference data (upstream bundles, KubeVirt's OpenAPI document) lives in ../shared
 beside the repository and is read at run time, never copied in. Tests that need it
 skip when it is absent, except under CI (CI=true), where its absence is a failure.
+
+What to share, and how (tests/README.md has the longer version):
+
+- ``tests.helpers.default_build()`` is the built-in catalog's ``Build`` (files, bundles,
+  documents, objects), made once per process. A test that only reads what a default build
+  makes starts from it instead of building again.
+- ``previous_output`` is the same build written by ``citgen build --out``, once per session:
+  read it, never write into it. ``workdir`` gives a test its own copy to change.
+- ``tests.helpers.parse_stream`` / ``read_yaml_stream`` read whole bundles with libyaml.
+- ``make test`` runs the suite in parallel (pytest-xdist, ``-n auto --dist loadfile``): a
+  module's tests run one after the other on one worker, so a module-scoped fixture is made
+  once; modules run side by side. Each worker is its own process with its own session, so
+  chdir, environment variables and signal handlers (through ``monkeypatch``) stay within
+  it. Every test writes only under its own ``tmp_path`` (or a ``tmp_path_factory`` folder
+  of its module); nothing writes into the checkout, and the run fails if anything did
+  (``pytest_sessionfinish`` below).
 """
 
 from __future__ import annotations
@@ -13,6 +29,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, settings
 
 from generator.cli import main
 
@@ -46,7 +63,11 @@ def swagger_path() -> Path:
 
 @pytest.fixture(scope="session")
 def previous_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real earlier build of the built-in catalog, made once and copied into each case."""
+    """A real earlier build of the built-in catalog (``citgen build --out``), made once per session.
+
+    Shared by every test that asks for it, so it is read only: a test that writes into
+    an output directory copies it first (``workdir`` does).
+    """
     out = tmp_path_factory.mktemp("previous") / "out"
     result = CliRunner().invoke(main, ["build", "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -65,13 +86,66 @@ def workdir(tmp_path: Path, previous_output: Path, monkeypatch: pytest.MonkeyPat
     return tmp_path
 
 
-# Hypothesis profiles: `ci` (the default, a few dozen examples per property, for `make
-# test`) and `fuzz` (a long run, `make fuzz`); HYPOTHESIS_PROFILE picks one. No
-# deadline: a generated catalog goes through a whole build, whose time varies by machine.
-from hypothesis import HealthCheck, settings  # noqa: E402
+# --------------------------------------------------------------------------- hypothesis
 
+# Profiles: `ci` (the default, for `make test` and CI: every property, a few dozen
+# examples each) and `fuzz` (`make fuzz`: every property, thousands of examples);
+# HYPOTHESIS_PROFILE picks one. Properties take their example count from the profile,
+# not from a @settings of their own, so that the default run stays cheap and the long
+# run is long for all of them. No deadline: a generated catalog goes through a whole
+# build, whose time varies by machine and load.
 settings.register_profile("ci", max_examples=30, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("fuzz", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# --------------------------------------------------------------------------- the checkout stays as it was
+
+#: What a test run may leave in the checkout: caches and the virtual environment (all ignored by git).
+RUN_LITTER = {".git", ".venv", ".hypothesis", ".pytest_cache", "__pycache__", "build", "dist"}
+_CHECKOUT = pytest.StashKey[dict]()
+_CHANGED = pytest.StashKey[list]()
+
+
+def checkout_state() -> dict[str, tuple[int, int]]:
+    """Every file of the checkout but caches, with its size and modification time.
+
+    Tests run in parallel and some read the checkout (the freshness tests, ``yamllint .``, the
+    packaging test), so none may write into it; comparing this before and after a run shows
+    one that did, even when it wrote the same bytes back.
+    """
+    state = {}
+    for root, dirs, files in os.walk(REPO):
+        dirs[:] = [d for d in dirs if d not in RUN_LITTER and not d.endswith(".egg-info")]
+        for name in files:
+            path = Path(root, name)
+            found = path.lstat()
+            state[path.relative_to(REPO).as_posix()] = (found.st_size, found.st_mtime_ns)
+    return state
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the one process that sees the whole run
+        session.config.stash[_CHECKOUT] = checkout_state()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    before = session.config.stash.get(_CHECKOUT, None)
+    if before is None:
+        return
+    after = checkout_state()
+    changed = sorted(n for n in before.keys() | after.keys() if before.get(n) != after.get(n))
+    session.config.stash[_CHANGED] = changed
+    if changed:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    changed = config.stash.get(_CHANGED, [])
+    if changed:
+        shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+        terminalreporter.section("the checkout changed", sep="=", red=True)
+        terminalreporter.write_line(f"changed during the run: {shown}; a test must write under its tmp_path only "
+                                    "(or did someone edit these files meanwhile?)")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from generator.cli import main
@@ -83,7 +83,6 @@ def write_dumped_catalog(root: Path, text: str, style: str | None, width: int) -
     return root
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.text(min_size=1, max_size=200), STYLES, st.sampled_from([20, 80, 1 << 16]))
 def test_any_description_written_as_a_yaml_scalar_comes_out_byte_identical(tmp_path_factory, text, style, width):
     assume(text.strip())  # a blank description is refused

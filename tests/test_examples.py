@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.model import label
 from generator.pipeline import Build, BuildOptions, generate
-from tests.helpers import REPO, kubectl
+from tests.helpers import REPO, kubectl, parse_stream
 
 EXAMPLES = REPO / "examples"
 NAMES = sorted(p.name for p in EXAMPLES.iterdir() if (p / "catalog.yaml").is_file())
@@ -99,7 +99,7 @@ def test_the_edge_vendor_keeps_small_sizes_of_u_and_o_only():
 
 
 def documents(text: str) -> list[dict]:
-    return [d for d in yaml.safe_load_all(text) if d is not None]
+    return parse_stream(text)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -126,5 +126,5 @@ def test_the_helm_chart_renders_the_all_bundle(name: str, built: dict[str, Path]
     with helm_python.Chart.load(str(chart)) as loaded:
         rendered = loaded.render({}, name="catalog", namespace="vms")
     notes = "common-instancetypes/templates/NOTES.txt"  # printed after an install, not a manifest
-    docs = [d for name, text in rendered.items() if name != notes for d in yaml.safe_load_all(text) if d is not None]
+    docs = [d for name, text in rendered.items() if name != notes for d in parse_stream(text)]
     assert docs == documents(example_build(name).bundles[ALL])

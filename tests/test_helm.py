@@ -28,7 +28,7 @@ from generator.load.overlays import RESERVED_ANNOTATIONS
 from generator.model import CLUSTER_KINDS, INSTANCETYPE_KINDS, label
 from generator.outputs.helm import chart_version
 from generator.pipeline import Build, BuildOptions, generate
-from tests.helpers import REPO, default_build
+from tests.helpers import REPO, default_build, parse_stream
 
 try:
     import helm_python
@@ -60,8 +60,9 @@ def write_files(build: Build, root: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chart_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_files(default_build(), tmp_path_factory.mktemp("build")) / CHART
+def chart_dir(previous_output: Path) -> Path:
+    """The default build's chart as `citgen build --out` wrote it (shared: read only)."""
+    return previous_output / CHART
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +89,7 @@ NOTES = "common-instancetypes/templates/NOTES.txt"
 def render(chart: Any, values: Mapping[str, Any] | None = None) -> list[dict]:
     """The manifests of a release; NOTES.txt is what Helm prints after an install, not a manifest."""
     out = chart.render(dict(values or {}), name="catalog", namespace="vms")
-    return [d for name, text in out.items() if name != NOTES for d in yaml.safe_load_all(text) if d is not None]
+    return [d for name, text in out.items() if name != NOTES for d in parse_stream(text)]
 
 
 def keyed(docs: list[dict]) -> dict[tuple[str, str], dict]:

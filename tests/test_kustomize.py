@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.outputs.context import OutputContext
 from generator.outputs.kustomize import kustomize_files
-from tests.helpers import default_build, kubectl
+from tests.helpers import default_build, kubectl, parse_stream
 
 BUNDLE_OF = {
     "instancetypes/cluster": "common-clusterinstancetypes-bundle.yaml",
@@ -43,11 +43,11 @@ def kustomization_dirs() -> list[str]:
 def kustomize(directory: Path) -> list[dict]:
     run = subprocess.run([kubectl(), "kustomize", str(directory)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    return [d for d in yaml.safe_load_all(run.stdout) if d is not None]
+    return parse_stream(run.stdout)
 
 
 def stream(text: str) -> list[dict]:
-    return [d for d in yaml.safe_load_all(text) if d is not None]
+    return parse_stream(text)
 
 
 def keyed(docs: Iterable[dict]) -> dict[tuple[str, str], dict]:
@@ -71,14 +71,10 @@ def expected_objects(directory: str) -> list[dict]:
     return [d for d in bundle if d["metadata"]["name"] in members]
 
 
-@pytest.fixture(scope="module")
-def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default build's files, written as `citgen build --out` would."""
-    root = tmp_path_factory.mktemp("build")
-    for name, data in default_build().files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_bytes(data)
-    return root
+@pytest.fixture
+def out(previous_output: Path) -> Path:
+    """The default build's files as `citgen build --out` wrote them (shared: read only)."""
+    return previous_output
 
 
 def test_the_tree_has_a_kustomization_per_kind_and_per_series_or_family():

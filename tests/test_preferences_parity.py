@@ -11,11 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
 from generator.expand.preferences import DESCRIPTION, build_preferences
 from generator.model import label
 from generator.source.yamlsrc import load_file
+from tests.helpers import read_yaml_stream
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -29,8 +28,7 @@ def ours() -> dict:
 
 
 def upstream(upstream_dir: Path, bundle: str = "common-clusterpreferences-bundle.yaml") -> dict:
-    with open(upstream_dir / bundle, encoding="utf-8") as stream:
-        return {doc["metadata"]["name"]: doc for doc in yaml.safe_load_all(stream) if doc}
+    return {doc["metadata"]["name"]: doc for doc in read_yaml_stream(upstream_dir / bundle) if doc}
 
 
 def test_the_same_57_preferences_and_nothing_extra(upstream_dir):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import yaml
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from generator.render.yamltext import _dump, yaml_block, yaml_scalar
 
@@ -23,7 +23,6 @@ def pyyaml(value):
                      width=1 << 16)
 
 
-@settings(max_examples=400, deadline=None)
 @given(DATA)
 def test_any_plain_data_is_dumped_as_pyyaml_dumps_it(value):
     assert _dump(value) == pyyaml(value)
@@ -83,7 +82,6 @@ def prose_data(strings):
                         | st.dictionaries(KEY, inner, min_size=1, max_size=3), max_leaves=6)
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.dictionaries(KEY | st.text(max_size=10) | TRICKY, prose_data(ODD), min_size=1, max_size=3)
        | st.lists(prose_data(ODD), min_size=1, max_size=3), st.sampled_from([2, 4, 6, 8, 12]))
 def test_long_and_multi_line_text_parses_back_exactly_at_any_depth(value, indent):

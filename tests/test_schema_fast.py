@@ -7,7 +7,7 @@ import subprocess
 import sys
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from generator.load.catalog import series_files
 from generator.paths import builtin_catalog
@@ -69,7 +69,6 @@ def test_the_built_catalog_passes_both_checks():
         assert _jsonschema_valid(data)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_a_mutated_object_is_judged_as_jsonschema_judges_it(data):
     original = data.draw(st.sampled_from(_documents()))
@@ -154,7 +153,6 @@ def test_every_input_format_compiles_and_passes_the_catalog_files():
         assert list(validator_for(schema).iter_errors(data)) == []
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_a_mutated_input_file_is_judged_as_jsonschema_judges_it(data):
     schema, original = data.draw(st.sampled_from(_input_files()))

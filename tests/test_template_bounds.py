@@ -57,20 +57,11 @@ def run_citgen(*args: str, env: dict[str, str] | None = None, timeout: float = 1
     return json.loads(done.stdout)
 
 
-@pytest.fixture(scope="module")
-def earlier_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The outputs of a successful build of the built-in catalog, built once for the module."""
-    out = tmp_path_factory.mktemp("earlier") / "out"
-    result = run_citgen("build", "--out", str(out))
-    assert result["code"] == 0, result["stderr"]
-    return out
-
-
 @pytest.fixture
-def outputs(tmp_path: Path, earlier_build: Path) -> tuple[Path, dict[str, bytes]]:
+def outputs(tmp_path: Path, previous_output: Path) -> tuple[Path, dict[str, bytes]]:
     """(an output directory holding an earlier build, its files) for one test to try to replace."""
     out = tmp_path / "out"
-    shutil.copytree(earlier_build, out)
+    shutil.copytree(previous_output, out)
     return out, snapshot(out)
 
 

@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from generator.tools.vmexpand import expand_with
+from tests.helpers import read_yaml_stream
 
 CASES = Path(__file__).parent / "cases" / "expand"
 CASE_DIRS = sorted(p for p in CASES.iterdir() if p.is_dir())
@@ -24,7 +25,7 @@ def _objects(case: Path, request: pytest.FixtureRequest) -> list[dict]:
     bundle = case / "bundle.yaml"
     if not bundle.exists():
         bundle = request.getfixturevalue("upstream_dir") / "common-instancetypes-all-bundle.yaml"
-    return [d for d in yaml.safe_load_all(bundle.read_text()) if d]
+    return [d for d in read_yaml_stream(bundle) if d]
 
 
 def test_every_case_says_what_it_expects() -> None:

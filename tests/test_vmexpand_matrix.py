@@ -13,10 +13,10 @@ import json
 from collections import Counter
 
 import pytest
-import yaml
 
 from generator.quantity import parse
 from generator.tools.vmexpand.matrix import PairResult, default_vm, format_json, format_text, matrix, summary
+from tests.helpers import read_yaml_stream
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +24,7 @@ def upstream_objects() -> list[dict]:
     from tests.conftest import UPSTREAM, shared_file
 
     bundle = shared_file(UPSTREAM / "common-instancetypes-all-bundle.yaml")
-    return [d for d in yaml.safe_load_all(bundle.read_text()) if d]
+    return [d for d in read_yaml_stream(bundle) if d]
 
 
 @pytest.fixture(scope="module")

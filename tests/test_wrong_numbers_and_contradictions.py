@@ -35,7 +35,7 @@ from generator.source.documents import BundleDoc
 from generator.source.inputcheck import schema_problems
 from generator.source.yamlsrc import load_text
 from generator.validate.rules import RULES, RuleContext
-from tests.helpers import REPO, default_build, snapshot
+from tests.helpers import REPO, default_build, read_yaml_stream, snapshot
 
 CLUSTER_PREFERENCE, CLUSTER_INSTANCETYPE = PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[0]
 
@@ -55,12 +55,10 @@ def refused_overlay(workdir: Path, text: str) -> list[str]:
 
 def built_with_overlay(workdir: Path, text: str) -> dict[str, dict]:
     """Build with ``text`` as an overlay; the documents of the all-bundle by kind and name."""
-    import yaml
-
     (workdir / "overlay.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
     result = CliRunner().invoke(main, ["build", "--overlay", "overlay.yaml", "--out", "out"])
     assert result.exit_code == 0, result.output
-    docs = yaml.safe_load_all((workdir / "out" / "common-instancetypes-all-bundle.yaml").read_text())
+    docs = read_yaml_stream(workdir / "out" / "common-instancetypes-all-bundle.yaml")
     return {f"{d['kind']}/{d['metadata']['name']}": d for d in docs if d}
 
 

@@ -167,6 +167,7 @@ def test_yaml_scalar_round_trips_any_text(text):
 @given(st.dictionaries(st.text(min_size=1), st.text() | st.integers() | st.booleans(), min_size=1))
 @example({"a": "line\u2028separator", "b": "next\x85line", "c": "paragraph\u2029separator"})
 @example({"multi": "line one\n\nline three\n"})
+@example({"0": "\n"})  # a literal block would keep the break and end the document with "..."
 def test_yaml_block_round_trips_any_mapping_of_text(mapping):
     assert yaml.safe_load(f"outer:\n  inner:{yaml_block(mapping, 4)}\n  after: 1\n") == {
         "outer": {"inner": mapping, "after": 1}}

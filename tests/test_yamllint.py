@@ -15,14 +15,14 @@ from typing import Mapping
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from yamllint import linter
 from yamllint.config import YamlLintConfig
 
 from generator.cli import main
 from generator.pipeline import BuildOptions, generate
-from tests.conftest import shared_file
+from tests.conftest import UPSTREAM, shared_file
 from tests.helpers import REPO, default_build
 from tests.test_render_dump import KEY, PROSE, in_template, prose_data
 
@@ -96,7 +96,7 @@ def test_it_finds_what_upstream_refuses():
 
 
 def test_upstreams_own_bundles_pass_it():
-    upstream = shared_file(REPO.parent / "shared" / "reference" / "upstream")
+    upstream = shared_file(UPSTREAM)
     bundles = sorted(upstream.glob("*.yaml"))
     assert len(bundles) == 6
     for path in bundles:
@@ -139,7 +139,6 @@ def test_what_citgen_init_writes_passes(tmp_path: Path):
         assert findings(path.read_text(encoding="utf-8"), path.name) == []
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.dictionaries(KEY, prose_data(PROSE), min_size=1, max_size=3), st.sampled_from([2, 4, 6, 8, 12]))
 def test_prose_at_any_depth_passes(value, indent: int):
     """Descriptions of any script and punctuation, with line breaks, blank lines, indented lines

@@ -126,8 +126,9 @@ def _escaped_length(word: str) -> int:
 def _block_ok(value: str, newlines: int) -> bool:
     """Can a block scalar carry ``value`` and pass the lint? Not with more than two blank
     lines in a row (a folded block writes one more per line break than a literal one), nor
-    with kept trailing line breaks, nor with breaks other than ``\\n``."""
-    return ("\n" * (newlines + 1) not in value and not value.endswith("\n\n")
+    with kept trailing line breaks (a lone line break is one: the emitter would end the
+    document after it with ``...``), nor with breaks other than ``\\n``."""
+    return ("\n" * (newlines + 1) not in value and not value.endswith("\n\n") and value != "\n"
             and not any(char in value for char in _NOT_IN_BLOCKS))
 
 
