@@ -13,11 +13,11 @@ help:
 	@echo 'Usage: make <target>   (PYTHON=python3.12 make build picks the interpreter for .venv)'
 	@echo ''
 	@echo '  build     create .venv if needed, install citgen, build bundles/ from the built-in catalog'
-	@echo '  test      install the test extra into .venv and run the whole test suite'
+	@echo '  test      install the test extra into .venv and run the whole test suite on every core'
 	@echo '  validate  validate the built-in catalog (citgen validate)'
 	@echo '  readme    regenerate the tables in README.md (citgen readme)'
 	@echo '  bench     run the benchmarks (docs/performance.md)'
-	@echo '  fuzz      run the fuzz tests with the long hypothesis profile'
+	@echo '  fuzz      run every property-based test with the long hypothesis profile (2000 examples)'
 	@echo '  clean     remove .venv, build outputs and caches'
 	@echo '  help      show this list (the default target)'
 
