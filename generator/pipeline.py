@@ -12,7 +12,7 @@ catalog files behind their objects (validate/provenance.py).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -232,6 +232,25 @@ def rule_context(catalog: Catalog | None = None):  # -> generator.validate.rules
 
     catalog = catalog or load_catalog(builtin_catalog())
     return RuleContext.from_catalog(catalog)
+
+
+def check_catalog(catalog: Path | None = None, rules: Sequence[str] | None = None,
+                  vendor: str | None = None) -> tuple[tuple[BundleDoc, ...], list[Problem]]:
+    """A catalog's all-bundle and its problems, judged and pointed as a build judges and points them.
+
+    ``citgen validate`` without files: the same documents a build ships, the same
+    rules (or the ``rules`` chosen), and each problem on an object an overlay shaped
+    reported at that overlay's line, as the build would report it.
+    """
+    from .validate import validate_documents
+
+    found, _version, objects = catalog_objects(BuildOptions(catalog=catalog))
+    documents = parse_back(render_bundles(found, objects))
+    context = rule_context(found)
+    if vendor is not None:
+        context = replace(context, vendor=vendor)
+    problems = validate_documents(documents, context, rules=rules)
+    return documents, point_at_sources(problems, objects, found.changes)
 
 
 def catalog_documents(catalog: Path | None = None) -> list[BundleDoc]:

@@ -50,12 +50,23 @@ def summary(problems: Sequence[Problem], documents: int) -> str:
 
     Findings from newer rules are counted apart: ``no problems in 142 documents;
     240 findings from rules newer than release v1.0.0 in 142 of them, not counted``.
+
+    A catalog's own output (``citgen validate --catalog DIR``) may have problems
+    pointed at the overlay lines behind their objects rather than at documents; those
+    are counted apart: ``1 problem in 244 documents, pointed at the catalog's lines``.
     """
     real, newer = _split(problems)
+    on_documents = [p for p in real if p.location.doc is not None]
+    pointed = len(real) - len(on_documents)
     if not real:
         line = f"no problems in {_plural(documents, 'document')}"
-    else:
+    elif not pointed:
         line = f"{_plural(len(real), 'problem')} in {_touched(real)} of {_plural(documents, 'document')}"
+    elif not on_documents:
+        line = f"{_plural(pointed, 'problem')} in {_plural(documents, 'document')}, pointed at the catalog's lines"
+    else:
+        line = (f"{_plural(len(real), 'problem')} in {_plural(documents, 'document')}: {len(on_documents)} in "
+                f"{_touched(real)} of them, {pointed} pointed at the catalog's lines")
     if newer:
         line += (f"; {_plural(len(newer), 'finding')} from rules newer than {_releases(newer)} "
                  f"in {_touched(newer)} of them, not counted")

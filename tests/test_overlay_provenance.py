@@ -177,6 +177,15 @@ def test_the_cli_refuses_it_with_exit_2_and_one_problem(tmp_path: Path):
     assert not (tmp_path / "out").exists()
 
 
+def test_validate_of_the_catalog_reports_it_at_the_same_line_with_exit_1(tmp_path: Path):
+    CliRunner().invoke(main, ["init", "catalog"])
+    Path("catalog/overlay.yaml").write_text(textwrap.dedent(BREAKS_U))
+    result = CliRunner().invoke(main, ["validate", "--catalog", "catalog"])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"catalog/overlay.yaml:3:5: series.change.u: {BROKEN_U} [schema]", "1 problem in 244 documents, pointed at the catalog's lines"]
+
+
 def test_two_lines_that_shaped_a_broken_object_are_both_named():
     build = generate(BuildOptions(overlays=(write("o.yaml", BREAKS_U),
                                             write("p.yaml", "series:\n  change:\n    u: {icon: fa-server}\n"))))

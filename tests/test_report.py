@@ -114,3 +114,11 @@ def test_github_shows_newer_rule_findings_as_warnings():
         "::notice title=citgen validate::no problems in 1 document; 1 finding from rules newer than release "
         "v1.0.0 in 1 of them, not counted",
     ]
+
+
+def test_problems_pointed_at_a_catalogs_lines_are_counted_apart_from_documents():
+    at_overlay = Problem(Location("overlay.yaml", 3, 5, ("series", "change", "u")), "makes 'u1.large' invalid",
+                         "schema")
+    assert summary([at_overlay], 244) == "1 problem in 244 documents, pointed at the catalog's lines"
+    assert summary([at_overlay, PROBLEMS[0]], 244) == (
+        "2 problems in 244 documents: 1 in 1 of them, 1 pointed at the catalog's lines")

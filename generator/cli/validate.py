@@ -15,6 +15,7 @@ from typing import Optional, Sequence, Tuple
 
 import click
 
+from ..problems import Problem
 from ..result import Result
 from ..runtime.gcpause import paused_collector
 from ..source.documents import BundleDoc, read_bundles
@@ -59,6 +60,14 @@ def bundle_context(docs: Sequence[BundleDoc], vendor: Optional[str]) -> RuleCont
         claimed = agreement.vendor if agreement else None
     series = builtin.series if claimed is not None and claimed == builtin.vendor else {}
     return RuleContext(vendor=vendor, series=series)
+
+
+def _checked_catalog(catalog: Optional[Path], selected: Tuple[str, ...],
+                     vendor: Optional[str]) -> Tuple[Sequence[BundleDoc], list]:
+    """The catalog's documents and problems as its build judges them (overlay lines pointed at)."""
+    from ..pipeline import check_catalog
+
+    return check_catalog(catalog, rules=selected or None, vendor=vendor)
 
 
 def _catalog_documents(catalog: Optional[Path]) -> Sequence[BundleDoc]:
@@ -133,6 +142,10 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     if show_rules:
         return Result("validate", product=list_rules(),
                       data={"rules": [{"id": r.id, "summary": r.summary, "doc": r.doc} for r in CHECKS.values()]})
+    if not files and not cross_product:  # the catalog's own output, judged as its build judges it
+        with paused_collector():
+            docs, problems = _checked_catalog(catalog, selected, vendor)
+        return _findings(docs, problems)
     with paused_collector():
         docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents(catalog)
     if cross_product:
@@ -145,6 +158,11 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     problems = []
     for found in sets:
         problems += _problems(found, files, vendor, known, selected)
+    return _findings(docs, problems)
+
+
+def _findings(docs: Sequence[BundleDoc], problems: Sequence[Problem]) -> Result:
+    """A validation's Result: the problems that count, and findings of rules newer than their object apart."""
     return Result("validate", problems=tuple(p for p in problems if p.older_release is None),
                   newer_rule_findings=tuple(p for p in problems if p.older_release is not None),
                   documents=len(docs), counts={"documents": len(docs)})
