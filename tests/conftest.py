@@ -74,6 +74,24 @@ def previous_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.fixture(scope="session")
+def site_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    """``citgen site --out DIR`` of the built-in catalog, once per session: DIR and click's Result (what it printed).
+
+    Read only, like ``previous_output``: the page tests load it, the site tests read its files.
+    """
+    out = tmp_path_factory.mktemp("site") / "site"
+    result = CliRunner().invoke(main, ["site", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out, result
+
+
+@pytest.fixture(scope="session")
+def site_dir(site_build: tuple[Path, object]) -> Path:
+    """The folder of ``site_build``: index.html, catalog.json, CHECKSUMS.sha256. Read only."""
+    return site_build[0]
+
+
 @pytest.fixture
 def workdir(tmp_path: Path, previous_output: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """tmp_path as the current directory, holding ``out/`` from an earlier build.

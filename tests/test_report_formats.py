@@ -333,9 +333,9 @@ def test_build_check_in_text_json_and_github(tmp_path: Path):
         "::notice title=citgen build::  stale:   CHECKSUMS.sha256"]
 
 
-def test_site_in_text_json_and_github(tmp_path: Path):
-    text = citgen("site", "--out", tmp_path / "one")
-    assert text.exit_code == 0 and text.stdout.startswith(f"wrote 3 files to {tmp_path / 'one'} (index.html: ")
+def test_site_in_text_json_and_github(tmp_path: Path, site_build):
+    one, text = site_build  # the session's `citgen site --out ONE` (tests/conftest.py)
+    assert text.exit_code == 0 and text.stdout.startswith(f"wrote 3 files to {one} (index.html: ")
     code, found = report("site", "--out", tmp_path / "two")
     assert (code, found["command"], found["files"]) == (0, "site", ["CHECKSUMS.sha256", "catalog.json", "index.html"])
     assert found["counts"]["indexBytes"] == (tmp_path / "two" / "index.html").stat().st_size

@@ -1,7 +1,8 @@
 """`citgen site` without a browser: the files, their data, determinism, size and refusals.
 
 What the page does with the data once its script runs is checked in a real
-browser by tests/test_site_browser.py.
+browser by tests/test_site_browser.py. Tests that only read the site of the
+built-in catalog read the session's (``site_build``, ``site_dir`` in conftest.py).
 """
 
 from __future__ import annotations
@@ -28,27 +29,30 @@ from tests.helpers import default_build, snapshot
 def site(out: Path, *args: str) -> dict:
     result = CliRunner().invoke(main, ["site", "--out", str(out), *args])
     assert result.exit_code == 0, result.output
+    return read_data(out)
+
+
+def read_data(out: Path) -> dict:
     return json.loads((out / "catalog.json").read_text(encoding="utf-8"))
 
 
-def test_the_site_is_a_page_its_data_and_their_checksums(tmp_path: Path):
-    result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "site")])
+def test_the_site_is_a_page_its_data_and_their_checksums(site_build):
+    out, result = site_build
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["CHECKSUMS.sha256", "catalog.json", "index.html"]
-    check = subprocess.run(["sha256sum", "--check", "--strict", "CHECKSUMS.sha256"], cwd=tmp_path / "site",
+    assert sorted(p.name for p in out.iterdir()) == ["CHECKSUMS.sha256", "catalog.json", "index.html"]
+    check = subprocess.run(["sha256sum", "--check", "--strict", "CHECKSUMS.sha256"], cwd=out,
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
-    size = (tmp_path / "site" / "index.html").stat().st_size
-    assert result.output == f"wrote 3 files to {tmp_path / 'site'} (index.html: {size // 1024} KiB)\n"
+    size = (out / "index.html").stat().st_size
+    assert result.output == f"wrote 3 files to {out} (index.html: {size // 1024} KiB)\n"
 
 
-def test_the_page_for_the_built_in_catalog_is_under_500_kb(tmp_path: Path):
-    site(tmp_path / "site")
-    assert (tmp_path / "site" / "index.html").stat().st_size < 500_000
+def test_the_page_for_the_built_in_catalog_is_under_500_kb(site_dir: Path):
+    assert (site_dir / "index.html").stat().st_size < 500_000
 
 
-def test_the_data_holds_every_cluster_object_of_the_build(tmp_path: Path):
-    data = site(tmp_path / "site")
+def test_the_data_holds_every_cluster_object_of_the_build(site_dir: Path):
+    data = read_data(site_dir)
     build = default_build()
     assert [it["name"] for it in data["instancetypes"]] == sorted(
         o.name for o in build.objects if o.family == "instancetype")
@@ -57,8 +61,8 @@ def test_the_data_holds_every_cluster_object_of_the_build(tmp_path: Path):
     assert [s["name"] for s in data["series"]] == ["cx1", "d1", "m1", "n1", "o1", "rt1", "u1"]
 
 
-def test_series_features_are_readable_badges(tmp_path: Path):
-    series = {s["name"]: s for s in site(tmp_path / "site")["series"]}
+def test_series_features_are_readable_badges(site_dir: Path):
+    series = {s["name"]: s for s in read_data(site_dir)["series"]}
     assert series["cx1"]["badges"] == ["Dedicated CPUs", "Isolated emulator thread", "NUMA", "Hugepages 2Mi or 1Gi",
                                        "One socket per vCPU at most"]
     assert series["o1"]["badges"] == ["Shared (burstable) CPUs", "Memory overcommit 50%"]
@@ -75,15 +79,15 @@ def test_a_gpu_build_shows_the_gn_series_with_its_device(tmp_path: Path):
     assert "gn1.xlarge" in [it["name"] for it in data["instancetypes"]]
 
 
-def test_variants_are_placed_under_their_base_size(tmp_path: Path):
-    its = {it["name"]: it for it in site(tmp_path / "site")["instancetypes"]}
+def test_variants_are_placed_under_their_base_size(site_dir: Path):
+    its = {it["name"]: it for it in read_data(site_dir)["instancetypes"]}
     assert (its["cx1.large1gi"]["size"], its["cx1.large1gi"]["variant"]) == ("large", "1gi")
     assert (its["cx1.large"]["size"], its["cx1.large"]["variant"]) == ("large", "")
     assert (its["u1.2xmedium"]["size"], its["u1.2xmedium"]["variant"]) == ("2xmedium", "")
 
 
-def test_preferences_show_firmware_buses_and_notable_settings(tmp_path: Path):
-    prefs = {p["name"]: p for p in site(tmp_path / "site")["preferences"]}
+def test_preferences_show_firmware_buses_and_notable_settings(site_dir: Path):
+    prefs = {p["name"]: p for p in read_data(site_dir)["preferences"]}
     windows = prefs["windows.11"]
     assert (windows["family"], windows["firmware"], windows["diskBus"], windows["networkBus"], windows["cpu"],
             windows["memoryText"]) == ("windows", "EFI, Secure Boot", "sata", "e1000e", 2, "4Gi")
@@ -94,8 +98,8 @@ def test_preferences_show_firmware_buses_and_notable_settings(tmp_path: Path):
         "EFI", "BIOS", "arm64")
 
 
-def test_fit_verdicts_are_those_of_the_matrix(tmp_path: Path):
-    data = site(tmp_path / "site")
+def test_fit_verdicts_are_those_of_the_matrix(site_dir: Path):
+    data = read_data(site_dir)
     docs = [d.data for d in default_build().documents]
     refused = {(r.preference, r.instancetype): r.error for r in matrix(docs, docs) if not r.ok}
     shown = {(pref, it): data["fit"]["messages"][entry[0]]
@@ -104,8 +108,8 @@ def test_fit_verdicts_are_those_of_the_matrix(tmp_path: Path):
     assert len(shown) == 440
 
 
-def test_the_manifest_is_the_vm_the_verdicts_were_made_on(tmp_path: Path):
-    data = site(tmp_path / "site")
+def test_the_manifest_is_the_vm_the_verdicts_were_made_on(site_dir: Path):
+    data = read_data(site_dir)
     vm = yaml.safe_load(data["manifest"].replace("INSTANCETYPE", "u1.medium").replace("PREFERENCE", "fedora"))
     objects = {(d.kind, d.name): d.data for d in default_build().documents}
     outcome = expand(vm, objects[("VirtualMachineClusterInstancetype", "u1.medium")],
@@ -116,19 +120,22 @@ def test_the_manifest_is_the_vm_the_verdicts_were_made_on(tmp_path: Path):
         {"kind": "VirtualMachineClusterPreference", "name": "fedora"})
 
 
-def test_the_page_names_no_other_host_to_load_from(tmp_path: Path):
-    site(tmp_path / "site")
-    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+def test_the_page_names_no_other_host_to_load_from(site_dir: Path):
+    html = (site_dir / "index.html").read_text(encoding="utf-8")
     assert re.findall(r'(?:src|href)="(?!#)[^"]*"', html) == []
     assert "default-src 'none'" in html
     assert "@import" not in html and "url(" not in html
 
 
 def test_the_site_is_byte_identical_across_time_zones_and_locales(tmp_path: Path):
-    for name, tz, locale in (("a", "UTC", "C"), ("b", "Pacific/Kiritimati", "C.UTF-8")):
+    runs = []
+    for name, tz, locale in (("a", "UTC", "C"), ("b", "Pacific/Kiritimati", "C.UTF-8")):  # side by side
         env = {**os.environ, "TZ": tz, "LC_ALL": locale, "PYTHONHASHSEED": str(len(name + tz))}
-        subprocess.run([sys.executable, "-m", "generator.cli", "site", "--out", str(tmp_path / name)],
-                       env=env, check=True, capture_output=True)
+        runs.append(subprocess.Popen([sys.executable, "-m", "generator.cli", "site", "--out", str(tmp_path / name)],
+                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+    for run in runs:
+        stdout, stderr = run.communicate()
+        assert run.returncode == 0, (run.args, stdout, stderr)
     assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
 
 
