@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from generator.outputs.kustomize import BUNDLE_OF_KIND, KIND_DIRS
-from tests.helpers import REPO, kubectl
+from tests.helpers import REPO, kubectl, parse_stream
 
 ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 #: Upstream's kind-level directories are named after the kind they hold, in the plural.
@@ -34,11 +34,11 @@ def build(target: str) -> list[dict]:
     """`kubectl kustomize` of a directory or a remote URL, as `kubectl apply -k` reads it."""
     run = subprocess.run([kubectl(), "kustomize", target], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    return [d for d in yaml.safe_load_all(run.stdout) if d is not None]
+    return parse_stream(run.stdout)
 
 
 def committed(bundle: str) -> list[dict]:
-    return [d for d in yaml.safe_load_all((REPO / "bundles" / bundle).read_text(encoding="utf-8")) if d is not None]
+    return parse_stream((REPO / "bundles" / bundle).read_text(encoding="utf-8"))
 
 
 def test_the_root_has_upstreams_kind_level_entry_points_and_no_other():
