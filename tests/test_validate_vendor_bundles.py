@@ -113,3 +113,18 @@ def test_a_catalog_that_is_not_one_is_unusable_input(bundles: dict[str, Path], t
     result = validate("--catalog", tmp_path / "nowhere", bundles["edge"])
     assert result.exit_code == 2
     assert result.output == f"error: {tmp_path / 'nowhere'}: not a catalog directory: catalog.yaml is missing\n"
+
+
+def test_a_releases_bundles_overlap_so_each_file_is_checked_on_its_own(bundles: dict[str, Path]):
+    files = sorted(bundles["edge"].parent.glob("common-*.yaml"))
+    assert len(files) == 5
+    together = validate(*files)
+    assert together.exit_code == 1  # the all-bundle holds every object of the other four
+    assert {line.rsplit("[", 1)[-1] for line in together.stdout.splitlines()[:-1]} == {"unique-names]"}
+    each = validate("--each-file", *files)
+    assert (each.exit_code, each.stdout) == (0, f"no problems in {sum(documents(f) for f in files)} documents\n")
+    broken = files[0].parent / "broken.yaml"
+    broken.write_text(files[0].read_text().replace("guest: 1\n", "guest: one\n", 1))
+    found = validate("--each-file", broken, *files)
+    assert found.exit_code == 1
+    assert all(line.startswith(f"{broken}#") for line in found.stdout.splitlines()[:-1])
