@@ -85,3 +85,12 @@ def test_readme_check_of_a_stale_readme_exits_1_naming_it(tmp_path: Path):
                                                for table in ("series", "instancetypes", "preferences")))
     done = citgen("readme", "--check", "--catalog", str(catalog), cwd=tmp_path)
     assert (done.returncode, done.stderr) == (1, f"{catalog / 'README.md'} is out of date: run `citgen readme`\n")
+
+
+def test_readme_of_a_catalog_without_one_says_where_it_looked(tmp_path: Path):
+    catalog = tmp_path / "catalog"
+    assert citgen("init", str(catalog), cwd=tmp_path).returncode == 0
+    done = citgen("readme", "--check", "--catalog", str(catalog), cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (2, (
+        f"error: {catalog / 'README.md'}: the catalog has no README.md for the tables; create one holding the "
+        "table markers (`citgen readme --help` shows them), or name another file with --file\ncitgen: 1 problem\n"))

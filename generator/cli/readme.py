@@ -8,6 +8,8 @@ import click
 
 from ..outputs import readme as readme_tables
 from ..pipeline import BuildOptions, catalog_objects
+from ..errors import InputError
+from ..problems import Location
 from ..result import Result
 from ..source.inputfiles import read_text
 from .options import catalog_option, command
@@ -28,6 +30,10 @@ def readme(catalog: Path | None, path: Path | None, check: bool) -> Result:
     """
     if path is None:
         path = BuildOptions(catalog=catalog).catalog_dir / "README.md"
+        if not path.exists():
+            raise InputError.at(Location(str(path)), (
+                "the catalog has no README.md for the tables; create one holding the table markers "
+                "(`citgen readme --help` shows them), or name another file with --file"))
     text = read_text(path, str(path))
     _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
     updated = readme_tables.update(text, readme_tables.tables(objects), str(path))
