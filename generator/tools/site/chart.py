@@ -10,6 +10,7 @@ reader can compare ratios by the lines' offsets.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from html import escape
 from typing import Any, Mapping, Sequence
 
@@ -59,6 +60,82 @@ def _memory_tick(exponent: int) -> str:
     return f"{value:g}Gi" if value >= 1 else f"{int(value * 1024)}Mi"
 
 
+@dataclass(frozen=True)
+class _Scale:
+    """Where a vCPU count and a memory size land: log2 axes from the outer ticks, a quarter doubling beyond."""
+
+    xs: tuple[int, ...]  # the ticks, as powers of two
+    ys: tuple[int, ...]
+
+    @property
+    def width(self) -> float:
+        return WIDTH - LEFT - RIGHT
+
+    @property
+    def height(self) -> float:
+        return HEIGHT - TOP - BOTTOM
+
+    def x_at(self, cpu: float) -> float:
+        low, high = self.xs[0] - 0.25, self.xs[-1] + 0.25  # marks on the outer ticks are not cut by the axes
+        return LEFT + (math.log2(cpu) - low) / (high - low) * self.width
+
+    def y_at(self, memory: float) -> float:
+        low, high = self.ys[0] - 0.25, self.ys[-1] + 0.25
+        return TOP + self.height - (math.log2(memory / GIB) - low) / (high - low) * self.height
+
+
+def _grid(scale: _Scale) -> list[str]:
+    """A line across the plot at every tick."""
+    out = ['<g class="grid">']
+    for e in scale.xs:
+        out.append(f'<line x1="{scale.x_at(2**e):.1f}" y1="{TOP}" x2="{scale.x_at(2**e):.1f}" '
+                   f'y2="{TOP + scale.height}"/>')
+    for e in scale.ys:
+        y = scale.y_at(2.0**e * GIB)
+        out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + scale.width}" y2="{y:.1f}"/>')
+    out.append('</g>')
+    return out
+
+
+def _axes(scale: _Scale) -> list[str]:
+    """Both axes with their tick labels (vCPUs as counts, memory in Mi, Gi or Ti) and their names."""
+    bottom = TOP + scale.height
+    out = ['<g class="axis">',
+           f'<line x1="{LEFT}" y1="{bottom}" x2="{LEFT + scale.width}" y2="{bottom}"/>',
+           f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{bottom}"/>']
+    for e in scale.xs:
+        out.append(f'<text x="{scale.x_at(2**e):.1f}" y="{bottom + 22}" text-anchor="middle">{2**e}</text>')
+    for e in scale.ys:
+        out.append(f'<text x="{LEFT - 6}" y="{scale.y_at(2.0**e * GIB) + 4:.1f}" text-anchor="end">'
+                   f'{_memory_tick(e)}</text>')
+    out.append(f'<text x="{LEFT + scale.width / 2:.1f}" y="{HEIGHT - 6}" text-anchor="middle" '
+               'class="label">vCPUs</text>')
+    out.append(f'<text transform="translate(14 {TOP + scale.height / 2:.1f}) rotate(-90)" text-anchor="middle" '
+               'class="label">memory</text></g>')
+    return out
+
+
+def _marks(scale: _Scale, points: Sequence[Mapping[str, Any]], order: Sequence[str]) -> list[str]:
+    """Each series' points in its colour and mark, a link and a tooltip each.
+
+    Series whose points coincide are set four pixels apart around the shared point,
+    each in its own direction, so every mark stays visible.
+    """
+    out = []
+    for index, name in enumerate(order):
+        colour, shape = style(index)
+        angle = 2 * math.pi * index / len(order)
+        dx, dy = (4 * math.cos(angle), 4 * math.sin(angle)) if len(order) > 1 else (0.0, 0.0)
+        out.append(f'<g class="series" data-series="{escape(name)}" fill="{colour}" stroke="{colour}">')
+        for p in (p for p in points if p["series"] == name):
+            text = f"{p['name']}: {p['cpu']} vCPU{'s' if p['cpu'] != 1 else ''}, {p['memoryText']}"
+            out.append(f'<a href="#{escape(p["name"])}" class="point" data-name="{escape(p["name"])}" '
+                       f'aria-label="{escape(text)}"><title>{escape(text)}</title>'
+                       f'{_mark(shape, scale.x_at(p["cpu"]) + dx, scale.y_at(p["memory"]) + dy)}</a>')
+        out.append("</g>")
+    return out
+
+
 def chart(series: Sequence[Mapping[str, Any]], instancetypes: Sequence[Mapping[str, Any]]) -> str:
     """The scatter chart: one point per instancetype (variants share their base's point), one mark per series.
 
@@ -69,53 +146,14 @@ def chart(series: Sequence[Mapping[str, Any]], instancetypes: Sequence[Mapping[s
     order = [s["name"] for s in series] + sorted({p["series"] for p in points} - {s["name"] for s in series})
     if not points:
         return '<p class="empty">No instancetypes to chart.</p>'
-    xs = _powers(min(p["cpu"] for p in points), max(p["cpu"] for p in points))
-    ys = _powers(min(p["memory"] for p in points) / GIB, max(p["memory"] for p in points) / GIB)
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    # a quarter of a doubling beyond the outer ticks, so marks on them are not cut by the axes
-    x_lo, x_hi, y_lo, y_hi = xs[0] - 0.25, xs[-1] + 0.25, ys[0] - 0.25, ys[-1] + 0.25
-
-    def x_at(cpu: float) -> float:
-        return LEFT + (math.log2(cpu) - x_lo) / (x_hi - x_lo) * plot_w
-
-    def y_at(memory: float) -> float:
-        return TOP + plot_h - (math.log2(memory / GIB) - y_lo) / (y_hi - y_lo) * plot_h
-
+    scale = _Scale(tuple(_powers(min(p["cpu"] for p in points), max(p["cpu"] for p in points))),
+                   tuple(_powers(min(p["memory"] for p in points) / GIB, max(p["memory"] for p in points) / GIB)))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" '
            f'role="img" aria-labelledby="chart-title chart-desc">',
            '<title id="chart-title">vCPUs against memory, every instancetype</title>',
            f'<desc id="chart-desc">Log-scaled scatter plot of {len(points)} instancetypes of {len(order)} '
-           'series; each series has its own colour and mark.</desc>',
-           '<g class="grid">']
-    for e in xs:
-        out.append(f'<line x1="{x_at(2**e):.1f}" y1="{TOP}" x2="{x_at(2**e):.1f}" y2="{TOP + plot_h}"/>')
-    for e in ys:
-        y = y_at(2.0**e * GIB)
-        out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}"/>')
-    out.append('</g><g class="axis">')
-    out.append(f'<line x1="{LEFT}" y1="{TOP + plot_h}" x2="{LEFT + plot_w}" y2="{TOP + plot_h}"/>')
-    out.append(f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{TOP + plot_h}"/>')
-    for e in xs:
-        out.append(f'<text x="{x_at(2**e):.1f}" y="{TOP + plot_h + 22}" text-anchor="middle">{2**e}</text>')
-    for e in ys:
-        out.append(f'<text x="{LEFT - 6}" y="{y_at(2.0**e * GIB) + 4:.1f}" text-anchor="end">'
-                   f'{_memory_tick(e)}</text>')
-    out.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" text-anchor="middle" '
-               'class="label">vCPUs</text>')
-    out.append(f'<text transform="translate(14 {TOP + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle" '
-               'class="label">memory</text></g>')
-    for index, name in enumerate(order):
-        colour, shape = style(index)
-        angle = 2 * math.pi * index / len(order)
-        dx, dy = (4 * math.cos(angle), 4 * math.sin(angle)) if len(order) > 1 else (0.0, 0.0)
-        out.append(f'<g class="series" data-series="{escape(name)}" fill="{colour}" stroke="{colour}">')
-        for p in (p for p in points if p["series"] == name):
-            text = f"{p['name']}: {p['cpu']} vCPU{'s' if p['cpu'] != 1 else ''}, {p['memoryText']}"
-            out.append(f'<a href="#{escape(p["name"])}" class="point" data-name="{escape(p["name"])}" '
-                       f'aria-label="{escape(text)}"><title>{escape(text)}</title>'
-                       f'{_mark(shape, x_at(p["cpu"]) + dx, y_at(p["memory"]) + dy)}</a>')
-        out.append("</g>")
+           'series; each series has its own colour and mark.</desc>']
+    out += _grid(scale) + _axes(scale) + _marks(scale, points, order)
     out.append("</svg>")
     return "".join(out)
 
