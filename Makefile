@@ -40,7 +40,7 @@ build: $(VENV)/.installed
 
 # The whole suite, on every core; a module's tests run together on one worker (tests/README.md).
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 validate: $(VENV)/.installed
 	$(CITGEN) validate

@@ -23,6 +23,7 @@ What to share, and how (tests/README.md has the longer version):
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 from pathlib import Path
@@ -117,6 +118,32 @@ settings.register_profile("ci", max_examples=30, deadline=None,
 settings.register_profile("fuzz", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# --------------------------------------------------------------------------- the run's shape
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return
+    # Well over a hundred tests start a `citgen` process. Where bytecode is not written
+    # (PYTHONDONTWRITEBYTECODE, as on many CI machines, in a fresh clone) each of them would
+    # compile the whole package from source again; compiling it once here, into the
+    # __pycache__ folders git ignores, spares them that. Files already compiled are skipped.
+    compileall.compile_dir(REPO / "generator", quiet=2)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Modules marked ``heavy(seconds)`` first, the longest first; the rest after them, as collected.
+
+    `make test` hands whole modules to the workers in this order (``--no-loadscope-reorder``),
+    so the modules that take seconds start early and the workers end at about the same time
+    instead of one waiting for the other's wheel or pre-commit run at the end.
+    """
+    def seconds(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("heavy")
+        return float(mark.args[0]) if mark else 0.0
+
+    items.sort(key=lambda item: -seconds(item))  # stable: a module's tests keep their order
 
 
 # --------------------------------------------------------------------------- the checkout stays as it was

@@ -21,6 +21,8 @@ from generator.errors import CitgenError
 from generator.write import MARKER, write_outputs
 from tests.helpers import copy_catalog, snapshot
 
+pytestmark = pytest.mark.heavy(4)  # seconds of a worker's time: run early (conftest.py)
+
 
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.heavy(6)  # seconds of a worker's time: run early (conftest.py)
+
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "benchmarks" / "bench.py"
 STEPS = ("load", "expand", "render", "parse", "schema", "outputs", "write")

@@ -22,6 +22,8 @@ from click.testing import CliRunner
 from generator.cli import main
 from tests.helpers import copy_catalog, snapshot
 
+pytestmark = pytest.mark.heavy(8)  # seconds of a worker's time: run early (conftest.py)
+
 CASES = Path(__file__).parent / "cases" / "broken"
 
 

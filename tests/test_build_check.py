@@ -13,6 +13,8 @@ import pytest
 
 from helpers import REPO
 
+pytestmark = pytest.mark.heavy(4)  # seconds of a worker's time: run early (conftest.py)
+
 ALL = "common-instancetypes-all-bundle.yaml"
 
 

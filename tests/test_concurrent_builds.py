@@ -14,12 +14,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
 from generator.write import OutputLock, lock_path
 
 from tests.helpers import snapshot
+
+pytestmark = pytest.mark.heavy(5)  # seconds of a worker's time: run early (conftest.py)
 
 
 def beside(out: Path) -> list[str]:

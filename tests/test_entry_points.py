@@ -22,6 +22,8 @@ import yaml
 from generator.outputs.kustomize import BUNDLE_OF_KIND, KIND_DIRS
 from tests.helpers import REPO, kubectl, parse_stream
 
+pytestmark = pytest.mark.heavy(4)  # seconds of a worker's time: run early (conftest.py)
+
 ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 #: Upstream's kind-level directories are named after the kind they hold, in the plural.
 ENTRY_POINTS = {f"{kind}s": kind for kind in KIND_DIRS}

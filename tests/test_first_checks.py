@@ -24,6 +24,8 @@ from generator.cli import main
 from generator.cli.build import build
 from tests.helpers import REPO
 
+pytestmark = pytest.mark.heavy(6)  # seconds of a worker's time: run early (conftest.py)
+
 DISTRIBUTION = "kubevirt-citgen"
 CATALOG_VERSION = yaml.safe_load((REPO / "catalog.yaml").read_text(encoding="utf-8"))["version"]
 #: Every command of the group; lazily loaded ones included, since completion must offer them too.

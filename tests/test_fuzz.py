@@ -28,6 +28,8 @@ from generator.paths import builtin_catalog
 from generator.pipeline import Build, BuildOptions, generate
 from generator.problems import Problem
 
+pytestmark = pytest.mark.heavy(10)  # seconds of a worker's time: run early (conftest.py)
+
 TRAITS = ("rng", "virtio-disk", "virtio-interface")  # built-in traits that never conflict
 GiB = 1024**3
 MiB = 1024**2

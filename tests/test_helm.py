@@ -30,6 +30,8 @@ from generator.outputs.helm import chart_version
 from generator.pipeline import Build, BuildOptions, generate
 from tests.helpers import REPO, default_build, parse_stream
 
+pytestmark = pytest.mark.heavy(10)  # seconds of a worker's time: run early (conftest.py)
+
 try:
     import helm_python
 except ImportError:  # pragma: no cover - depends on the test environment

@@ -24,6 +24,8 @@ from generator.outputs.context import OutputContext
 from generator.outputs.kustomize import kustomize_files
 from tests.helpers import default_build, kubectl, parse_stream
 
+pytestmark = pytest.mark.heavy(7)  # seconds of a worker's time: run early (conftest.py)
+
 BUNDLE_OF = {
     "instancetypes/cluster": "common-clusterinstancetypes-bundle.yaml",
     "instancetypes/namespaced": "common-instancetypes-bundle.yaml",

@@ -24,6 +24,8 @@ import yaml
 import generator
 from tests.helpers import REPO, snapshot
 
+pytestmark = pytest.mark.heavy(9)  # seconds of a worker's time: run early (conftest.py)
+
 
 def _shared_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A directory every test process of this session sees (pytest-xdist workers share the parent)."""
@@ -110,11 +112,13 @@ def test_an_installed_citgen_builds_the_same_bundles_from_any_directory(wheel, t
 def test_the_wheel_in_a_fresh_virtual_environment_builds_the_committed_bundles(wheel, tmp_path):
     """As a user installs it: a new virtual environment outside the repository, dependencies from the index."""
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    # No pip of its own (seeding one takes seconds): this process's pip installs into it, and
+    # resolves the dependencies from the index the same way.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    installed = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
-                               cwd=tmp_path, env=env, capture_output=True, text=True)
+    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+                                "--quiet", str(wheel)], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert installed.returncode == 0, installed.stderr
     workdir = tmp_path / "elsewhere"
     workdir.mkdir()

@@ -18,6 +18,8 @@ import pytest
 
 from helpers import REPO
 
+pytestmark = pytest.mark.heavy(14)  # seconds of a worker's time: run early (conftest.py)
+
 HOOKS = ("citgen-build-check", "citgen-readme-check", "citgen-validate")
 README = "# Example catalog\n" + "".join(f"\n<!-- BEGIN citgen readme: {table} -->\n<!-- END citgen readme: {table} -->\n"
                                          for table in ("series", "instancetypes", "preferences"))

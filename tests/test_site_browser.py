@@ -31,6 +31,8 @@ from generator.tools.vmexpand import expand
 from tests.conftest import SHARED, shared_file
 from tests.helpers import default_build
 
+pytestmark = pytest.mark.heavy(12)  # seconds of a worker's time: run early (conftest.py)
+
 try:
     from playwright.sync_api import sync_playwright
 except ImportError:  # the test extra installs it; under CI its absence is a failure, not a skip

@@ -26,6 +26,8 @@ from tests.conftest import UPSTREAM, shared_file
 from tests.helpers import REPO, default_build
 from tests.test_render_dump import KEY, PROSE, in_template, prose_data
 
+pytestmark = pytest.mark.heavy(11)  # seconds of a worker's time: run early (conftest.py)
+
 CONFIG_FILE = REPO / ".yamllint"
 CONFIG = YamlLintConfig(file=str(CONFIG_FILE))
 EXAMPLES = REPO / "examples"
