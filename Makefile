@@ -14,6 +14,7 @@ help:
 	@echo ''
 	@echo '  build     create .venv if needed, install citgen, build bundles/ from the built-in catalog'
 	@echo '  test      install the test extra into .venv and run the whole test suite on every core'
+	@echo '  quick     the suite without the modules marked heavy (real pip, pre-commit, browser...): a fast loop'
 	@echo '  validate  validate the built-in catalog (citgen validate)'
 	@echo '  readme    regenerate the tables in README.md (citgen readme)'
 	@echo '  bench     run the benchmarks (docs/performance.md)'
@@ -21,7 +22,7 @@ help:
 	@echo '  clean     remove .venv, build outputs and caches'
 	@echo '  help      show this list (the default target)'
 
-.PHONY: build test validate readme bench fuzz clean
+.PHONY: build test quick validate readme bench fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +42,10 @@ build: $(VENV)/.installed
 # The whole suite, on every core; a module's tests run together on one worker (tests/README.md).
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
+
+# While working: every module but those marked heavy(seconds) (tests/README.md). CI runs `make test`.
+quick: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n auto --dist loadfile -m 'not heavy'
 
 validate: $(VENV)/.installed
 	$(CITGEN) validate
