@@ -59,12 +59,12 @@ def environment(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never", "LC_ALL": "C.UTF-8"}
 
 
-@pytest.fixture
-def catalog_repo(tmp_path: Path, project: tuple[Path, str]) -> Path:
-    """A vendor's catalog repository, outputs built and committed, configured to use the hooks."""
+@pytest.fixture(scope="module")
+def committed_catalog(tmp_path_factory: pytest.TempPathFactory, project: tuple[Path, str]) -> Path:
+    """A vendor's catalog repository, outputs built and committed, configured to use the hooks. Read only."""
     citgen = [sys.executable, "-m", "generator.cli"]
-    repo = tmp_path / "catalog"
-    run([*citgen, "init", str(repo), "--vendor", "example.com"], tmp_path)
+    repo = tmp_path_factory.mktemp("vendor") / "catalog"
+    run([*citgen, "init", str(repo), "--vendor", "example.com"], repo.parent)
     (repo / "README.md").write_text(README)
     run([*citgen, "build", "--catalog", ".", "--out", "bundles"], repo)
     run([*citgen, "readme", "--catalog", "."], repo)
@@ -74,6 +74,14 @@ def catalog_repo(tmp_path: Path, project: tuple[Path, str]) -> Path:
     git(repo, "init", "-q")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "catalog")
+    return repo
+
+
+@pytest.fixture
+def catalog_repo(tmp_path: Path, committed_catalog: Path) -> Path:
+    """This test's own copy of that repository (its .git included), to change and commit in."""
+    repo = tmp_path / "catalog"
+    shutil.copytree(committed_catalog, repo, symlinks=True)
     return repo
 
 
