@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import textwrap
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -59,13 +60,19 @@ def keyed(docs: Iterable[dict]) -> dict[tuple[str, str], dict]:
     return out
 
 
+@lru_cache(maxsize=None)
+def bundle_objects(name: str) -> tuple[dict, ...]:
+    """The documents of one of the default build's bundles, parsed once for the module: read only."""
+    return tuple(stream(default_build().bundles[name]))
+
+
 def expected_objects(directory: str) -> list[dict]:
     """What the catalog says a kustomization directory must hold."""
     build = default_build()
     if directory == "kustomize":
-        return stream(build.bundles[ALL_BUNDLE])
+        return list(bundle_objects(ALL_BUNDLE))
     parts = directory.split("/")
-    bundle = stream(build.bundles[BUNDLE_OF["/".join(parts[1:3])]])
+    bundle = list(bundle_objects(BUNDLE_OF["/".join(parts[1:3])]))
     if len(parts) == 3:
         return bundle
     family = parts[1][: -len("s")]
