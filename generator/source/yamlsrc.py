@@ -40,6 +40,7 @@ from ..errors import InputError
 from ..problems import Location, Path, Problem, excerpt
 from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits, read_text
 from .yamlclasses import Loader
+from .yamldepth import crossing, is_libyaml_depth_error
 
 #: Nodes that aliases may add beyond what is written. Real catalogs use none or a
 #: few; an alias bomb needs millions.
@@ -117,11 +118,14 @@ _MERGE = object()    # the value of a merge key (<<)
 class _Frame:
     """A list or mapping being built: its value, where it is, what it expects next."""
 
-    __slots__ = ("value", "is_map", "path", "key", "anchor", "size", "log_start", "merged", "merging", "index")
+    __slots__ = ("value", "is_map", "flow", "path", "key", "anchor", "size", "log_start", "merged", "merging",
+                 "index")
 
-    def __init__(self, value: Any, path: Path | None, anchor: str | None, log_start: int, merging: bool):
+    def __init__(self, value: Any, flow: bool, path: Path | None, anchor: str | None, log_start: int,
+                 merging: bool):
         self.value = value
         self.is_map = type(value) is dict
+        self.flow = flow          # written in flow style ([...] or {...})
         self.path = path          # None: not recorded in the source map (a refused key or its value)
         self.key: Any = _KEY
         self.anchor = anchor
@@ -145,6 +149,7 @@ class _Reader:
     """Builds the documents of one stream from its events; see the module docstring for what it refuses."""
 
     def __init__(self, text: str, file: str, locate: bool):
+        self.text = text
         self.loader = Loader(text)
         self.file = file
         self.locate = locate
@@ -171,6 +176,8 @@ class _Reader:
                 yield Document(self._document(get), self.source, index)
                 index += 1
         except yaml.YAMLError as exc:
+            if is_libyaml_depth_error(exc):  # before a document's first event: nothing of it is open yet
+                raise self._too_deep(exc, None, []) from None
             raise InputError([_syntax_problem(self.file, exc)]) from None
         finally:
             self.loader.dispose()
@@ -190,54 +197,71 @@ class _Reader:
         root: list[Any] = []
         resolve, locate = self.resolve, self.locate
         remembered = Loader.remembered()
-        while True:
-            event = get()
-            kind = type(event)
-            top = stack[-1] if stack else None
-            if kind is ScalarEvent:
-                self.written += 1
-                tag = event.tag
-                if tag is None or tag == "!":
-                    tag = remembered.get((event.value, event.implicit)) or \
-                        resolve(ScalarNode, event.value, event.implicit)
-                    if tag in _AS_TEXT and not (tag == _MERGE_TAG and top is not None and top.key is _KEY
-                                                and top.is_map):
+        event = None
+        try:
+            while True:
+                event = get()
+                kind = type(event)
+                top = stack[-1] if stack else None
+                if kind is ScalarEvent:
+                    self.written += 1
+                    tag = event.tag
+                    if tag is None or tag == "!":
+                        tag = remembered.get((event.value, event.implicit)) or \
+                            resolve(ScalarNode, event.value, event.implicit)
+                        if tag in _AS_TEXT and not (tag == _MERGE_TAG and top is not None and top.key is _KEY
+                                                    and top.is_map):
+                            tag = _STR
+                    elif tag not in SCALAR_TAGS:
+                        self._refuse_tag(event, tag, "a scalar")
                         tag = _STR
-                elif tag not in SCALAR_TAGS:
-                    self._refuse_tag(event, tag, "a scalar")
-                    tag = _STR
-                if top is not None and top.is_map and top.key is _KEY:
-                    if tag == _STR and not locate and event.anchor is None and event.value not in top.value:
-                        top.key = event.value  # the common case of _key, inline
+                    if top is not None and top.is_map and top.key is _KEY:
+                        if tag == _STR and not locate and event.anchor is None and event.value not in top.value:
+                            top.key = event.value  # the common case of _key, inline
+                            continue
+                        value = self._key(top, event, tag)
+                        if event.anchor is not None:
+                            self._define(event, _Anchor(value, 1, None, (), event.value))
                         continue
-                    value = self._key(top, event, tag)
+                    value = event.value if tag == _STR else self._construct(event, tag)
+                    path = self._child_path(top) if locate else None
+                    if path is not None:
+                        self._record(False, path, event, top)
                     if event.anchor is not None:
-                        self._define(event, _Anchor(value, 1, None, (), event.value))
-                    continue
-                value = event.value if tag == _STR else self._construct(event, tag)
-                path = self._child_path(top) if locate else None
-                if path is not None:
-                    self._record(False, path, event, top)
-                if event.anchor is not None:
-                    self._define(event, _Anchor(value, 1, path, (), event.value))
-                if top is not None and self.building and (not top.is_map or type(top.key) is str):
-                    top.size += 1  # the common case of _place, inline: a large build reads a million scalars
-                    if top.is_map:
-                        top.value[top.key] = value
-                        top.key = _KEY
+                        self._define(event, _Anchor(value, 1, path, (), event.value))
+                    if top is not None and self.building and (not top.is_map or type(top.key) is str):
+                        top.size += 1  # the common case of _place, inline: a large build reads a million scalars
+                        if top.is_map:
+                            top.value[top.key] = value
+                            top.key = _KEY
+                        else:
+                            top.value.append(value)
+                            top.index += 1
                     else:
-                        top.value.append(value)
-                        top.index += 1
-                else:
-                    self._place(stack, root, value, 1, event)
-            elif kind is MappingStartEvent or kind is SequenceStartEvent:
-                self._open(event, kind is MappingStartEvent, stack, top, locate)
-            elif kind is MappingEndEvent or kind is SequenceEndEvent:
-                self._close(event, stack, root)
-            elif kind is AliasEvent:
-                self._alias(stack, root, event, top)
-            else:  # DocumentEndEvent: the document is complete
-                return self._finish_document(root)
+                        self._place(stack, root, value, 1, event)
+                elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                    self._open(event, kind is MappingStartEvent, stack, top, locate)
+                elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                    self._close(event, stack, root)
+                elif kind is AliasEvent:
+                    self._alias(stack, root, event, top)
+                else:  # DocumentEndEvent: the document is complete
+                    return self._finish_document(root)
+        except yaml.MarkedYAMLError as exc:
+            if not is_libyaml_depth_error(exc):
+                raise
+            raise self._too_deep(exc, event, stack) from None
+
+    def _too_deep(self, exc: yaml.MarkedYAMLError, last: Any, stack: list[_Frame]) -> InputError:
+        """libyaml stopped at its own nesting limit, ahead of ours: refuse at the place ours is crossed."""
+        line, column = crossing(self.text, exc.problem_mark, last.end_mark if last is not None else None,
+                                len(stack), sum(frame.flow for frame in stack), NESTING_LIMIT)
+        return self._deep(Location(self.file, line + 1, column + 1))
+
+    @staticmethod
+    def _deep(at: Location) -> InputError:
+        return InputError.at(at, f"lists and mappings are nested more than {NESTING_LIMIT} levels deep; "
+                             "refusing a document this deep")
 
     def _start_document(self) -> None:
         """Fresh state for a document: its source map, problems, anchors and alias counts."""
@@ -259,9 +283,7 @@ class _Reader:
         if tag is not None and tag != "!" and tag != wanted:
             self._refuse_tag(event, tag, "a mapping" if is_map else "a list")
         if len(stack) >= NESTING_LIMIT:
-            raise InputError.at(self._at(event), (
-                f"lists and mappings are nested more than {NESTING_LIMIT} levels deep; "
-                "refusing a document this deep"))
+            raise self._deep(self._at(event))
         as_key = top is not None and top.is_map and top.key is _KEY
         if as_key:
             self.problems.append(Problem(self._at(event, top.path or ()),
@@ -276,7 +298,7 @@ class _Reader:
             self.open_anchors[event.anchor] = event.start_mark.line + 1
         merging = top is not None and (top.merging or top.key is _MERGE)
         # a list or mapping as a key is read (its own problems reported), then dropped with its value
-        stack.append(_Frame({} if is_map else [], path, event.anchor, log_start, merging))
+        stack.append(_Frame({} if is_map else [], bool(event.flow_style), path, event.anchor, log_start, merging))
 
     def _close(self, event: Any, stack: list[_Frame], root: list[Any]) -> None:
         """A mapping or list ends: finish its anchor, if any, and place it in its parent."""
