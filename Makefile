@@ -15,6 +15,8 @@ TEST_LOCK   := requirements/test.txt
 LOCK_PYTHON := 3.10
 UV_VERSION  := 0.13.9
 LOCKER      := .venv-lock
+# `make test-lowest` runs on the oldest Python the project allows: name it if it is not on PATH.
+LOWEST_PYTHON ?= python$(LOCK_PYTHON)
 UV          := $(LOCKER)/bin/uv
 UV_COMPILE  := $(UV) pip compile --quiet --universal --python-version $(LOCK_PYTHON) --generate-hashes \
                --annotation-style line
@@ -108,7 +110,7 @@ test-lowest: | $(UV)
 	rm -rf .venv-lowest
 	$(UV) pip compile --quiet --resolution lowest-direct --python-version $(LOCK_PYTHON) --extra test \
 	    pyproject.toml requirements/build.in -o .venv-lowest.txt
-	python$(LOCK_PYTHON) -m venv .venv-lowest
+	$(LOWEST_PYTHON) -m venv .venv-lowest
 	mv .venv-lowest.txt .venv-lowest/requirements.txt
 	.venv-lowest/bin/python -m pip install --quiet -r .venv-lowest/requirements.txt
 	.venv-lowest/bin/python $(PIP_PROJECT)
