@@ -34,6 +34,7 @@ from .problems import Location, Problem
 from .render.bundles import Rendered, render_bundles
 from .runtime.background import beside
 from .runtime.gcpause import paused_collector
+from .schemas.releases import Release
 from .source.documents import BundleDoc, read_bundles
 from .validate.provenance import point_at_sources
 from .write import checksums
@@ -74,6 +75,8 @@ class Build:
     left_out: tuple[Series, ...] = ()
     #: findings on retained objects of checks newer than their release: reported, never blocking
     newer_rule_findings: tuple[Problem, ...] = ()
+    #: what KubeVirt admits with a warning (a deprecated value): reported, never blocking
+    warnings: tuple[Problem, ...] = ()
 
 
 def _option_problems(options: BuildOptions) -> list[Problem]:
@@ -210,11 +213,12 @@ def generate(options: BuildOptions = BuildOptions(),
             if files_ready is not None:
                 files_ready(files)
             found = pending.result()
-    problems = tuple(p for p in found if p.older_release is None)  # findings newer than a retained object's
+    current = [p for p in found if p.older_release is None]  # findings newer than a retained object's
     newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
+    problems = tuple(p for p in current if not p.is_warning)
     skipped = tuple(left_out(catalog.series, _parameters(catalog, options)))
     return Build(catalog, version, tuple(objects), rendered.bundles, parsed.documents, problems, files,
-                 left_out=skipped, newer_rule_findings=newer)
+                 left_out=skipped, newer_rule_findings=newer, warnings=tuple(p for p in current if p.is_warning))
 
 
 def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequence[CatalogObject]) -> list[Problem]:
@@ -235,7 +239,8 @@ def rule_context(catalog: Catalog | None = None):  # -> generator.validate.rules
 
 
 def check_catalog(catalog: Path | None = None, rules: Sequence[str] | None = None,
-                  vendor: str | None = None) -> tuple[tuple[BundleDoc, ...], list[Problem]]:
+                  vendor: str | None = None, kubevirt: Release | None = None,
+                  ) -> tuple[tuple[BundleDoc, ...], list[Problem]]:
     """A catalog's all-bundle and its problems, judged and pointed as a build judges and points them.
 
     ``citgen validate`` without files: the same documents a build ships, the same
@@ -249,6 +254,8 @@ def check_catalog(catalog: Path | None = None, rules: Sequence[str] | None = Non
     context = rule_context(found)
     if vendor is not None:
         context = replace(context, vendor=vendor)
+    if kubevirt is not None:
+        context = replace(context, kubevirt=kubevirt)
     problems = validate_documents(documents, context, rules=rules)
     return documents, point_at_sources(problems, objects, found.changes)
 

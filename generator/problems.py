@@ -83,6 +83,10 @@ class Location:
         return Location(self.file, self.line, self.column, self.path + more, self.doc, self.name)
 
 
+#: The severity of a finding that KubeVirt accepts with a warning.
+WARNING = "warning"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One finding: where, what, and which rule (``input`` for catalog input errors).
@@ -91,6 +95,10 @@ class Problem:
     that later releases added; an object released before it could not have passed.
     Validation sets ``older_release`` to the object's own release when it predates
     ``since``: the finding is then reported apart and does not count as a problem.
+
+    ``severity`` is ``error``, or ``warning`` for what KubeVirt accepts with a
+    warning (kubectl applies the object and prints ``Warning: ...``): shown in every
+    format, counted only when the user asks for warnings to count.
     """
 
     location: Location
@@ -98,6 +106,11 @@ class Problem:
     rule: str = "input"
     since: str | None = None
     older_release: str | None = None
+    severity: str = "error"
+
+    @property
+    def is_warning(self) -> bool:
+        return self.severity == WARNING
 
     def __post_init__(self) -> None:
         if len(self.message) > MAX_MESSAGE:

@@ -32,8 +32,13 @@ def _plural(n: int, word: str) -> str:
 
 def _split(problems: Sequence[Problem]) -> tuple[list[Problem], list[Problem]]:
     """The problems that count, and the findings of checks newer than their object's release."""
-    return ([p for p in problems if p.older_release is None],
+    return ([p for p in problems if p.older_release is None and not p.is_warning],
             [p for p in problems if p.older_release is not None])
+
+
+def _warnings(problems: Sequence[Problem]) -> list[Problem]:
+    """What KubeVirt admits with a warning: shown, not counted."""
+    return [p for p in problems if p.is_warning and p.older_release is None]
 
 
 def _touched(problems: Sequence[Problem]) -> int:
@@ -67,6 +72,9 @@ def summary(problems: Sequence[Problem], documents: int) -> str:
     else:
         line = (f"{_plural(len(real), 'problem')} in {_plural(documents, 'document')}: {len(on_documents)} in "
                 f"{_touched(real)} of them, {pointed} pointed at the catalog's lines")
+    warned = _warnings(problems)
+    if warned:
+        line += f"; {_plural(len(warned), 'warning')} in {_touched(warned)} of them, not counted"
     if newer:
         line += (f"; {_plural(len(newer), 'finding')} from rules newer than {_releases(newer)} "
                  f"in {_touched(newer)} of them, not counted")
@@ -81,7 +89,14 @@ def _newer_line(problem: Problem) -> str:
 def text(problems: Sequence[Problem], documents: int) -> str:
     """One line per problem as ``str(problem)`` shows it, newer-rule findings apart, then the summary."""
     real, newer = _split(problems)
+    warned = _warnings(problems)
     lines = [str(p) for p in real]
+    if warned:
+        if real:
+            lines.append("")
+        lines.append("warnings (KubeVirt admits these objects and warns; not counted without --warnings-as-errors):")
+        lines += [str(p) for p in warned]
+        lines.append("")
     if newer:
         if real:
             lines.append("")
@@ -102,6 +117,7 @@ def _record(problem: Problem) -> Dict[str, object]:
         "name": loc.name,
         "path": jsonpath(loc.path) if loc.doc is not None else ".".join(map(str, loc.path)) or None,
         "rule": problem.rule,
+        "severity": problem.severity,
         "message": problem.message,
         "since": problem.since,
         "newerThanRelease": problem.older_release,
@@ -151,6 +167,8 @@ def annotation(problem: Problem) -> str:
             props.append(f"col={loc.column}")
     props.append(f"title={_escape_property(problem.rule)}")
     message = f"{where}: {problem.message}" if where else problem.message
+    if problem.is_warning and problem.older_release is None:
+        return f"::warning {','.join(props)}::{_escape_data(message)}"
     if problem.older_release is None:
         return f"::error {','.join(props)}::{_escape_data(message)}"
     # shown, but not as an error: the object's release predates the check
@@ -200,8 +218,8 @@ def _lines(lines: Sequence[str]) -> str:
 
 
 def _findings(result: Result) -> list[Problem]:
-    """A validation's problems and newer-rule findings in one list, in the order of its report."""
-    return sort_problems([*result.problems, *result.newer_rule_findings])
+    """A validation's problems, warnings and newer-rule findings in one list, in the order of its report."""
+    return sort_problems([*result.problems, *result.warnings, *result.newer_rule_findings])
 
 
 def show_text(result: Result) -> Shown:
@@ -209,10 +227,12 @@ def show_text(result: Result) -> Shown:
 
     A validation's findings are its report and go to standard output with their
     summary (``text`` above); problems that stopped a command go to standard error
-    as ``error: <location>: <message>``, followed by the notes.
+    as ``error: <location>: <message>``, warnings as ``warning: ...``, followed by
+    the notes.
     """
     stdout = (text(_findings(result), result.documents or 0) if result.is_report else "") + result.product
-    errors = "" if result.is_report else "".join(f"error: {p}\n" for p in result.problems)
+    errors = "" if result.is_report else "".join(
+        [f"error: {p}\n" for p in result.problems] + [f"warning: {p}\n" for p in result.warnings])
     return Shown(stdout + _lines(result.outputs), errors + _lines(result.notes))
 
 
@@ -224,6 +244,7 @@ def envelope(result: Result) -> Dict[str, Any]:
         "exitCode": result.exit_code,
         "problems": [_record(p) for p in result.problems],
         "newerRuleFindings": [_record(p) for p in result.newer_rule_findings],
+        "warnings": [_record(p) for p in result.warnings],
         "outputs": list(result.outputs),
         "notes": list(result.notes),
         "counts": dict(result.counts),
@@ -254,7 +275,7 @@ def show_github(result: Result) -> Shown:
     """
     if result.is_report:
         return Shown(github(_findings(result), result.documents or 0))
-    lines = [annotation(p) for p in result.problems]
+    lines = [annotation(p) for p in (*result.problems, *result.warnings)]
     lines += [notice(result.command, line) for line in (*result.outputs, *result.notes)]
     return Shown(result.product + _lines(lines))
 

@@ -39,6 +39,9 @@ class Result:
     newer_rule_findings
         Findings of checks newer than their object's release: reported apart, never
         counted (docs/validation.md).
+    warnings
+        What KubeVirt admits with a warning (a deprecated value): reported in every
+        format, not counted; ``--warnings-as-errors`` makes them problems instead.
     outputs
         What the command says when it has done its job (``wrote 9 files to bundles
         ...``), one line each; standard output in the text format.
@@ -72,6 +75,7 @@ class Result:
     command: str
     problems: tuple[Problem, ...] = ()
     newer_rule_findings: tuple[Problem, ...] = ()
+    warnings: tuple[Problem, ...] = ()
     outputs: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     product: str = ""

@@ -76,7 +76,8 @@ def test_the_wheel_holds_the_catalog_and_the_schemas(wheel):
                      "generator/catalog/series/cx.yaml", "generator/catalog/preferences/windows.yaml",
                      "generator/catalog/preferences/traits/efi.yaml",
                      "generator/catalog/templates/instancetype.yaml.j2",
-                     "generator/schemas/virtualmachineclusterinstancetype_v1beta1.json",
+                     "generator/schemas/virtualmachine_v1.json", "generator/schemas/kubevirt/v1.0.json",
+                     "generator/schemas/kubevirt/v1.9.json",
                      "generator/tools/site/assets/page.html", "generator/tools/site/assets/site.js",
                      "generator/tools/site/assets/site.css"):
         assert expected in names

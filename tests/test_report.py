@@ -36,10 +36,10 @@ def test_json_is_a_list_of_records_with_every_field():
     assert json.loads(json_report(PROBLEMS, 244)) == [
         {"file": "bundles/all.yaml", "line": 12, "column": 5, "document": 3, "name": "u1.large",
          "path": "$.metadata.labels['instancetype.kubevirt.io/cpu']", "rule": "labels-match-spec",
-         "message": "label instancetype.kubevirt.io/cpu is '4' but spec.cpu.guest is 2",
+         "severity": "error", "message": "label instancetype.kubevirt.io/cpu is '4' but spec.cpu.guest is 2",
          "since": None, "newerThanRelease": None},
         {"file": "bundles/all.yaml", "line": None, "column": None, "document": 7, "name": "cx1.large",
-         "path": "$.spec.cpu.gueest", "rule": "schema",
+         "path": "$.spec.cpu.gueest", "rule": "schema", "severity": "error",
          "message": "unknown field 'gueest'; did you mean 'guest'?", "since": None, "newerThanRelease": None},
     ]
 

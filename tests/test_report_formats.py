@@ -40,7 +40,7 @@ def report(*args: object) -> tuple[int, dict]:
 
 def option_problem(option: str, message: str) -> dict:
     return {"file": option, "line": None, "column": None, "document": None, "name": None, "path": None,
-            "rule": "input", "message": message, "since": None, "newerThanRelease": None}
+            "rule": "input", "severity": "error", "message": message, "since": None, "newerThanRelease": None}
 
 
 # --- build ---------------------------------------------------------------------------------------

@@ -68,9 +68,10 @@ def run(rule: str, *objects: Any, ctx: RuleContext = CTX) -> list[str]:
 # --- the registry ---------------------------------------------------------------------------
 
 def test_every_rule_is_registered_under_its_id_with_summary_and_example():
-    assert list(RULES) == ["api-version", "object-metadata", "name-grammar", "unique-names", "twins-identical",
-                           "known-labels", "labels-match-spec", "vendor-label", "series-ratio",
-                           "requirements-met"]
+    assert list(RULES) == ["api-version", "object-metadata", "webhook-decode", "webhook-overcommit",
+                           "webhook-cpu-topology", "webhook-spread-options", "webhook-launch-security",
+                           "name-grammar", "unique-names", "twins-identical", "known-labels", "labels-match-spec",
+                           "vendor-label", "series-ratio", "requirements-met"]
     for rule_id, rule in RULES.items():
         assert rule.id == rule_id and re.fullmatch(r"[a-z]+(-[a-z]+)*", rule_id)
         assert rule.summary.endswith(".") and "\n" not in rule.summary
@@ -98,7 +99,9 @@ def test_rules_survive_malformed_documents():
     found = {rule: len(run(rule, *junk)) for rule in RULES}
     # the shape is api-version's and object-metadata's to report (and the schema's); malformed
     # spec values are skipped, so only the missing size and vendor labels are left
-    assert found == {"api-version": 6, "object-metadata": 3, "name-grammar": 0, "unique-names": 0, "twins-identical": 0,
+    assert found == {"api-version": 6, "object-metadata": 3, "webhook-decode": 0, "webhook-overcommit": 0,
+                     "webhook-cpu-topology": 0, "webhook-spread-options": 0, "webhook-launch-security": 0,
+                     "name-grammar": 0, "unique-names": 0, "twins-identical": 0,
                      "known-labels": 0, "labels-match-spec": 1, "vendor-label": 4, "series-ratio": 0,
                      "requirements-met": 0}
 

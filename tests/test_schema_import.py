@@ -201,7 +201,7 @@ def test_import_of_a_document_lacking_a_kind_names_the_missing_definition(tmp_pa
     source.write_text(json.dumps(document))
     result = CliRunner().invoke(schema, ["import", str(source), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
-    assert "definition 'v1beta1.VirtualMachineClusterInstancetype' of VirtualMachineClusterInstancetype " \
+    assert "definition 'v1.VirtualMachine' of VirtualMachine " \
            "is missing from 'definitions'" in result.output
     assert not (tmp_path / "out").exists()
 

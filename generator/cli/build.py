@@ -84,7 +84,8 @@ def built(build: Build, out: Path) -> Result:
     note = left_out_note(build.left_out)
     said = f"wrote {len(build.files)} files to {out} ({summary})" + (f"; {note}" if note else "")
     notes = (retained_note(build.newer_rule_findings, out),) if build.newer_rule_findings else ()
-    return Result("build", newer_rule_findings=build.newer_rule_findings, outputs=(said,), notes=notes,
+    return Result("build", newer_rule_findings=build.newer_rule_findings, warnings=build.warnings,
+                  outputs=(said,), notes=notes,
                   counts=dict(sorted(counts.items())),
                   data={"out": str(out), "files": sorted(build.files),
                         "leftOut": [s.prefix for s in build.left_out]})

@@ -103,6 +103,27 @@ class SelectorParam(CheckedParam):
         return parse_selector(value)  # an InputError names --selector and the text
 
 
+class KubevirtParam(CheckedParam):
+    """A KubeVirt release citgen has the schemas of: v1.8, 1.8 and v1.8.4 all name v1.8."""
+
+    name = "vX.Y"
+
+    def check(self, value: str, option: str) -> Any:
+        from ..schemas.releases import UnknownRelease, resolve
+
+        try:
+            return resolve(value)
+        except UnknownRelease as exc:
+            raise ValueError(str(exc)) from None
+
+
+def kubevirt_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--kubevirt vX.Y``: the KubeVirt release a command works for (default: the newest known)."""
+    return click.option("--kubevirt", "kubevirt", type=KubevirtParam(), default=None, metavar="vX.Y",
+                        help=f"{what} (default: the newest release citgen knows; v1.8, 1.8 and v1.8.4 "
+                             "all mean v1.8).")
+
+
 class SizeParam(click.ParamType):
     """A size in bytes as people write it: 64MiB, 200Mi, 1G."""
 

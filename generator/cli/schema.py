@@ -1,4 +1,4 @@
-"""``citgen schema``: refresh the shipped CRD schemas from KubeVirt's OpenAPI document."""
+"""``citgen schema``: refresh the shipped schemas from KubeVirt's CRDs and OpenAPI document."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..result import Result
+from ..tools.crd_import import import_releases
 from ..tools.schema_import import import_schemas
 from .options import CitgenCommand
 
@@ -25,12 +26,29 @@ def schema() -> None:
               default=PACKAGE_SCHEMAS, show_default="the package's generator/schemas",
               help="Directory to write the schema files and metadata.json into.")
 @click.option("--kubevirt-version", default=None, metavar="V",
-              help="KubeVirt version or commit the document comes from, recorded in metadata.json.")
+              help="KubeVirt version or commit swagger.json comes from, recorded in metadata.json.")
 def import_command(path: Path, out_dir: Path, kubevirt_version: str | None) -> Result:
-    """Convert KubeVirt's swagger.json at PATH into the JSON Schemas citgen ships.
+    """Convert KubeVirt's CRD schemas or its swagger.json at PATH into the JSON Schemas citgen ships.
 
-    PATH is api/openapi-spec/swagger.json of a kubevirt/kubevirt checkout.
+    PATH is one of:
+
+    \b
+    - a folder of release files (v1.8.4.json: a release's tag, commit and the
+      openAPIV3Schema of the four instancetype.kubevirt.io CRDs), or one of them:
+      each minor release's newest patch is written to kubevirt/v1.8.json and so on,
+      the schemas `validate --kubevirt` and `build --kubevirt` judge by;
+    - api/openapi-spec/swagger.json of a kubevirt/kubevirt checkout: the
+      VirtualMachine schema `expand` reads, and the ObjectMeta every kind's
+      metadata is checked against.
     """
-    written = import_schemas(path, out_dir, kubevirt_version)
+    if path.is_dir() or _is_release_file(path):
+        written = import_releases(path, out_dir)
+    else:
+        written = import_schemas(path, out_dir, kubevirt_version)
     return Result("schema import", outputs=tuple(f"wrote {target}" for target in written),
                   data={"files": [str(target) for target in written]})
+
+
+def _is_release_file(path: Path) -> bool:
+    """A release file's name is its tag (v1.8.4.json); swagger.json is not one."""
+    return path.name.startswith("v") and path.suffix == ".json" and path.name != "swagger.json"

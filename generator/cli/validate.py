@@ -17,13 +17,14 @@ import click
 
 from ..problems import Problem
 from ..result import Result
+from ..schemas.releases import Release
 from ..runtime.gcpause import paused_collector
 from ..source.documents import BundleDoc, read_bundles
 from ..tools.vmexpand.matrix import format_text, matrix as pair_matrix, summary as pair_summary
 from ..validate import validate_documents
 from ..validate.rules import CHECKS, RuleContext
 from ..validate.rules.vendor_label import agreed_vendor
-from .options import command
+from .options import command, kubevirt_option
 
 
 def default_context() -> RuleContext:
@@ -62,12 +63,12 @@ def bundle_context(docs: Sequence[BundleDoc], vendor: Optional[str]) -> RuleCont
     return RuleContext(vendor=vendor, series=series)
 
 
-def _checked_catalog(catalog: Optional[Path], selected: Tuple[str, ...],
-                     vendor: Optional[str]) -> Tuple[Sequence[BundleDoc], list]:
+def _checked_catalog(catalog: Optional[Path], selected: Tuple[str, ...], vendor: Optional[str],
+                     kubevirt: Optional[Release]) -> Tuple[Sequence[BundleDoc], list]:
     """The catalog's documents and problems as its build judges them (overlay lines pointed at)."""
     from ..pipeline import check_catalog
 
-    return check_catalog(catalog, rules=selected or None, vendor=vendor)
+    return check_catalog(catalog, rules=selected or None, vendor=vendor, kubevirt=kubevirt)
 
 
 def _catalog_documents(catalog: Optional[Path]) -> Sequence[BundleDoc]:
@@ -78,7 +79,7 @@ def _catalog_documents(catalog: Optional[Path]) -> Sequence[BundleDoc]:
 
 
 def _problems(docs: Sequence[BundleDoc], files: Tuple[Path, ...], vendor: Optional[str],
-              known: Optional[RuleContext], selected: Tuple[str, ...]) -> list:
+              known: Optional[RuleContext], selected: Tuple[str, ...], kubevirt: Optional[Release]) -> list:
     """The problems of one set of documents, checked against a catalog, themselves, or the built-in catalog."""
     if known is not None:
         context = known
@@ -88,6 +89,8 @@ def _problems(docs: Sequence[BundleDoc], files: Tuple[Path, ...], vendor: Option
         context = default_context()
     if vendor is not None:
         context = dataclasses.replace(context, vendor=vendor)
+    if kubevirt is not None:
+        context = dataclasses.replace(context, kubevirt=kubevirt)
     with paused_collector():
         return validate_documents(docs, context, rules=selected or None)
 
@@ -123,13 +126,24 @@ def list_rules() -> str:
 @click.option("--each-file", "each_file", is_flag=True,
               help="Check each FILE on its own, as alternatives (a release's bundles overlap: the all-bundle "
                    "holds every other one), not as one set whose names must be unique across files.")
+@kubevirt_option("Judge the objects as this KubeVirt release's API server and admission webhooks do: its CRD "
+                 "schemas, strict field validation and webhook rules")
+@click.option("--warnings-as-errors", "strict_warnings", is_flag=True,
+              help="Count what KubeVirt admits with a warning (a deprecated value) as a problem: exit 1.")
 def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[Path], show_rules: bool,
-             selected: Tuple[str, ...], cross_product: bool, arch: str, each_file: bool) -> Result:
+             selected: Tuple[str, ...], cross_product: bool, arch: str, each_file: bool,
+             kubevirt: Optional[Release], strict_warnings: bool) -> Result:
     """Validate FILE... (multi-document bundles), or the catalog's output when none is given.
 
     FILEs without --catalog or --vendor are checked as they are: their objects
     must agree on one vendor, and the built-in catalog's series ratios apply
     only when that vendor is the built-in catalog's.
+
+    Objects are judged as the API server and admission webhooks of a KubeVirt
+    release judge them (--kubevirt; the newest release by default): a field the
+    release does not know is a problem naming the release that brought it. What
+    the release admits with a warning is reported and does not count unless
+    --warnings-as-errors says so.
 
     Exit status: 0 clean, 1 problems found, 2 unusable input. Findings of checks
     newer than an object's release (its common-instancetypes-version label) are
@@ -144,8 +158,8 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
                       data={"rules": [{"id": r.id, "summary": r.summary, "doc": r.doc} for r in CHECKS.values()]})
     if not files and not cross_product:  # the catalog's own output, judged as its build judges it
         with paused_collector():
-            docs, problems = _checked_catalog(catalog, selected, vendor)
-        return _findings(docs, problems)
+            docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt)
+        return _findings(docs, problems, strict_warnings)
     with paused_collector():
         docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents(catalog)
     if cross_product:
@@ -157,12 +171,19 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     known = catalog_context(catalog) if catalog is not None else None
     problems = []
     for found in sets:
-        problems += _problems(found, files, vendor, known, selected)
-    return _findings(docs, problems)
+        problems += _problems(found, files, vendor, known, selected, kubevirt)
+    return _findings(docs, problems, strict_warnings)
 
 
-def _findings(docs: Sequence[BundleDoc], problems: Sequence[Problem]) -> Result:
-    """A validation's Result: the problems that count, and findings of rules newer than their object apart."""
-    return Result("validate", problems=tuple(p for p in problems if p.older_release is None),
+def _findings(docs: Sequence[BundleDoc], problems: Sequence[Problem], strict_warnings: bool = False) -> Result:
+    """A validation's Result: the problems that count; warnings and findings of rules newer than their object apart.
+
+    With ``strict_warnings`` (--warnings-as-errors) a warning counts as the problem it then is.
+    """
+    if strict_warnings:
+        problems = [dataclasses.replace(p, severity="error") if p.is_warning else p for p in problems]
+    current = [p for p in problems if p.older_release is None]
+    return Result("validate", problems=tuple(p for p in current if not p.is_warning),
+                  warnings=tuple(p for p in current if p.is_warning),
                   newer_rule_findings=tuple(p for p in problems if p.older_release is not None),
                   documents=len(docs), counts={"documents": len(docs)})

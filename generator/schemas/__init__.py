@@ -3,7 +3,13 @@
 A raw jsonschema message ("Additional properties are not allowed ('foo' was
 unexpected)") names neither the field's path nor what was meant; this module turns
 each error into one located problem per bad field and says what would be right.
-Validators are compiled once per kind: a build checks hundreds of objects.
+Validators are compiled once per kind and release: a build checks hundreds of objects.
+
+The four instancetype.kubevirt.io kinds are judged by the CRD schemas of a KubeVirt
+release (releases.py; ``kubevirt/v1.8.json`` and so on), the newest by default. The
+CRD leaves ``metadata`` to the API server, which checks it as ObjectMeta: that schema
+comes from KubeVirt's OpenAPI document, as does the VirtualMachine schema ``expand``
+reads (``metadata.json`` lists those files).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from ..problems import Path, Problem
 from ..quantity import QuantityError, parse
 from ..source.documents import BundleDoc
 from ..source.schema_fast import Check, compile_schema, strict_validator_class
+from .releases import Release, known, newest, release_data
 
 if TYPE_CHECKING:  # jsonschema is imported only to explain an object the fast check refused
     from jsonschema import Draft202012Validator
@@ -44,31 +51,48 @@ INTEGER_RANGES: Mapping[str, tuple[int, int]] = {
 
 #: When one field breaks several keywords, the first of these explains it best.
 _PRIORITY = ("type", "const", "enum", "pattern", "minimum", "maximum", "required", "additionalProperties")
-_QUANTITY_TYPES = {"string", "integer", "number"}
 
 
 def _read(name: str) -> Any:
     return json.loads(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
 
 
+#: Where ObjectMeta's schema is taken from: the OpenAPI document's VirtualMachine.
+_OBJECT_META_FROM = "VirtualMachine"
+_OBJECT_META = "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+
+
 @lru_cache(maxsize=None)
 def metadata() -> dict[str, Any]:
-    """The shipped metadata.json: which kinds there are and which KubeVirt they come from."""
+    """The shipped metadata.json: the schemas taken from KubeVirt's OpenAPI document."""
     return _read(METADATA_FILE)
 
 
+@lru_cache(maxsize=None)
 def known_kinds() -> tuple[str, ...]:
-    return tuple(sorted(metadata()["kinds"]))
+    return tuple(sorted({*metadata()["kinds"], *release_data(newest())["kinds"]}))
 
 
 @lru_cache(maxsize=None)
-def shipped_schema(kind: str) -> dict[str, Any]:
-    """The shipped schema of ``kind``; KeyError for a kind we ship no schema for."""
-    return _read(metadata()["kinds"][kind]["file"])
+def shipped_schema(kind: str, release: Release | None = None) -> dict[str, Any]:
+    """The shipped schema of ``kind`` at ``release`` (None: the newest); KeyError for a kind without one.
+
+    An instancetype or preference kind is its release's CRD schema with ObjectMeta
+    composed in; any other kind (VirtualMachine) comes from the OpenAPI document.
+    """
+    kinds = release_data(release or newest())["kinds"]
+    if kind not in kinds:
+        return _read(metadata()["kinds"][kind]["file"])
+    schema = dict(kinds[kind])
+    source = shipped_schema(_OBJECT_META_FROM)
+    defs = {name: value for name, value in source["$defs"].items() if name.startswith("k8s.io.apimachinery.pkg.apis")}
+    schema["properties"] = {**schema["properties"], "metadata": {"$ref": f"#/$defs/{_OBJECT_META}"}}
+    schema["$defs"] = defs
+    return schema
 
 
 @lru_cache(maxsize=None)
-def validator(kind: str, whole_numbers: bool = False) -> "Draft202012Validator":
+def validator(kind: str, whole_numbers: bool = False, release: Release | None = None) -> "Draft202012Validator":
     """jsonschema's validator of ``kind`` (without format checks); KeyError for an unknown kind.
 
     With ``whole_numbers`` an integer field takes only a whole number as written
@@ -76,20 +100,53 @@ def validator(kind: str, whole_numbers: bool = False) -> "Draft202012Validator":
     Kubernetes API server, which take a float with an integral value.
     """
     if whole_numbers:
-        return strict_validator_class()(shipped_schema(kind))
+        return strict_validator_class()(shipped_schema(kind, release))
     from jsonschema import Draft202012Validator
 
-    return Draft202012Validator(shipped_schema(kind))
+    return Draft202012Validator(shipped_schema(kind, release))
 
 
 @lru_cache(maxsize=None)
-def quick_check(kind: str) -> Check | None:
+def quick_check(kind: str, release: Release | None = None) -> Check | None:
     """``kind``'s schema compiled to a yes/no check (source/schema_fast.py), or None if it cannot be.
 
     Valid objects, nearly all of them, pass through it about ten times faster than
     through jsonschema; only the others are explained by jsonschema.
     """
-    return compile_schema(shipped_schema(kind))
+    return compile_schema(shipped_schema(kind, release))
+
+
+@lru_cache(maxsize=None)
+def has_field(kind: str, path: Path, release: Release) -> bool:
+    """Whether ``release``'s schema of ``kind`` has a field at ``path`` (a key path from the object's root)."""
+    return _node_at(shipped_schema(kind, release), path) is not None
+
+
+@lru_cache(maxsize=None)
+def introduced(kind: str, path: Path) -> Release | None:
+    """The first release whose schema of ``kind`` has the field at ``path``; None if none has it."""
+    for release in known():
+        if has_field(kind, path, release):
+            return release
+    return None
+
+
+def _node_at(root: dict[str, Any], path: Path) -> Any:
+    """The schema of the value at ``path``, None where the schema holds no such field."""
+    node: Any = root
+    for part in path:
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            node = root.get("$defs", {}).get(node["$ref"].rpartition("/")[2])
+        if not isinstance(node, dict):
+            return None
+        if isinstance(part, int):
+            node = node.get("items")
+        elif part in node.get("properties", {}):
+            node = node["properties"][part]
+        else:
+            extra = node.get("additionalProperties")
+            node = extra if isinstance(extra, dict) else None
+    return node
 
 
 @lru_cache(maxsize=4096)
@@ -98,25 +155,15 @@ def quantity_at(kind: str, path: Path) -> bool:
 
     Only there are ``4Gi`` and ``4096Mi`` the same value; anywhere else (an
     annotation, a device name) ``"1k"`` is just text. The shipped schemas mark a
-    quantity by the quantity grammar as their pattern (tools/schema_import.py).
+    quantity by the quantity grammar as their pattern (tools/crd_import.py).
     """
-    root = shipped_schema(kind)
-    node: Any = root
-    for part in (*path, None):
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            node = root.get("$defs", {}).get(node["$ref"].rpartition("/")[2])
-        if part is None or not isinstance(node, dict):
-            break
-        if isinstance(part, int):
-            node = node.get("items")
-        elif part in node.get("properties", {}):
-            node = node["properties"][part]
-        else:
-            node = node.get("additionalProperties")
+    node = _node_at(shipped_schema(kind), path)
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        node = shipped_schema(kind).get("$defs", {}).get(node["$ref"].rpartition("/")[2])
     return isinstance(node, dict) and node.get("pattern") == QUANTITY_PATTERN
 
 
-def check_object(data: Any, *, whole_numbers: bool = False) -> list[tuple[Path, str]]:
+def check_object(data: Any, *, whole_numbers: bool = False, release: Release | None = None) -> list[tuple[Path, str]]:
     """(JSON key path, message) for each bad field of ``data``, deepest first per field, sorted.
 
     ``whole_numbers`` is for what a catalog author wrote (a series' or trait's spec
@@ -131,22 +178,33 @@ def check_object(data: Any, *, whole_numbers: bool = False) -> list[tuple[Path, 
         return [((), f"missing kind; expected one of {', '.join(kinds)}")]
     if kind not in kinds:
         return [(("kind",), f"unknown kind {kind!r}; expected one of {', '.join(kinds)}")]
-    valid = quick_check(kind)
+    valid = quick_check(kind, release)
     if valid is not None and valid(data):
         return []
     found: dict[tuple, tuple[int, Path, str]] = {}
-    for error in validator(kind, whole_numbers).iter_errors(data):
+    for error in validator(kind, whole_numbers, release).iter_errors(data):
         for leaf in _leaves(error):
-            for key, path, message in _explain(leaf):
+            for key, path, message in _explain(leaf, kind, release):
                 rank = _rank(leaf.validator)
                 if key not in found or rank < found[key][0]:
                     found[key] = (rank, path, message)
     return sorted(((path, message) for _, path, message in found.values()), key=_order)
 
 
-def schema_problems(doc: BundleDoc) -> list[Problem]:
+def schema_problems(doc: BundleDoc, release: Release | None = None) -> list[Problem]:
     """The schema problems of one document of a bundle, located in its file."""
-    return [Problem(doc.locate(path), message, RULE) for path, message in check_object(doc.data)]
+    return [Problem(doc.locate(path), message, RULE) for path, message in check_object(doc.data, release=release)]
+
+
+def _unknown_field(kind: str, path: Path, fields: list[str], release: Release | None) -> str:
+    """An unknown field: the release it came in, if a later one has it; else the field perhaps meant."""
+    name = str(path[-1])
+    later = introduced(kind, path) if all(isinstance(p, str) for p in path) else None
+    if later is not None and release is not None and later > release:
+        return f"unknown field {name!r}: KubeVirt {release} does not have it (it came in {later})"
+    message = f"unknown field {name!r}"
+    close = difflib.get_close_matches(name, fields, n=1)
+    return message + f"; did you mean {close[0]!r}?" if close else message
 
 
 def _rank(keyword: Any) -> int:
@@ -173,19 +231,15 @@ def _leaves(error: ValidationError) -> Iterator[ValidationError]:
             yield from _leaves(sub)
 
 
-def _explain(error: ValidationError) -> Iterable[tuple[tuple, Path, str]]:
+def _explain(error: ValidationError, kind: str, release: Release | None) -> Iterable[tuple[tuple, Path, str]]:
     """(dedup key, path, message) for one error; one per field it is about."""
     path: Path = tuple(error.absolute_path)
     keyword, expected, instance = error.validator, error.validator_value, error.instance
     if keyword == "additionalProperties" and isinstance(instance, dict):
-        known = sorted(str(k) for k in error.schema.get("properties", {}))
+        fields = sorted(str(k) for k in error.schema.get("properties", {}))
         extras = sorted((k for k in instance if k not in error.schema.get("properties", {})), key=str)
         for extra in extras:
-            message = f"unknown field {str(extra)!r}"
-            close = difflib.get_close_matches(str(extra), known, n=1)
-            if close:
-                message += f"; did you mean {close[0]!r}?"
-            yield path + (extra,), path + (extra,), message
+            yield path + (extra,), path + (extra,), _unknown_field(kind, path + (extra,), fields, release)
         return
     if keyword == "required" and isinstance(instance, dict):
         for field in expected:
@@ -198,7 +252,7 @@ def _explain(error: ValidationError) -> Iterable[tuple[tuple, Path, str]]:
 def _message(keyword: Any, expected: Any, instance: Any, error: ValidationError) -> str:
     if keyword == "type":
         wanted = [expected] if isinstance(expected, str) else list(expected)
-        if set(wanted) == _QUANTITY_TYPES:
+        if error.schema.get("pattern") == QUANTITY_PATTERN:
             return f"expected a Kubernetes quantity such as 2Gi, got {_describe(instance)}"
         if "integer" in wanted and type(instance) is float:
             return f"expected a whole number, got {instance!r}"

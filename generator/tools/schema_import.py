@@ -68,15 +68,10 @@ class KindSource:
         return f"{self.kind.lower()}_{self.api_version.rsplit('/', 1)[-1]}.json"
 
 
+#: What the OpenAPI document is the source for: the VirtualMachine (``expand``) and, through
+#: its ``$defs``, ObjectMeta. The instancetype and preference kinds come from each release's
+#: CRDs instead (tools/crd_import.py), which say what the API server enforces.
 KIND_SOURCES: tuple[KindSource, ...] = (
-    KindSource("VirtualMachineClusterInstancetype", "instancetype.kubevirt.io/v1beta1",
-               "v1beta1.VirtualMachineClusterInstancetype"),
-    KindSource("VirtualMachineInstancetype", "instancetype.kubevirt.io/v1beta1",
-               "v1beta1.VirtualMachineInstancetype"),
-    KindSource("VirtualMachineClusterPreference", "instancetype.kubevirt.io/v1beta1",
-               "v1beta1.VirtualMachineClusterPreference"),
-    KindSource("VirtualMachinePreference", "instancetype.kubevirt.io/v1beta1",
-               "v1beta1.VirtualMachinePreference"),
     KindSource("VirtualMachine", "kubevirt.io/v1", "v1.VirtualMachine"),
 )
 

@@ -6,7 +6,11 @@ rule module like the others (rules/crd_schema.py, ID ``schema``) and can be
 selected like any rule; it runs first, and a rule's finding on a field the
 schema already reported is dropped.
 
-An object of an earlier KubeVirt release is judged as that release could be
+The KubeVirt release that judges (``RuleContext.kubevirt``) decides the CRD schema
+and the admission webhook's rules. What the webhook admits with a warning is a
+Problem of severity ``warning``: reported, not counted unless asked.
+
+An object of an earlier catalog release is judged as that release could be
 judged: a finding of a check introduced after it (``Problem.since``) is kept,
 marked with the object's release, and does not count (``counted``). Otherwise
 every old bundle would drown its real problems in labels it could not have had.
@@ -64,12 +68,31 @@ def validate_documents(
             # wrong apiVersion, a misspelt key), a rule saying the same thing in other
             # words would only be noise.
             flagged = {_field(p) for p in problems}
-    return sort_problems(_date(problems, docs, dated))
+    return sort_problems(_date(_admitted_warnings(problems), docs, dated))
 
 
-def counted(problems: Iterable[Problem]) -> list[Problem]:
-    """The problems that decide the outcome: all but findings of checks newer than their object."""
-    return [p for p in problems if p.older_release is None]
+def _admitted_warnings(problems: list[Problem]) -> list[Problem]:
+    """The problems, less the webhook's warnings on objects that KubeVirt refuses.
+
+    The API server calls the webhook only for an object its schema admits, and the
+    webhook returns warnings only with an object it admits: a refused object shows
+    its refusals, never a warning.
+    """
+    refused = {(p.location.file, p.location.doc) for p in problems if not p.is_warning and _judged_by_kubevirt(p)}
+    if not refused:
+        return problems
+    return [p for p in problems if not (p.is_warning and (p.location.file, p.location.doc) in refused)]
+
+
+def _judged_by_kubevirt(problem: Problem) -> bool:
+    rule = CHECKS.get(problem.rule)
+    return rule is not None and (rule.id == SCHEMA or rule.admission)
+
+
+def counted(problems: Iterable[Problem], *, warnings: bool = False) -> list[Problem]:
+    """The problems that decide the outcome: all but findings of checks newer than their object,
+    and but warnings unless ``warnings`` asks for them to count."""
+    return [p for p in problems if p.older_release is None and (warnings or not p.is_warning)]
 
 
 def _date(problems: list[Problem], docs: Sequence[BundleDoc],

@@ -12,6 +12,10 @@ Anything a rule needs beyond the documents themselves comes from a RuleContext,
 so a rule never reads the catalog on its own: the same rules then work on the
 built-in catalog, a vendor catalog and a file a user hands over.
 
+The rules of KubeVirt's admission webhooks are rule modules too (``webhook_*.py``,
+marked ``ADMISSION``): they judge objects as virt-api of the context's KubeVirt
+release does, and quote its words (_webhook.py).
+
 The CRD schema check is a rule module too (``crd_schema``, ID ``schema``), kept
 apart from RULES because it runs first and decides which fields the other rules
 may still speak about (validate/__init__.py); CHECKS is every check in run order.
@@ -30,6 +34,11 @@ from . import series_ratio
 from . import twins_identical
 from . import unique_names
 from . import vendor_label
+from . import webhook_cpu_topology
+from . import webhook_decode
+from . import webhook_launch_security
+from . import webhook_overcommit
+from . import webhook_spread_options
 from .base import Rule, RuleContext, SeriesRatio
 
 __all__ = ["CHECKS", "RULES", "SCHEMA", "SCHEMA_RULE", "Rule", "RuleContext", "SeriesRatio"]
@@ -47,6 +56,11 @@ RULES: dict[str, Rule] = {
         (
             api_version,
             object_metadata,
+            webhook_decode,
+            webhook_overcommit,
+            webhook_cpu_topology,
+            webhook_spread_options,
+            webhook_launch_security,
             name_grammar,
             unique_names,
             twins_identical,

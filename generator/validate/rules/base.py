@@ -12,6 +12,7 @@ from packaging.version import InvalidVersion, Version
 
 from ...model import Catalog, label
 from ...problems import Problem
+from ...schemas.releases import Release, newest
 from ...source.documents import BundleDoc
 from ._objects import labels
 
@@ -80,10 +81,15 @@ class RuleContext:
         ``cx1``) mapped to its SeriesRatio. An instancetype of a series missing
         here is not ratio-checked: a user's file may carry series this tool
         knows nothing about, and guessing a ratio would only produce noise.
+    kubevirt
+        The KubeVirt release whose API server and admission webhooks judge the
+        objects (``citgen validate --kubevirt``): its CRD schemas, and the webhook
+        rules as that release has them. The newest release citgen knows by default.
     """
 
     vendor: Optional[str] = None
     series: Mapping[str, SeriesRatio] = field(default_factory=dict)
+    kubevirt: Release = field(default_factory=newest)
 
     @classmethod
     def from_catalog(cls, catalog: "Catalog") -> "RuleContext":
@@ -111,9 +117,10 @@ class Rule:
     summary: str
     doc: str
     check: Check
+    admission: bool = False  # a rule of KubeVirt's admission webhook (webhook_*.py)
 
     @classmethod
     def from_module(cls, module: ModuleType) -> "Rule":
         text = inspect.cleandoc(module.__doc__ or "")
         summary, _, rest = text.partition("\n")
-        return cls(module.ID, summary.strip(), rest.strip(), module.check)
+        return cls(module.ID, summary.strip(), rest.strip(), module.check, getattr(module, "ADMISSION", False))
