@@ -140,6 +140,41 @@ class CatalogObject:
 
 
 @dataclass(frozen=True)
+class OlderField:
+    """One field an older spelling writes: a fixed ``value``, or the value of the sub-field ``source``."""
+
+    path: tuple[str, ...]
+    value: Any = None
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class OlderValue:
+    """A value of a field that KubeVirt knows ``since`` a release, and what it was spelt before (``was``)."""
+
+    since: str
+    was: str | None = None
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How KubeVirt releases older than a field (or than some of its values) spelt the same setting.
+
+    catalog.yaml's ``spellings`` (docs/gitops.md): for ``field`` (a path from the
+    object's root), ``writes`` are the older fields that say the same, used only
+    when the field's sub-fields match ``when`` (sub-field -> allowed values, None
+    meaning absent); ``values`` are the values of the field that came later than the
+    field itself, each with its older spelling.
+    """
+
+    field: tuple[str, ...]
+    location: Location
+    writes: tuple[OlderField, ...] = ()
+    when: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    values: Mapping[str, OlderValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Settings:
     """catalog.yaml: what applies to the whole catalog."""
 
@@ -153,6 +188,8 @@ class Settings:
     extra_annotations: Mapping[str, str] = field(default_factory=dict)
     # catalog.yaml's overlays, joined to the catalog directory as it was named.
     overlays: tuple[Path, ...] = ()
+    # Older spellings of settings, for builds for older KubeVirt releases (expand/kubevirt.py).
+    spellings: tuple[Spelling, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -173,13 +210,19 @@ class Catalog:
 
 @dataclass(frozen=True)
 class Trait:
-    """One reusable fragment of a preference spec, named after its file."""
+    """One reusable fragment of a preference spec, named after its file.
+
+    ``essential``: the fragment is what a preference using it is for (IBM Secure
+    Execution's launch security). A build for a KubeVirt release whose schema lacks
+    one of its fields leaves such a preference out rather than ship it without.
+    """
 
     name: str
     description: str
     spec: Mapping[str, Any]
     tags: tuple[str, ...]  # added to the ``tags`` annotation of every preference using it
     location: Location
+    essential: bool = False
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ from .problems import Location, Problem
 from .render.bundles import Rendered, render_bundles
 from .runtime.background import beside
 from .runtime.gcpause import paused_collector
-from .schemas.releases import Release
+from .expand.kubevirt import Adjustment, for_release
+from .schemas.releases import Release, newest
 from .source.documents import BundleDoc, read_bundles
 from .validate.provenance import point_at_sources
 from .write import checksums
@@ -54,6 +55,8 @@ class BuildOptions:
     retain_from: tuple[Path, ...] = ()
     helm_package: bool = False
     overlays: tuple[Path, ...] = ()
+    #: The KubeVirt release to build for (expand/kubevirt.py); None: the newest citgen knows.
+    kubevirt: Release | None = None
 
     @property
     def catalog_dir(self) -> Path:
@@ -77,6 +80,9 @@ class Build:
     newer_rule_findings: tuple[Problem, ...] = ()
     #: what KubeVirt admits with a warning (a deprecated value): reported, never blocking
     warnings: tuple[Problem, ...] = ()
+    #: the KubeVirt release built for, and what that changed or left out of the objects
+    kubevirt: Release = field(default_factory=newest)
+    adjustments: tuple[Adjustment, ...] = ()
 
 
 def _option_problems(options: BuildOptions) -> list[Problem]:
@@ -200,13 +206,16 @@ def generate(options: BuildOptions = BuildOptions(),
     (write.Staging) while a large build validates in a child process (runtime/background.py).
     Only the returned problems say whether the files may be used.
     """
+    release = options.kubevirt or newest()
     with paused_collector():
         catalog, version, objects = catalog_objects(options)  # load, expand
+        objects, adjustments = for_release(objects, release, catalog.settings.spellings)
         rendered = render_bundles(catalog, objects)
         parsed = parse_rendered(rendered)
 
         def validation() -> tuple[Problem, ...]:  # the build's one validation, pointed at the lines behind it
-            return tuple(point_at_sources(_validate(catalog, parsed.documents, objects), objects, catalog.changes))
+            found = _validate(catalog, parsed.documents, objects, release)
+            return tuple(point_at_sources(found, objects, catalog.changes))
 
         with beside(validation, len(parsed.documents)) as pending:
             files = _outputs(catalog, version, objects, rendered, parsed, options)
@@ -218,15 +227,17 @@ def generate(options: BuildOptions = BuildOptions(),
     problems = tuple(p for p in current if not p.is_warning)
     skipped = tuple(left_out(catalog.series, _parameters(catalog, options)))
     return Build(catalog, version, tuple(objects), rendered.bundles, parsed.documents, problems, files,
-                 left_out=skipped, newer_rule_findings=newer, warnings=tuple(p for p in current if p.is_warning))
+                 left_out=skipped, newer_rule_findings=newer, warnings=tuple(p for p in current if p.is_warning),
+                 kubevirt=release, adjustments=tuple(adjustments))
 
 
-def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequence[CatalogObject]) -> list[Problem]:
-    """Every problem of the documents; only retained objects are judged by their own release."""
+def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequence[CatalogObject],
+              release: Release) -> list[Problem]:
+    """Every problem of the documents, judged by ``release``; only retained objects are judged by their own release."""
     from .validate import validate_documents
 
     retained = {(kind, o.name) for o in objects if o.facts.get("retained") for kind in o.kinds}
-    return validate_documents(documents, rule_context(catalog),
+    return validate_documents(documents, replace(rule_context(catalog), kubevirt=release),
                               dated=lambda doc: (doc.kind, doc.name) in retained)
 
 

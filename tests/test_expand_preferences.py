@@ -63,7 +63,7 @@ def test_a_preference_of_its_family_and_traits() -> None:
         "openshift.io/provider-display-name": "KubeVirt", "openshift.io/support-url": "https://s",
         "tags": "hidden,virtio"}
     assert obj.facts == {"displayName": "Fedora", "cpu": 1, "memory": 1024 ** 3, "architecture": None,
-                         "osType": "linux"}
+                         "osType": "linux", "essential": ()}
 
 
 def test_based_on_inherits_what_the_child_leaves_unset_and_layers_root_first() -> None:

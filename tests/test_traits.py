@@ -108,7 +108,7 @@ def test_traits_compose_in_order_and_family_requirements_fill_the_rest(tmp_path)
     assert busy.labels == {label("os-type"): "linux", label("required-cpu"): "8", label("required-memory"): "1Gi"}
     assert busy.annotations["tags"] == "os,busy"
     assert busy.facts == {"displayName": "Busy OS", "cpu": 8, "memory": 1024**3, "architecture": None,
-                          "osType": "linux"}
+                          "osType": "linux", "essential": ()}
     assert busy.group == "os"
     assert (busy.location.file, busy.location.line) == ("preferences/os.yaml", 7)
 

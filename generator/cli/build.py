@@ -12,9 +12,10 @@ from ..expand.retain import retained_note
 from ..load.gpu import left_out_note
 from ..pipeline import Build, BuildOptions, generate
 from ..result import Result
+from ..schemas.releases import Release
 from ..tools.freshness import compare
 from ..write import LOCK_TIMEOUT, Staging
-from .options import catalog_build_options, command
+from .options import catalog_build_options, command, kubevirt_option
 
 
 @command(closing="citgen: {problems}, nothing written")
@@ -29,19 +30,27 @@ from .options import catalog_build_options, command
 @click.option("--check", is_flag=True,
               help="Write nothing: build in memory and compare with --out; exit 1 listing stale, missing "
                    "and extra files.")
+@kubevirt_option("Build for this KubeVirt release: every output holds only what its API server accepts, "
+                 "fields it lacks written in their older spelling or left out")
 def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
           gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
-          overlays: Sequence[Path], helm_package: bool, lock_timeout: float, check: bool) -> Result:
+          overlays: Sequence[Path], helm_package: bool, lock_timeout: float, check: bool,
+          kubevirt: Release | None) -> Result:
     """Build, validate and write the bundles and checksums.
 
     Everything is rendered and validated first; the output directory is replaced
     only when all of it passed, so a failed build leaves earlier outputs untouched.
     Builds writing the same output directory take turns. With --check nothing is
     written: the outputs are compared with those in --out, byte for byte.
+
+    With --kubevirt the objects are built for that KubeVirt release and judged by
+    its CRD schemas and admission webhooks: a field the release lacks is written in
+    the older spelling catalog.yaml gives it, or left out, and an object whose
+    essential trait needs such a field is left out. The summary lists each change.
     """
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
                            gpu_count=gpu_count, retain_from=tuple(retain_from),
-                           overlays=tuple(overlays), helm_package=helm_package)
+                           overlays=tuple(overlays), helm_package=helm_package, kubevirt=kubevirt)
     if check:
         return checked(options, out)
     with Staging(out, lock_timeout) as staging:  # written while a large build validates, swapped in if valid
@@ -85,7 +94,20 @@ def built(build: Build, out: Path) -> Result:
     said = f"wrote {len(build.files)} files to {out} ({summary})" + (f"; {note}" if note else "")
     notes = (retained_note(build.newer_rule_findings, out),) if build.newer_rule_findings else ()
     return Result("build", newer_rule_findings=build.newer_rule_findings, warnings=build.warnings,
-                  outputs=(said,), notes=notes,
+                  outputs=(said, *adjusted_lines(build)), notes=notes,
                   counts=dict(sorted(counts.items())),
                   data={"out": str(out), "files": sorted(build.files),
-                        "leftOut": [s.prefix for s in build.left_out]})
+                        "leftOut": [s.prefix for s in build.left_out],
+                        "kubevirt": str(build.kubevirt),
+                        "adjusted": [a.record() for a in build.adjustments]})
+
+
+def adjusted_lines(build: Build) -> tuple[str, ...]:
+    """What building for an older KubeVirt release changed: a heading, then one line per change."""
+    if not build.adjustments:
+        return ()
+    objects = len({(a.family, a.name) for a in build.adjustments})
+    dropped = len({(a.family, a.name) for a in build.adjustments if a.action == "object left out"})
+    head = (f"for KubeVirt {build.kubevirt}: {objects} objects changed"
+            + (f", {dropped} of them left out" if dropped else "") + " (each kind of both):")
+    return (head, *(f"  {a}" for a in build.adjustments))

@@ -237,9 +237,32 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
         spec=spec,
         location=pref.location,
         facts={"displayName": identity.display_name, "cpu": cpu, "memory": memory,
-               "architecture": arch, "osType": identity.os_type},
+               "architecture": arch, "osType": identity.os_type,
+               "essential": _essential_fields(chain, family, catalog)},
         shaped_by=_shaped_by(chain, family, catalog),
     )
+
+
+def _essential_fields(chain: list[PreferenceDef], family: Family,
+                      catalog: PreferenceCatalog) -> tuple[tuple[str, ...], ...]:
+    """The fields set by the preference's essential traits: a release without one of them cannot build it."""
+    fields: set[tuple[str, ...]] = set()
+    for ref in list(family.traits) + [ref for p in chain for ref in p.traits]:
+        trait = catalog.traits.get(ref.name)
+        if trait is not None and trait.essential:
+            fields.update(_paths(trait.spec, ("spec",)))
+    return tuple(sorted(fields))
+
+
+def _paths(fragment: Mapping[str, Any], prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every key path of a spec fragment, a mapping's own path before those inside it."""
+    found = []
+    for key, value in fragment.items():
+        path = prefix + (key,)
+        found.append(path)
+        if isinstance(value, Mapping):
+            found += _paths(value, path)
+    return found
 
 
 def _provider_problems(provider: Mapping[str, str]) -> list[Problem]:

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
 from ..merge import deep_merge
-from ..model import Catalog, Series, Settings, Size, SizeMatrix, Variant
+from ..model import Catalog, OlderField, OlderValue, Series, Settings, Size, SizeMatrix, Spelling, Variant
 from ..problems import Location, Problem
 from ..quantity import parse as parse_quantity
 from ..source import formats
@@ -62,7 +62,21 @@ def _settings(doc: Document, root: Path | None = None, inherited: Settings | Non
         provider=provider,
         location=doc.source.locate(()),
         overlays=tuple(Path(root or ".") / name for name in data.get("overlays", [])),
+        spellings=_spellings(doc) if "spellings" in data else (inherited.spellings if inherited else ()),
     )
+
+
+def _spellings(doc: Document) -> tuple[Spelling, ...]:
+    """catalog.yaml's spellings (checked against their format already), each located at its entry."""
+    found = []
+    for i, entry in enumerate(doc.data["spellings"]):
+        writes = tuple(OlderField(tuple(path.split(".")), how.get("value"), how.get("from"))
+                       for path, how in entry.get("as", {}).items())
+        when = {key: tuple(allowed) for key, allowed in entry.get("when", {}).items()}
+        values = {value: OlderValue(older["since"], older.get("was")) for value, older in entry.get("values", {}).items()}
+        found.append(Spelling(tuple(entry["field"].split(".")), doc.source.locate(("spellings", i)), writes, when,
+                              values))
+    return tuple(found)
 
 
 def _parameter_problems(doc: Document) -> list[Problem]:

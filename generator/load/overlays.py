@@ -376,7 +376,7 @@ class _Overlay:
             # Reported here, once, at the trait; still added, so that its users do not call it unknown.
             self.problems += spec_problems(self.doc, ("traits", "add", name, "spec"), body["spec"])
             traits[name] = Trait(name, body["description"].strip(), body["spec"], tuple(body.get("tags", ())),
-                                 self.at("traits", "add", name, key=True))
+                                 self.at("traits", "add", name, key=True), bool(body.get("essential", False)))
             self.record("trait", name, self.at("traits", "add", name, key=True))
         self.prefs = replace(self.prefs, traits=dict(sorted(traits.items())))
 

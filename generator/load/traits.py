@@ -70,7 +70,8 @@ def load_trait(path: Path, display: str, within: Path | None = None) -> tuple[Tr
     if spec:
         problems += spec_problems(doc, ("spec",), spec)
     tags = tuple(tag for _, tag in present(data.get("tags", [])))
-    return Trait(name, data.get("description", "").strip(), spec, tags, doc.source.locate(())), problems
+    return Trait(name, data.get("description", "").strip(), spec, tags, doc.source.locate(()),
+                 bool(data.get("essential", False))), problems
 
 
 def load_traits(traits_dir: Path, display_dir: str = "preferences/traits",

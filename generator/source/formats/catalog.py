@@ -37,6 +37,58 @@ FEATURE_FLAGS: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+#: A key path from an object's root, as catalog.yaml writes it: spec.firmware.preferredEfi.
+FIELD_PATH: dict[str, Any] = {
+    "type": "string",
+    "pattern": r"^spec(\.[A-Za-z][A-Za-z0-9]*)+$",
+    "x-expected": "a field path such as spec.firmware.preferredEfi",
+}
+#: A KubeVirt minor release, as spellings date a value.
+KUBEVIRT_RELEASE: dict[str, Any] = {"type": "string", "pattern": r"^v\d+\.\d+$",
+                                    "x-expected": "a KubeVirt release such as v1.4"}
+#: catalog.yaml's spellings: for each field, the older fields or values that said the same.
+SPELLINGS: dict[str, Any] = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "field": FIELD_PATH,
+            "as": {
+                "type": "object",
+                "minProperties": 1,
+                "propertyNames": FIELD_PATH,
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"value": {}, "from": {"type": "string", "pattern": r"^[A-Za-z][A-Za-z0-9]*$"}},
+                    "minProperties": 1,
+                    "maxProperties": 1,
+                    "additionalProperties": False,
+                    "x-expected": "{value: V} or {from: SUBFIELD}",
+                },
+            },
+            "when": {
+                "type": "object",
+                "minProperties": 1,
+                "additionalProperties": {"type": "array", "minItems": 1},
+            },
+            "values": {
+                "type": "object",
+                "minProperties": 1,
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"since": KUBEVIRT_RELEASE, "was": {"type": "string", "minLength": 1}},
+                    "required": ["since"],
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "required": ["field"],
+        "minProperties": 2,
+        "additionalProperties": False,
+        "x-in": "a spelling",
+    },
+}
+
 CATALOG: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -75,6 +127,8 @@ CATALOG: dict[str, Any] = {
         "extends": {"enum": ["builtin"], "x-expected": "builtin (the catalog that ships with citgen)"},
         # Overlay files applied in order, relative to the catalog directory (see load/overlays.py).
         "overlays": {"type": "array", "items": {"type": "string", "minLength": 1}},
+        # Older spellings of settings, for builds for older KubeVirt releases (load/catalog.py).
+        "spellings": SPELLINGS,
     },
     # An extending catalog inherits vendor and version unless it sets them.
     "if": {"required": ["extends"]},

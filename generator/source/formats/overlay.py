@@ -139,7 +139,7 @@ OVERLAY: dict[str, Any] = {
                 "additionalProperties": {
                     "type": "object",
                     "properties": {"description": _TEXT, "spec": {"type": "object", "minProperties": 1},
-                                   "tags": {"type": "array", "items": TAG}},
+                                   "tags": {"type": "array", "items": TAG}, "essential": {"type": "boolean"}},
                     "required": ["description", "spec"],
                     "additionalProperties": False,
                 },

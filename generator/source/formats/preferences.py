@@ -125,6 +125,8 @@ TRAIT: dict[str, Any] = {
         "description": DESCRIPTION,
         "spec": {"type": "object", "minProperties": 1},
         "tags": TAGS,
+        "essential": {"type": "boolean", "x-expected": "true or false: whether the trait's fields are what a "
+                                                       "preference using it is for"},
     },
     "required": ["description", "spec"],
     "additionalProperties": False,
