@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -28,14 +30,57 @@ def test_series_vcpu_and_memory_filters():
     assert names("--series", "u1", "--memory", "4096Mi") == ["u1.2xmedium", "u1.medium"]
 
 
-def test_the_table_shows_class_vcpus_memory_and_features():
+def test_the_table_shows_class_vcpus_memory_features_and_the_oldest_kubevirt():
     result = CliRunner().invoke(main, ["list", "--series", "rt", "--cpu", "1"])
+    features = "dedicatedCPUPlacement,hugepages,isolateEmulatorThread,numa,realtime"
     assert result.output.splitlines() == [
-        "NAME         CLASS      VCPUS   MEMORY   FEATURES",
-        "rt1.medium   realtime   1       4Gi      dedicatedCPUPlacement,hugepages,isolateEmulatorThread,numa,realtime",
-        "rt1.micro    realtime   1       1Gi      dedicatedCPUPlacement,hugepages,isolateEmulatorThread,numa,realtime",
-        "rt1.small    realtime   1       2Gi      dedicatedCPUPlacement,hugepages,isolateEmulatorThread,numa,realtime",
+        "NAME         CLASS      VCPUS   MEMORY   FEATURES" + " " * 62 + "KUBEVIRT",
+        f"rt1.medium   realtime   1       4Gi      {features}   v1.1",  # spec.annotations came in v1.1
+        f"rt1.micro    realtime   1       1Gi      {features}   v1.1",
+        f"rt1.small    realtime   1       2Gi      {features}   v1.1",
     ]
+
+
+def kubevirt_column(*args: str) -> dict[str, str]:
+    result = CliRunner().invoke(main, ["list", *args])
+    assert result.exit_code == 0, result.output
+    return {line.split()[0]: line.split()[-1] for line in result.output.splitlines()[1:]}
+
+
+def test_the_oldest_kubevirt_is_the_release_of_the_newest_field_an_object_has():
+    oldest = kubevirt_column("--preferences")
+    assert oldest["windows.11.virtio"] == "v1.9"  # spec.devices.preferredVideoType
+    assert oldest["fedora.s390x.secex"] == "v1.9"  # spec.preferredLaunchSecurity
+    assert oldest["fedora.arm64"] == "v1.7"  # spec.preferredArchitecture
+    assert oldest["windows.11"] == "v1.4"  # spec.firmware.preferredEfi
+    assert oldest["alpine"] == "v1.1"  # spec.annotations
+    assert kubevirt_column("--series", "cx")["cx1.large"] == "v1.3"  # spec.cpu.maxSockets
+
+
+def test_list_kubevirt_shows_what_a_build_for_that_release_holds():
+    oldest = kubevirt_column("--preferences", "--kubevirt", "v1.8")
+    assert "fedora.s390x.secex" not in oldest  # its launch security is what it is for
+    assert oldest["windows.11.virtio"] == "v1.4"  # preferredVideoType left out; preferredEfi kept
+    assert set(kubevirt_column("--preferences", "--kubevirt", "v1.4").values()) == {"v1.1", "v1.3", "v1.4"}
+    assert set(kubevirt_column("--preferences", "--kubevirt", "v1.0").values()) == {"v1.0"}
+
+
+def test_list_kubevirt_json_records_carry_the_release_and_the_objects_as_built_for_it():
+    result = CliRunner().invoke(main, ["list", "--preferences", "--kubevirt", "1.3", "-o", "json", "-l", "arch=arm64"])
+    assert result.exit_code == 0
+    records = json.loads(result.output)
+    assert [r["name"] for r in records] == ["fedora.arm64", "rhel.10.arm64", "rhel.9.arm64"]
+    for record in records:  # preferredArchitecture (v1.7) left out, and the label read off it
+        assert record["kubevirt"] == "v1.1"
+        assert "preferredArchitecture" not in record["spec"]
+        assert label("preferred-architecture") not in record["labels"]
+        assert record["labels"][label("arch")] == "arm64"
+
+
+def test_an_unknown_kubevirt_release_is_refused_with_the_known_ones():
+    result = CliRunner().invoke(main, ["list", "--kubevirt", "v2.0"])
+    assert result.exit_code == 2
+    assert "--kubevirt: 'v2.0' is a release citgen has no schemas for; expected one of v1.0, v1.1" in result.output
 
 
 def test_preferences_are_browsed_the_same_way():

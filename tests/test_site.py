@@ -98,6 +98,17 @@ def test_preferences_show_firmware_buses_and_notable_settings(site_dir: Path):
         "EFI", "BIOS", "arm64")
 
 
+def test_each_object_names_the_oldest_kubevirt_that_accepts_it_as_citgen_list_does(site_dir: Path):
+    data = read_data(site_dir)
+    listed = {}
+    for args in (["list"], ["list", "--preferences"]):
+        result = CliRunner().invoke(main, [*args, "-o", "json"])
+        listed.update({r["name"]: r["kubevirt"] for r in json.loads(result.output)})
+    shown = {r["name"]: r["kubevirt"] for r in (*data["instancetypes"], *data["preferences"])}
+    assert shown == listed
+    assert (shown["windows.11.virtio"], shown["fedora.arm64"], shown["cx1.large"]) == ("v1.9", "v1.7", "v1.3")
+
+
 def test_fit_verdicts_are_those_of_the_matrix(site_dir: Path):
     data = read_data(site_dir)
     docs = [d.data for d in default_build().documents]

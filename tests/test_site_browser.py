@@ -294,9 +294,12 @@ def test_the_manifest_of_a_chosen_pair_is_accepted_by_kubevirt(at):
 def test_a_deep_link_shows_the_instancetype(at):
     page = at("#u1.large")
     assert page.page.inner_text("#details h3") == "u1.large"
+    assert "KubeVirt v1.0 or later" in page.page.inner_text("#details p")  # fields all of v1.0
     assert page.page.evaluate("document.querySelector(':target').dataset.name") == "u1.large"
     preference = at("#windows.11")
     assert preference.page.evaluate("document.querySelector(':target').dataset.name") == "windows.11"
+    facts = preference.page.inner_text(":target dl.facts")
+    assert "KubeVirt\nv1.4 or later" in facts  # spec.firmware.preferredEfi
     mistyped = at("#u1.lar%E0ge")  # its console is all the shared page logged since it was loaded
     assert (mistyped.console, mistyped.page.is_hidden("#details")) == ([], True)
 

@@ -10,25 +10,33 @@ from fractions import Fraction
 
 import click
 
+from ..expand.kubevirt import for_release, oldest_accepting
 from ..model import CatalogObject
 from ..outputs import readme as readme_tables
 from ..outputs.tables import memory, text_table
 from ..pipeline import BuildOptions, catalog_objects
 from ..query import Query, Requirement
 from ..result import Result
-from .options import QuantityParam, SelectorParam, catalog_option, command
+from ..schemas.releases import Release
+from .options import QuantityParam, SelectorParam, catalog_option, command, kubevirt_option
 
 
 def _row(obj: CatalogObject) -> list[str]:
     facts = obj.facts
     return [obj.name, str(facts["class"]), str(facts["cpu"]), memory(facts["memory"]),
-            ",".join(facts["features"]) or "-"]
+            ",".join(facts["features"]) or "-", _oldest(obj)]
 
 
 def _preference_row(obj: CatalogObject) -> list[str]:
     facts = obj.facts
     return [obj.name, str(facts.get("displayName", "")), str(facts.get("cpu") or "-"),
-            readme_tables.required_memory(obj), str(facts.get("architecture") or "-")]
+            readme_tables.required_memory(obj), str(facts.get("architecture") or "-"), _oldest(obj)]
+
+
+def _oldest(obj: CatalogObject) -> str:
+    """The oldest KubeVirt release that accepts the object as listed (``-``: none citgen knows)."""
+    oldest = oldest_accepting(obj)
+    return str(oldest) if oldest is not None else "-"
 
 
 @command(name="list", closing="citgen: {problems}")
@@ -43,21 +51,30 @@ def _preference_row(obj: CatalogObject) -> list[str]:
 @click.option("-o", "--output", type=click.Choice(["table", "name", "json"]), default="table",
               show_default=True, help="What the text report prints: a table, the names, or the objects as JSON "
                                       "(--format json reports them as 'objects' whatever this says).")
+@kubevirt_option("List what a build for this KubeVirt release holds (citgen build --kubevirt)")
 def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: int | None,
-          memory_: Fraction | None, selector: tuple[Requirement, ...] | None, output: str) -> Result:
-    """List the catalog's instancetypes (or preferences) with their sizes and features."""
+          memory_: Fraction | None, selector: tuple[Requirement, ...] | None, output: str,
+          kubevirt: Release | None) -> Result:
+    """List the catalog's instancetypes (or preferences) with their sizes and features.
+
+    The KUBEVIRT column is the oldest KubeVirt release whose API server accepts the
+    object as listed; with --kubevirt the objects are those a build for that
+    release holds, fields it lacks respelt or left out.
+    """
     query = Query(family="preference" if preferences else "instancetype", series=tuple(series), cpu=cpu,
                   memory=memory_, selector=selector or ())
-    _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
+    found, _, objects = catalog_objects(BuildOptions(catalog=catalog))
+    if kubevirt is not None:
+        objects, _ = for_release(objects, kubevirt, found.settings.spellings)
     chosen = query.select(objects)
-    records = [{"name": o.name, "labels": dict(o.labels), "spec": o.spec} for o in chosen]
+    records = [{"name": o.name, "labels": dict(o.labels), "spec": o.spec, "kubevirt": _oldest(o)} for o in chosen]
     if output == "name":
         shown = "".join(f"{o.name}\n" for o in chosen)
     elif output == "json":
         shown = json.dumps(records, indent=2, sort_keys=True) + "\n"
     elif preferences:
-        shown = text_table(["NAME", "DISPLAY NAME", "MIN VCPUS", "MIN MEMORY", "ARCH"],
+        shown = text_table(["NAME", "DISPLAY NAME", "MIN VCPUS", "MIN MEMORY", "ARCH", "KUBEVIRT"],
                            [_preference_row(o) for o in chosen])
     else:
-        shown = text_table(["NAME", "CLASS", "VCPUS", "MEMORY", "FEATURES"], [_row(o) for o in chosen])
+        shown = text_table(["NAME", "CLASS", "VCPUS", "MEMORY", "FEATURES", "KUBEVIRT"], [_row(o) for o in chosen])
     return Result("list", product=shown, counts={query.family + "s": len(chosen)}, data={"objects": records})

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
 
+from ...expand.kubevirt import oldest_accepting
 from ...model import CatalogObject, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Catalog, Series, label
 from ...query import Query
 from ..vmexpand.matrix import PairResult, default_vm
@@ -106,6 +107,12 @@ def _deprecated(obj: CatalogObject) -> bool:
     return obj.labels.get(label("deprecated")) == "true"
 
 
+def _kubevirt(obj: CatalogObject) -> str:
+    """The oldest KubeVirt release that accepts the object as the page shows it; empty for none citgen knows."""
+    oldest = oldest_accepting(obj)
+    return str(oldest) if oldest is not None else ""
+
+
 def instancetype_record(obj: CatalogObject, series: Series | None) -> dict[str, Any]:
     size = obj.labels.get(label("size"), obj.name.partition(".")[2])
     base, variant = _split_size(size, series)
@@ -120,6 +127,7 @@ def instancetype_record(obj: CatalogObject, series: Series | None) -> dict[str, 
         "labels": dict(obj.labels),
         "deprecated": _deprecated(obj),
         "kinds": list(obj.kinds),
+        "kubevirt": _kubevirt(obj),
         "spec": obj.spec,
     }
 
@@ -189,6 +197,7 @@ def preference_record(obj: CatalogObject) -> dict[str, Any]:
         "labels": dict(obj.labels),
         "deprecated": _deprecated(obj),
         "kinds": list(obj.kinds),
+        "kubevirt": _kubevirt(obj),
         "spec": spec,
     }
 

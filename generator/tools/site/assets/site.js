@@ -89,6 +89,8 @@
   }
   const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
   const cpus = (n) => plural(n, "vCPU");
+  // The oldest KubeVirt release whose API server accepts the object as built (citgen list shows the same).
+  const since = (release) => release ? release + " or later" : "none citgen knows";
 
   const byName = new Map();
   for (const it of data.instancetypes) byName.set(it.name, { family: "instancetype", record: it });
@@ -194,7 +196,8 @@
           el("dt", { text: "Architecture" }), el("dd", { text: p.architecture || "any" }),
           el("dt", { text: "Firmware" }), el("dd", { text: p.firmware }),
           el("dt", { text: "Disk bus" }), el("dd", { text: p.diskBus || "default" }),
-          el("dt", { text: "Network" }), el("dd", { text: p.networkBus || "default" })),
+          el("dt", { text: "Network" }), el("dd", { text: p.networkBus || "default" }),
+          el("dt", { text: "KubeVirt" }), el("dd", { text: since(p.kubevirt) })),
         p.notable.length ? el("ul", { class: "badges", "aria-label": "Other settings" },
           p.notable.map((n) => el("li", { text: n }))) : null)))));
     }
@@ -209,7 +212,7 @@
     box.replaceChildren(
       el("h3", { text: it.name }),
       el("p", {}, cpus(it.cpu) + ", " + it.memoryText + " memory · kinds: " + it.kinds.join(", ") +
-        (it.deprecated ? " · deprecated" : "")),
+        " · KubeVirt " + since(it.kubevirt) + (it.deprecated ? " · deprecated" : "")),
       el("pre", { tabindex: "0", "aria-label": "Labels and spec of " + it.name },
         JSON.stringify({ labels: it.labels, spec: it.spec }, null, 2)));
     box.hidden = false;
