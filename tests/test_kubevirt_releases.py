@@ -11,6 +11,7 @@ would judge them.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.pipeline import BuildOptions, generate
+from generator.schemas import introduced, shipped_schema
 from generator.schemas.releases import Release, known, newest
 from generator.validate import validate_documents
 from generator.validate.rules import RuleContext
@@ -119,3 +121,37 @@ def test_the_build_summary_lists_every_change_with_its_field_and_release(tmp_pat
     assert {"family": "preference", "name": "windows.11.virtio", "field": "spec.devices.preferredVideoType",
             "action": "left out", "since": "v1.9", "writtenAs": None} in report["adjusted"]
     assert len(report["adjusted"]) == 12
+
+
+def _fields(node: dict, path: tuple[str, ...]):
+    for key, sub in node.get("properties", {}).items():
+        yield path + (key,)
+        yield from _fields(sub, path + (key,))
+    if isinstance(node.get("items"), dict):
+        yield from _fields(node["items"], path)
+
+
+def brought_by_release(kind: str) -> set[tuple[str, str]]:
+    """(release, field) for each field a release after v1.0 brought, not counting those inside one it brought."""
+    found = set()
+    for path in _fields(shipped_schema(kind)["properties"]["spec"], ("spec",)):
+        since = introduced(kind, path)
+        if since is not None and since > known()[0] and introduced(kind, path[:-1]) != since:
+            found.add((str(since), ".".join(path)))
+    return found
+
+
+def test_the_guides_table_of_fields_by_release_is_what_the_schemas_say():
+    guide = (REPO / "docs" / "validation.md").read_text(encoding="utf-8")
+    table = re.search(r"^\| KubeVirt \| instancetype fields \| preference fields \|\n\| --- .*\n((?:\|.*\n)+)",
+                      guide, re.M)
+    assert table is not None
+    written: dict[str, set[tuple[str, str]]] = {"instancetype": set(), "preference": set()}
+    for row in table.group(1).splitlines():
+        release, instancetypes, preferences = (cell.strip() for cell in row.strip("|").split("|"))
+        written["instancetype"] |= {(release, f) for f in re.findall(r"`([^`]+)`", instancetypes)}
+        written["preference"] |= {(release, f) for f in re.findall(r"`([^`]+)`", preferences)}
+    assert written["instancetype"] == brought_by_release("VirtualMachineClusterInstancetype")
+    assert written["preference"] == brought_by_release("VirtualMachineClusterPreference")
+    for kind in ("VirtualMachineInstancetype", "VirtualMachinePreference"):  # the namespaced twins agree
+        assert brought_by_release(kind) == brought_by_release(kind.replace("VirtualMachine", "VirtualMachineCluster"))

@@ -108,7 +108,7 @@ def test_list_rules_shows_every_rule_with_summary_and_documentation():
     result = CliRunner().invoke(validate, ["--list-rules"])
     assert result.exit_code == 0
     headings = [line for line in result.output.splitlines() if line and not line.startswith(" ")]
-    assert headings == ["schema: Every object matches the schema of its kind."] + [
+    assert headings == ["schema: Every object matches the CRD schema of its kind in the KubeVirt release judged by."] + [
         f"{rule.id}: {rule.summary}" for rule in RULES.values()
     ]
     assert "    Example::" in result.output

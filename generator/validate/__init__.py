@@ -25,6 +25,10 @@ from ..errors import CitgenError
 from ..problems import Problem, sort_problems
 from ..source.documents import BundleDoc
 from .rules import CHECKS, SCHEMA, RuleContext
+from .rules.webhook_decode import ID as DECODE
+
+#: The checks that stand for what the API server itself refuses before any webhook runs.
+API_SERVER = frozenset({SCHEMA, "api-version", "object-metadata"})
 from .rules.base import predates, release_of
 
 __all__ = ["SCHEMA", "counted", "known_ids", "validate_documents"]
@@ -68,25 +72,38 @@ def validate_documents(
             # wrong apiVersion, a misspelt key), a rule saying the same thing in other
             # words would only be noise.
             flagged = {_field(p) for p in problems}
-    return sort_problems(_date(_admitted_warnings(problems), docs, dated))
+    return sort_problems(_date(_as_kubevirt_answers(problems), docs, dated))
 
 
-def _admitted_warnings(problems: list[Problem]) -> list[Problem]:
-    """The problems, less the webhook's warnings on objects that KubeVirt refuses.
+def _as_kubevirt_answers(problems: list[Problem]) -> list[Problem]:
+    """The problems, less what the API server and webhook would not say of a refused object.
 
-    The API server calls the webhook only for an object its schema admits, and the
-    webhook returns warnings only with an object it admits: a refused object shows
-    its refusals, never a warning.
+    The API server calls the webhook only for an object whose schema and metadata it
+    admits, and the webhook returns warnings only with an object it admits: a refused
+    object shows its refusals, never a warning. An object the webhook cannot decode
+    into its Go structs is refused for that alone: its other rules do not run.
     """
-    refused = {(p.location.file, p.location.doc) for p in problems if not p.is_warning and _judged_by_kubevirt(p)}
+    refused = {_place(p) for p in problems if not p.is_warning and _said_by_kubevirt(p)}
+    undecoded = {_place(p) for p in problems if p.rule == DECODE}
     if not refused:
         return problems
-    return [p for p in problems if not (p.is_warning and (p.location.file, p.location.doc) in refused)]
+    return [p for p in problems
+            if not (p.is_warning and _place(p) in refused)
+            and not (_place(p) in undecoded and p.rule != DECODE and _is_admission(p))]
 
 
-def _judged_by_kubevirt(problem: Problem) -> bool:
+def _place(problem: Problem) -> tuple:
+    return problem.location.file, problem.location.doc
+
+
+def _is_admission(problem: Problem) -> bool:
     rule = CHECKS.get(problem.rule)
-    return rule is not None and (rule.id == SCHEMA or rule.admission)
+    return rule is not None and rule.admission
+
+
+def _said_by_kubevirt(problem: Problem) -> bool:
+    """A refusal of the API server (schema, apiVersion, metadata) or of the webhook."""
+    return problem.rule in API_SERVER or _is_admission(problem)
 
 
 def counted(problems: Iterable[Problem], *, warnings: bool = False) -> list[Problem]:

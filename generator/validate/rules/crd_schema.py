@@ -1,4 +1,4 @@
-"""Every object matches the schema of its kind, as the KubeVirt release judged by installs it.
+"""Every object matches the CRD schema of its kind in the KubeVirt release judged by.
 
 Each document is checked against the CRD schema of its kind that virt-operator of
 the release installs (`--kubevirt`, the newest release by default), shipped under

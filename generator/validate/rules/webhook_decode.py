@@ -6,8 +6,12 @@ KubeVirt's Go structs, and Go's JSON decoder refuses a number its field cannot h
 a negative vCPU count or spinlock count (uint32), or one above 4294967295. Such an
 object is stored by no API server with KubeVirt installed. The webhook decodes
 instancetypes at every release and preferences from v1.3 on (before, it left a
-preference's spec unread). Go stops at the first field it cannot decode; citgen names
-every one. A value of the wrong type (`1.5`, `"2"`) is the schema check's to report.
+preference's spec unread), into the structs of its release: a field the release does
+not have is skipped (the schema check refuses it). A number is judged as the API
+server hands it on: beyond int64 it is a float, `2**64 - 1` arrives as `2**64`. Go
+stops at the first field it cannot decode and then checks nothing else, so the other
+webhook rules say nothing of such an object; citgen names every field that fails. A
+value of the wrong type (`1.5`, `"2"`) is the schema check's to report.
 
 Example::
 
@@ -20,6 +24,7 @@ from decimal import Decimal
 from typing import Any, Iterator, Mapping, Sequence
 
 from ...problems import Path, Problem
+from ...schemas import has_field
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc
 from ._objects import dig, family
@@ -67,21 +72,34 @@ DECODED_SINCE = {"instancetype": Release(1, 0), "preference": Release(1, 3)}
 _INT64 = GO_RANGES["int64"]
 
 
+def _sent(value: int | float) -> int | float:
+    """The number the webhook receives: the API server reads a JSON number as an int64
+    when it is one and as a float64 otherwise, and writes that again for the webhook."""
+    if isinstance(value, int) and _INT64[0] <= value <= _INT64[1]:
+        return value
+    return float(value)
+
+
 def as_sent(value: int | float) -> str:
     """The number as the API server passes it on to the webhook, and Go's error quotes it.
 
-    The API server reads a JSON number as an int64 when it is one and as a float64
-    otherwise, and writes it again for the webhook: ``-1`` stays ``-1``, ``3.0``
-    becomes ``3``, and ``2**63`` becomes the float ``9223372036854776000``.
+    ``-1`` stays ``-1``; ``3.0`` becomes ``3``; ``2**63``, no int64, becomes the float
+    written in its shortest digits, ``9223372036854776000``, and so does
+    ``-(2**63) - 1`` (``-9223372036854776000``).
     """
-    if isinstance(value, int) and _INT64[0] <= value <= _INT64[1]:
-        return str(value)
-    number = float(value)
-    if number.is_integer() and _INT64[0] <= number <= _INT64[1]:
-        return str(int(number))
-    if abs(number) < 1e21:  # Go writes floats below 1e21 without an exponent, in their shortest digits
-        return format(Decimal(repr(number)), "f")
-    return repr(number)  # 1e+21: Go's and Python's shortest forms agree
+    sent = _sent(value)
+    if isinstance(sent, int):
+        return str(sent)
+    if abs(sent) < 1e21:  # Go writes floats below 1e21 without an exponent, in their shortest digits
+        return format(Decimal(repr(sent)).normalize(), "f")
+    return repr(sent)  # 1e+21: Go's and Python's shortest forms agree
+
+
+def _has_field(kind: str, path: Path, release: Release) -> bool:
+    try:
+        return has_field(kind, path, release)
+    except KeyError:  # not a kind of the release's CRDs
+        return False
 
 
 def _whole(value: Any) -> bool:
@@ -95,14 +113,14 @@ def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
     release = ctx.kubevirt
     for doc in docs:
         kind = family(doc)
-        if kind is None or release < DECODED_SINCE[kind]:
+        if kind is None or release < DECODED_SINCE[kind] or not isinstance(doc.kind, str):
             continue
         for path, (struct, go_type) in FIELDS[kind].items():
             value = dig(doc.data, *path)
-            if not _whole(value):
-                continue
+            if not _whole(value) or not _has_field(doc.kind, path, release):
+                continue  # Go's decoder skips a field its release's structs do not have
             low, high = GO_RANGES[go_type]
-            if low <= value <= high:
+            if low <= int(Decimal(as_sent(value))) <= high:  # Go reads the digits the API server wrote
                 continue
             field = ".".join(path)
             yield refusal(doc, path, release, f"json: cannot unmarshal number {as_sent(value)} into Go struct "
