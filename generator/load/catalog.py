@@ -62,12 +62,12 @@ def _settings(doc: Document, root: Path | None = None, inherited: Settings | Non
         provider=provider,
         location=doc.source.locate(()),
         overlays=tuple(Path(root or ".") / name for name in data.get("overlays", [])),
-        spellings=_spellings(doc) if "spellings" in data else (inherited.spellings if inherited else ()),
+        spellings=spellings_of(doc) if "spellings" in data else (inherited.spellings if inherited else ()),
     )
 
 
-def _spellings(doc: Document) -> tuple[Spelling, ...]:
-    """catalog.yaml's spellings (checked against their format already), each located at its entry."""
+def spellings_of(doc: Document) -> tuple[Spelling, ...]:
+    """The spellings of catalog.yaml or an overlay (checked against their format already), each located at its entry."""
     found = []
     for i, entry in enumerate(doc.data["spellings"]):
         writes = tuple(OlderField(tuple(path.split(".")), how.get("value"), how.get("from"))

@@ -183,6 +183,10 @@ class _Overlay:
             for series in self.catalog.series:  # the GPU parameters shape every GPU series
                 if series.features.get("gpus") or any(v.features.get("gpus") for v in series.variants):
                     self.record("series", series.name, self.at("parameters", "gpu"))
+        if "spellings" in self.data:
+            own = load.spellings_of(self.doc)
+            fields = {spelling.field for spelling in own}
+            changes["spellings"] = (*(s for s in settings.spellings if s.field not in fields), *own)
         if "provider" in self.data:
             changes["provider"] = {**settings.provider, **self.data["provider"]}
             for name in self.prefs.preferences:  # the provider is an annotation of every preference

@@ -122,6 +122,8 @@ OVERLAY: dict[str, Any] = {
         "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
         "parameters": _section(gpu=_GPU),
         "provider": _PROVIDER,
+        # Older spellings for builds for older KubeVirt releases: each replaces the catalog's of its field.
+        "spellings": formats.SPELLINGS,
         "matrices": _section(add=formats.SIZES["properties"]["matrices"]),
         "series": _section(
             add={"type": "object", "minProperties": 1, "propertyNames": _PREFIX_KEY,
