@@ -54,3 +54,17 @@ def test_a_readme_without_markers_is_an_input_error(tmp_path):
     assert result.exit_code == 2
     assert "missing the markers of the series table" in result.output
     assert readme.read_text() == "# nothing here\n"
+
+
+def test_readme_kubevirt_tabulates_what_a_build_for_that_release_holds(tmp_path):
+    target = tmp_path / "README.md"
+    target.write_text((REPO / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["readme", "--file", str(target), "--kubevirt", "v1.8"])
+    assert result.exit_code == 0, result.output
+    before = set((REPO / "README.md").read_text(encoding="utf-8").splitlines())
+    after = set(target.read_text(encoding="utf-8").splitlines())
+    assert after <= before  # nothing but the Secure Execution rows, which v1.8 cannot build, goes
+    assert sorted(line.split("`")[1] for line in before - after) == [
+        "fedora.s390x.secex", "rhel.10.s390x.secex", "rhel.9.s390x.secex"]
+    result = CliRunner().invoke(main, ["readme", "--file", str(target), "--kubevirt", "v1.9", "--check"])
+    assert result.exit_code == 1  # the newest release's tables are the README's own

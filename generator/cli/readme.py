@@ -6,13 +6,15 @@ from pathlib import Path
 
 import click
 
+from ..expand.kubevirt import for_release
 from ..outputs import readme as readme_tables
 from ..pipeline import BuildOptions, catalog_objects
 from ..errors import InputError
 from ..problems import Location
 from ..result import Result
 from ..source.inputfiles import read_text
-from .options import catalog_option, command
+from ..schemas.releases import Release
+from .options import catalog_option, command, kubevirt_option
 
 
 @command(closing="citgen: {problems}")
@@ -20,7 +22,8 @@ from .options import catalog_option, command
 @click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The Markdown file holding the table markers (default: README.md in the catalog directory).")
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 when the file is out of date.")
-def readme(catalog: Path | None, path: Path | None, check: bool) -> Result:
+@kubevirt_option("Tabulate what a build for this KubeVirt release holds (citgen build --kubevirt)")
+def readme(catalog: Path | None, path: Path | None, check: bool, kubevirt: Release | None) -> Result:
     """Regenerate the series, instancetype and preference tables in README.md.
 
     Each table sits between '<!-- BEGIN citgen readme: NAME -->' and
@@ -35,7 +38,9 @@ def readme(catalog: Path | None, path: Path | None, check: bool) -> Result:
                 "the catalog has no README.md for the tables; create one holding the table markers "
                 "(`citgen readme --help` shows them), or name another file with --file"))
     text = read_text(path, str(path))
-    _, _, objects = catalog_objects(BuildOptions(catalog=catalog))
+    found, _, objects = catalog_objects(BuildOptions(catalog=catalog))
+    if kubevirt is not None:
+        objects, _ = for_release(objects, kubevirt, found.settings.spellings)
     updated = readme_tables.update(text, readme_tables.tables(objects), str(path))
     stale = updated != text
     data = {"file": str(path), "upToDate": not stale, "updated": stale and not check}
