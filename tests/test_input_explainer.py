@@ -29,7 +29,7 @@ from tests.helpers import copy_catalog
 
 SERIES_KEYS = "class, deprecated, description, displayName, features, icon, matrix, prefix, ratio, sizes, spec, " \
               "variants, version"
-OVERLAY_KEYS = "annotations, labels, matrices, parameters, preferences, provider, series, sizes, traits, vendor, " \
+OVERLAY_KEYS = "annotations, labels, matrices, parameters, preferences, provider, series, sizes, spellings, traits, vendor, " \
                "version"
 
 CASES = {

@@ -417,7 +417,7 @@ def test_an_unknown_key_names_the_overlay_line_and_the_closest_key():
         "version"]
     assert errors(write("p.yaml", "vendr: acme\n")) == [
         "p.yaml:1:1: vendr: unknown key 'vendr' (did you mean 'vendor'?); expected one of: annotations, labels, "
-        "matrices, parameters, preferences, provider, series, sizes, traits, vendor, version"]
+        "matrices, parameters, preferences, provider, series, sizes, spellings, traits, vendor, version"]
 
 
 def test_a_wrong_value_says_what_was_expected():

@@ -71,6 +71,13 @@ OVERLAY_TEMPLATE = """\
 #   displayName: Example Cloud
 #   documentationURL: https://example.com/docs
 #   supportURL: https://example.com/support
+## How older KubeVirt releases spelt a setting, for `citgen build --kubevirt`
+## (docs/catalog-format.md): one for a field replaces the built-in catalog's.
+# spellings:
+#   - field: spec.firmware.preferredEfi
+#     as:
+#       spec.firmware.preferredUseEfi: {value: true}
+#       spec.firmware.preferredUseSecureBoot: {from: secureBoot}
 
 ## --- Size matrices ------------------------------------------------------
 ## A new size matrix: size name -> vCPUs, or {cpu, memory} for a fixed memory.
@@ -121,6 +128,7 @@ OVERLAY_TEMPLATE = """\
 #       spec:
 #         devices:
 #           preferredAutoattachGraphicsDevice: true
+##      essential: true  # its fields are what its users are for: no build without them
 # preferences:
 ##  Drop preferences, or keep only a listed set; names may be glob patterns.
 #   drop: ["windows.xp", "windows.2k3"]
