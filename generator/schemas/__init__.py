@@ -199,12 +199,21 @@ def schema_problems(doc: BundleDoc, release: Release | None = None) -> list[Prob
 def _unknown_field(kind: str, path: Path, fields: list[str], release: Release | None) -> str:
     """An unknown field: the release it came in, if a later one has it; else the field perhaps meant."""
     name = str(path[-1])
-    later = introduced(kind, path) if all(isinstance(p, str) for p in path) else None
+    later = introduced(kind, path)
     if later is not None and release is not None and later > release:
         return f"unknown field {name!r}: KubeVirt {release} does not have it (it came in {later})"
     message = f"unknown field {name!r}"
     close = difflib.get_close_matches(name, fields, n=1)
-    return message + f"; did you mean {close[0]!r}?" if close else message
+    if close:
+        return message + f"; did you mean {close[0]!r}?"
+    if release is not None and release < newest():  # perhaps a misspelling of a field of a later release
+        parent = _node_at(shipped_schema(kind), path[:-1])
+        later = sorted(parent.get("properties", {})) if isinstance(parent, dict) else []
+        close = difflib.get_close_matches(name, later, n=1)
+        since = introduced(kind, path[:-1] + (close[0],)) if close else None
+        if since is not None:
+            return message + f"; did you mean {close[0]!r}, which came in KubeVirt {since}?"
+    return message
 
 
 def _rank(keyword: Any) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 
 #: The folder of the package's schemas that holds one file per release.
 RELEASE_FILES = "kubevirt"
-_SPELLING = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?$")
+_SPELLING = re.compile(r"v?([0-9]+)\.([0-9]+)(?:\.([0-9]+))?")
 
 
 class UnknownRelease(ValueError):
@@ -37,21 +37,21 @@ class Release:
 
     @property
     def info(self) -> dict[str, Any]:
-        """What its shipped schemas were imported from: ``kubevirt`` (the patch tag) and ``commit``."""
+        """What its shipped schemas were imported from: ``kubevirt`` (the patch tag), ``commit`` and ``source``."""
         data = release_data(self)
         return {"kubevirt": data["kubevirt"], "commit": data["commit"], "source": data["source"]}
 
 
 def minor_of(text: str) -> str:
     """``v1.8.4`` -> ``v1.8``; ValueError for a text that is no release."""
-    found = _SPELLING.match(text)
+    found = _SPELLING.fullmatch(text)
     if not found:
         raise ValueError(f"{text!r} is not a release")
     return f"v{int(found.group(1))}.{int(found.group(2))}"
 
 
 def _parse(name: str) -> Release:
-    found = _SPELLING.match(name)
+    found = _SPELLING.fullmatch(name)
     assert found is not None, name
     return Release(int(found.group(1)), int(found.group(2)))
 
@@ -61,7 +61,7 @@ def known() -> tuple[Release, ...]:
     """Every release with shipped schemas, oldest first."""
     folder = resources.files(__package__).joinpath(RELEASE_FILES)
     names = [entry.name[:-len(".json")] for entry in folder.iterdir()
-             if entry.name.endswith(".json") and _SPELLING.match(entry.name[:-len(".json")])]
+             if entry.name.endswith(".json") and _SPELLING.fullmatch(entry.name[:-len(".json")])]
     return tuple(sorted(_parse(name) for name in names))
 
 
@@ -78,7 +78,7 @@ def resolve(text: str | None) -> Release:
     """The release a ``--kubevirt`` value names (None: the newest); UnknownRelease otherwise."""
     if text is None:
         return newest()
-    found = _SPELLING.match(text.strip())
+    found = _SPELLING.fullmatch(text.strip())
     release = Release(int(found.group(1)), int(found.group(2))) if found else None
     if release is None or release not in known():
         what = "not a KubeVirt release" if release is None else "a release citgen has no schemas for"

@@ -49,8 +49,9 @@ KINDS = ("VirtualMachineClusterInstancetype", "VirtualMachineClusterPreference",
 #: Kubernetes' quantity pattern as controller-gen writes it into CRDs.
 CRD_QUANTITY_PATTERN = (r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?"
                         r"(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$")
-_TAG = re.compile(r"^v\d+\.\d+\.\d+$")
-_KEPT = ("minimum", "maximum", "format")
+_TAG = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+")
+#: What controller-gen writes beside x-kubernetes-int-or-string, and nothing else is taken for it.
+_INT_OR_STRING = [{"type": "integer"}, {"type": "string"}]
 _DROPPED = frozenset({"description", "x-kubernetes-list-type", "x-kubernetes-map-type", "x-kubernetes-list-map-keys"})
 #: Nesting deeper than any schema of a Kubernetes object; a document deeper is refused, not recursed into.
 MAX_DEPTH = 64
@@ -76,10 +77,14 @@ def load_release(path: Path) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise _fail(name, "expected a KubeVirt release's CRD schemas (an object with kubevirt, commit and schemas)")
     tag, commit, schemas = document.get("kubevirt"), document.get("commit"), document.get("schemas")
-    if not isinstance(tag, str) or not _TAG.match(tag):
-        raise _fail(name, f"'kubevirt': expected a release tag such as v1.8.4, got {str(tag)[:40]!r}")
+    if not isinstance(tag, str) or not _TAG.fullmatch(tag):
+        got = f"{tag[:40]!r}" if isinstance(tag, str) else "nothing" if tag is None else \
+            f"{json.dumps(tag)[:40]}, which is no text"
+        raise _fail(name, f"'kubevirt': expected a release tag such as v1.8.4, got {got}")
     if not isinstance(commit, str) or not re.fullmatch(r"[0-9a-f]{7,40}", commit):
         raise _fail(name, "'commit': expected the hexadecimal commit the schemas come from")
+    if document.get("source") is not None and not isinstance(document["source"], str):
+        raise _fail(name, "'source': expected the path of the file the schemas were taken from")
     if not isinstance(schemas, dict) or sorted(schemas) != sorted(KINDS):
         raise _fail(name, f"'schemas': expected exactly the kinds {', '.join(KINDS)}")
     return document
@@ -112,14 +117,18 @@ class _Converter:
             elif key == "pattern" and isinstance(value, str):
                 out["pattern"] = QUANTITY_PATTERN if value == CRD_QUANTITY_PATTERN else value
             elif key == "x-kubernetes-int-or-string" and value is True:
-                out["type"] = ["integer", "string"]
-            elif key == "anyOf" and node.get("x-kubernetes-int-or-string") is True:
-                pass  # the two types it lists are the type list above
-            elif key in _KEPT and not isinstance(value, (dict, list)):
+                pass  # its type list is set below, whatever order the keys come in
+            elif key == "anyOf" and node.get("x-kubernetes-int-or-string") is True and value == _INT_OR_STRING:
+                pass  # the two types it lists are the type list set below
+            elif key in ("minimum", "maximum") and type(value) in (int, float):
+                out[key] = value
+            elif key == "format" and isinstance(value, str):
                 out[key] = value
             else:
                 raise _fail(self.source, f"{where}: unsupported schema keyword {key!r}; "
                                          "the converter needs to learn what it means")
+        if node.get("x-kubernetes-int-or-string") is True:
+            out["type"] = ["integer", "string"]
         if out.get("type") == "object" and "additionalProperties" not in out:
             out.setdefault("properties", {})
             out["additionalProperties"] = False  # strict field validation: only the fields listed
