@@ -177,3 +177,22 @@ def test_the_oldest_release_accepting_an_object_is_that_of_its_newest_field():
     assert oldest_accepting(preference(firmware={"preferredEfi": {}}, devices={"preferredVideoType": "vga"})) \
         == Release(1, 9)
     assert oldest_accepting(preference(firmware={"preferredEfy": {}})) is None  # no release has that field
+
+
+def test_a_value_of_a_release_citgen_does_not_know_yet_takes_its_older_spelling_on_every_known_one():
+    future = Spelling(("spec", "cpu", "preferredCPUTopology"), HERE,
+                      values={"diagonal": OlderValue("v1.12", "spread")})
+    kept, adjustments = for_release([preference(cpu={"preferredCPUTopology": "diagonal"})], newest(), (future,))
+    assert kept[0].spec == {"cpu": {"preferredCPUTopology": "spread"}}
+    assert [str(a) for a in adjustments] == [
+        "preference fedora: spec.cpu.preferredCPUTopology: diagonal (KubeVirt v1.12) written as "
+        "spec.cpu.preferredCPUTopology: spread"]
+
+
+def test_building_for_the_newest_release_walks_no_object(monkeypatch):
+    """The newest release has every field an older one has: the default build pays nothing for releases."""
+    import generator.expand.kubevirt as module
+
+    monkeypatch.setattr(module, "_one", lambda *args: (_ for _ in ()).throw(AssertionError("walked")))
+    objects = [preference(firmware={"preferredEfi": {}})]
+    assert for_release(objects, newest(), SPELLINGS) == (objects, [])

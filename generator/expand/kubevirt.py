@@ -27,8 +27,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..model import CatalogObject, Spelling, label
-from ..schemas import has_field, introduced
-from ..schemas.releases import Release, known, resolve
+from ..schemas import has_every_field, has_field, introduced
+from ..schemas.releases import Release, known
 
 #: Labels the catalog reads off one spec field alone: left out with the field.
 DERIVED_LABELS: Mapping[tuple[str, ...], str] = {
@@ -70,6 +70,9 @@ class Adjustment:
 def for_release(objects: Sequence[CatalogObject], release: Release,
                 spellings: Sequence[Spelling]) -> tuple[list[CatalogObject], list[Adjustment]]:
     """``objects`` as ``release`` accepts them, and every change that took."""
+    if has_every_field(release) and all(Release.parse(v.since) <= release for s in spellings
+                                        for v in s.values.values()):
+        return list(objects), []  # nothing any release has is missing here (the newest, as a rule)
     kept: list[CatalogObject] = []
     adjustments: list[Adjustment] = []
     by_field = {spelling.field: spelling for spelling in spellings}
@@ -171,9 +174,10 @@ def _older_value(builder: _Builder, spelling: Spelling) -> None:
     current, since = value, None
     while current is not None and current in spelling.values:
         older = spelling.values[current]
-        if builder.release >= resolve(older.since):
+        brought = Release.parse(older.since)  # a release citgen does not know yet is later than all it knows
+        if builder.release >= brought:
             break
-        since = since or resolve(older.since)
+        since = since or brought
         current = older.was
     if current == value:
         return

@@ -131,6 +131,31 @@ def introduced(kind: str, path: Path) -> Release | None:
     return None
 
 
+@lru_cache(maxsize=None)
+def fields_of(kind: str, release: Release) -> frozenset[Path]:
+    """Every field path ``release``'s schema of ``kind`` has (list items add no index)."""
+    found: set[Path] = set()
+    stack: list[tuple[Any, Path]] = [(shipped_schema(kind, release), ())]
+    while stack:
+        node, path = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        for key, sub in node.get("properties", {}).items():
+            found.add(path + (key,))
+            if key != "metadata" or path:  # ObjectMeta is the API server's, the same in every release
+                stack.append((sub, path + (key,)))
+        if isinstance(node.get("items"), dict):
+            stack.append((node["items"], path))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=None)
+def has_every_field(release: Release) -> bool:
+    """Whether ``release`` has every field of the four kinds that any release citgen knows has."""
+    kinds = sorted(release_data(release)["kinds"])
+    return all(fields_of(kind, other) <= fields_of(kind, release) for kind in kinds for other in known())
+
+
 def _node_at(root: dict[str, Any], path: Path) -> Any:
     """The schema of the value at ``path``, None where the schema holds no such field."""
     node: Any = root

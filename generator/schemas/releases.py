@@ -35,6 +35,14 @@ class Release:
     def __str__(self) -> str:
         return f"v{self.major}.{self.minor}"
 
+    @classmethod
+    def parse(cls, text: str) -> "Release":
+        """``v1.8`` (or ``1.8``, ``v1.8.4``) as a Release, known to citgen or not; ValueError otherwise."""
+        found = _SPELLING.fullmatch(text)
+        if not found:
+            raise ValueError(f"{text[:40]!r} is not a release")
+        return cls(int(found.group(1)), int(found.group(2)))
+
     @property
     def info(self) -> dict[str, Any]:
         """What its shipped schemas were imported from: ``kubevirt`` (the patch tag), ``commit`` and ``source``."""
