@@ -192,7 +192,8 @@ def _outputs(catalog: Catalog, version: str, objects: Sequence[CatalogObject], r
     """Every file a build writes: the bundles (and their release names), checksums, and the other outputs."""
     files = release_files(rendered.bundles, options.release)
     files.update(output_files(OutputContext(catalog, version, objects, rendered.bundles, options.helm_package,
-                                            documents=parsed.documents, texts=parsed.texts)))
+                                            documents=parsed.documents, texts=parsed.texts,
+                                            kubevirt=options.kubevirt or newest())))
     return files
 
 

@@ -33,7 +33,7 @@ def committed(tmp_path: Path) -> Path:
 def test_the_committed_bundles_pass_from_any_directory(tmp_path: Path):
     done = citgen("build", "--check", "--out", str(REPO / "bundles"), cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == f"{REPO / 'bundles'} is up to date (99 files)\n"
+    assert done.stdout == f"{REPO / 'bundles'} is up to date (111 files)\n"
 
 
 def test_stale_missing_and_extra_files_exit_1_and_nothing_is_written(tmp_path: Path, committed: Path):
@@ -64,7 +64,7 @@ def test_json_lists_the_files(tmp_path: Path, committed: Path):
     (committed / "CHECKSUMS.sha256").write_text("\n")
     report = json.loads(citgen("build", "--check", "--out", str(committed), "--format", "json", cwd=tmp_path).stdout)
     assert (report["exitCode"], report["upToDate"], report["stale"]) == (1, False, ["CHECKSUMS.sha256"])
-    assert report["counts"] == {"extra": 0, "files": 99, "missing": 0, "stale": 1}
+    assert report["counts"] == {"extra": 0, "files": 111, "missing": 0, "stale": 1}
 
 
 def test_an_input_error_exits_2(tmp_path: Path, committed: Path):

@@ -47,7 +47,7 @@ def names(found_build, prefix: str) -> list[str]:
 def test_the_default_build_leaves_gn_out_and_says_how_to_get_it(tmp_path: Path):
     code, output = build("--out", str(tmp_path / "out"))
     assert code == 0
-    assert output == (f"wrote 99 files to {tmp_path / 'out'} (65 VirtualMachineClusterInstancetype, "
+    assert output == (f"wrote 111 files to {tmp_path / 'out'} (65 VirtualMachineClusterInstancetype, "
                       "57 VirtualMachineClusterPreference, 65 VirtualMachineInstancetype, "
                       f"57 VirtualMachinePreference); {LEFT_OUT}\n")
     assert not list((tmp_path / "out").rglob("*gn*"))
@@ -57,7 +57,7 @@ def test_the_default_build_leaves_gn_out_and_says_how_to_get_it(tmp_path: Path):
 def test_a_gpu_device_builds_gn_and_the_summary_has_no_note(tmp_path: Path):
     code, output = build("--out", str(tmp_path / "out"), "--gpu-device", "nvidia.com/A400")
     assert code == 0
-    assert output == (f"wrote 103 files to {tmp_path / 'out'} (69 VirtualMachineClusterInstancetype, "
+    assert output == (f"wrote 115 files to {tmp_path / 'out'} (69 VirtualMachineClusterInstancetype, "
                       "57 VirtualMachineClusterPreference, 69 VirtualMachineInstancetype, "
                       "57 VirtualMachinePreference)\n")
     assert (tmp_path / "out" / "kustomize" / "instancetypes" / "cluster" / "gn" / "kustomization.yaml").is_file()

@@ -37,14 +37,24 @@ ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 
 
 def kustomization_dirs() -> list[str]:
-    """Every directory of the generated tree that holds a kustomization, relative to the output."""
+    """Every directory of the generated tree that holds a kustomization, relative to the output.
+
+    The components of KubeVirt releases (``kustomize/components/``) are not bases but
+    changes to one: tests/test_outputs_releases.py builds them with the tree.
+    """
     names = default_build().files
     return sorted(n[: -len("/kustomization.yaml")] for n in names
-                  if n.startswith("kustomize/") and n.endswith("/kustomization.yaml")) + ["kustomize"]
+                  if n.startswith("kustomize/") and n.endswith("/kustomization.yaml")
+                  and not n.startswith("kustomize/components/")) + ["kustomize"]
+
+
+#: kubectl's environment here: Go's collector left to run four times less often, which takes a
+#: quarter of the CPU time kustomize spends on the catalog (what it prints is the same).
+KUBECTL_ENV = {**os.environ, "GOGC": "400"}
 
 
 def kustomize(directory: Path) -> list[dict]:
-    run = subprocess.run([kubectl(), "kustomize", str(directory)], capture_output=True, text=True)
+    run = subprocess.run([kubectl(), "kustomize", str(directory)], capture_output=True, text=True, env=KUBECTL_ENV)
     assert run.returncode == 0, run.stderr
     return parse_stream(run.stdout)
 

@@ -320,7 +320,7 @@ def test_build_check_in_text_json_and_github(tmp_path: Path):
     out = tmp_path / "bundles"
     shutil.copytree(REPO / "bundles", out)
     text = citgen("build", "--check", "--out", out)
-    assert (text.exit_code, text.stdout) == (0, f"{out} is up to date (99 files)\n")
+    assert (text.exit_code, text.stdout) == (0, f"{out} is up to date (111 files)\n")
 
     (out / "CHECKSUMS.sha256").write_text("\n")
     code, found = report("build", "--check", "--out", out)

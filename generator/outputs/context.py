@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from ..model import Catalog, CatalogObject
+from ..schemas.releases import Release, known, newest
 from ..source.documents import BundleDoc
 
 
@@ -28,3 +29,11 @@ class OutputContext:
     # that need documents one by one take them from here instead of cutting the
     # bundles apart (empty: cut them apart).
     texts: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    # The KubeVirt release the objects were built for (``build --kubevirt``): the chart and
+    # the components serve it and the releases before it, whose objects can be made from these.
+    kubevirt: Release = field(default_factory=newest)
+
+    @property
+    def releases(self) -> tuple[Release, ...]:
+        """The releases the outputs serve, oldest first: every release known up to the build's."""
+        return tuple(release for release in known() if release <= self.kubevirt)

@@ -7,9 +7,13 @@ values.yaml and README.md from Jinja templates (``templates/helm/*.j2``), the
 values schema from the catalog's names, and ``catalog/objects.json``, the
 objects the Go templates read with ``.Files.Get | fromJson``. The objects are
 the bundles' documents parsed back, so default values render exactly the
-all-bundle. The README's table of values is read off the rendered values.yaml
-(defaults) and the schema (types, descriptions, accepted names), so it cannot
-disagree with either.
+all-bundle. ``catalog/kubevirt.json`` holds every KubeVirt release as its
+differences from those objects (releases.py): the objects it leaves out, and
+the JSON-patch operations that turn each object it changes into the document
+``citgen build --kubevirt`` writes; the value ``kubevirt.version`` picks one.
+The README's table of values is read off the rendered values.yaml (defaults)
+and the schema (types, descriptions, accepted names), so it cannot disagree
+with either.
 
 Chart versions must be SemVer 2; catalog versions are tags like ``v1.8.0-dev``.
 :func:`chart_version` maps one to the other (see its docstring); appVersion
@@ -38,6 +42,7 @@ from ..source.inputfiles import read_bytes
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
 from .kustomize import template_dirs
+from .releases import Op, ReleaseDelta, documents_by_key, release_deltas
 from .tables import markdown_table
 
 CHART = "common-instancetypes"
@@ -46,7 +51,7 @@ STATIC = "helm/chart"  # inside a templates directory: copied verbatim
 RENDERED = {"Chart.yaml": "helm/Chart.yaml.j2", "values.yaml": "helm/values.yaml.j2"}
 README_TEMPLATE = "helm/README.md.j2"  # rendered after values.yaml, whose defaults it lists
 DATA_FILE = "catalog/objects.json"
-ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
+RELEASES_FILE = "catalog/kubevirt.json"
 FAMILY_KEY = {"instancetype": "instancetypes", "preference": "preferences"}
 
 _SEMVER = re.compile(
@@ -111,11 +116,7 @@ def static_files(dirs: Sequence[Path]) -> dict[str, bytes]:
 
 def _documents(ctx: OutputContext) -> dict[tuple[str, str], dict]:
     """The all-bundle parsed back, by (kind, name): what the chart renders is what is shipped."""
-    try:
-        docs = [d.data for d in ctx.documents] if ctx.documents else load_stream_fast(ctx.bundles[ALL_BUNDLE])
-    except Exception as exc:  # a template produced text that is not YAML
-        raise InputError.at(Location(ALL_BUNDLE), f"rendered bundle is not valid YAML: {exc}") from None
-    return {(d.get("kind"), (d.get("metadata") or {}).get("name")): d for d in docs if isinstance(d, dict)}
+    return documents_by_key(ctx)
 
 
 def _entry(obj: CatalogObject, documents: Mapping[tuple[str, str], dict]) -> dict[str, Any]:
@@ -156,6 +157,51 @@ def chart_data(ctx: OutputContext) -> dict[str, Any]:
     for family, key in FAMILY_KEY.items():
         data[key] = [_entry(o, documents) for o in ctx.objects if o.family == family]
     return data
+
+
+def releases_data(deltas: Sequence[ReleaseDelta]) -> dict[str, Any]:
+    """``catalog/kubevirt.json``: each release as the objects it leaves out and the operations on those it changes.
+
+    Per family (names are unique within one), ``leftOut`` lists names and each
+    changed object's name maps to its operations, each ``{"op", "path",
+    "value"}`` with ``path`` the keys from the document's root (the chart's
+    template walks them; JSON pointers would need parsing there). A release
+    changes an object's kinds alike, so the operations of its first kind serve.
+    """
+    changes: dict[str, Any] = {}
+    for delta in deltas:
+        left = {key: [o.name for o in delta.left_out if o.family == family] for family, key in FAMILY_KEY.items()}
+        entry: dict[str, Any] = {"leftOut": left}
+        for family, key in FAMILY_KEY.items():
+            entry[key] = {c.obj.name: [_chart_op(op) for op in c.ops[c.obj.kinds[0]]]
+                          for c in delta.changed if c.obj.family == family}
+        changes[str(delta.release)] = entry
+    return {"newest": str(deltas[-1].release), "releases": [str(d.release) for d in deltas], "changes": changes}
+
+
+def _chart_op(op: Op) -> dict[str, Any]:
+    out: dict[str, Any] = {"op": op.op, "path": list(op.path)}
+    if op.op != "remove":
+        out["value"] = op.value
+    return out
+
+
+def _dump_releases(data: Mapping[str, Any]) -> bytes:
+    """Like _dump_data: one release's left-out names a line, one changed object a line."""
+
+    def compact(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    releases = []
+    for release, entry in data["changes"].items():
+        parts = [f"{compact('leftOut')}:{compact(entry['leftOut'])}"]
+        for key in FAMILY_KEY.values():
+            objects = ",\n".join(f"{compact(name)}:{compact(ops)}" for name, ops in entry[key].items())
+            parts.append(f"{compact(key)}:{{\n{objects}\n}}" if objects else f"{compact(key)}:{{}}")
+        releases.append(f"{compact(release)}:{{\n" + ",\n".join(parts) + "\n}")
+    head = [f"{compact(key)}:{compact(value)}" for key, value in data.items() if key != "changes"]
+    body = ",\n".join(releases)
+    return ("{\n" + ",\n".join(head + [f"{compact('changes')}:{{\n{body}\n}}"]) + "\n}\n").encode()
 
 
 def _names(ctx: OutputContext) -> dict[str, list[str]]:
@@ -236,6 +282,10 @@ DESCRIPTIONS = {
                      "(cluster-wide).",
     "kinds.namespaced": "Install VirtualMachineInstancetype and VirtualMachinePreference objects, in the "
                         "release namespace.",
+    "kubevirt.version": "The KubeVirt release to install the objects for, as citgen build --kubevirt writes them: "
+                        "fields it lacks left out or in its older spelling, objects it cannot hold left out. "
+                        "v1.8, 1.8 and v1.8.4 all mean v1.8 (quote it in a values file); empty means the newest. "
+                        "Releases: {releases}.",
     "instancetypes.enabled": "false installs no instancetype of either kind.",
     "instancetypes.series": "Series to install, by prefix (u) or versioned name (u1); empty installs all.",
     "instancetypes.excludeSeries": "Series never to install, same names.",
@@ -257,14 +307,14 @@ DESCRIPTIONS = {
 }
 
 
-def _describe(schema: dict[str, Any], path: str = "") -> dict[str, Any]:
+def _describe(schema: dict[str, Any], releases: Sequence[Any], path: str = "") -> dict[str, Any]:
     """``schema`` with each property's description from DESCRIPTIONS added, recursively."""
     for key, sub in (schema.get("properties") or {}).items():
         if isinstance(sub, dict):
             where = f"{path}{key}"
             if where in DESCRIPTIONS:
-                sub["description"] = DESCRIPTIONS[where]
-            _describe(sub, where + ".")
+                sub["description"] = DESCRIPTIONS[where].replace("{releases}", ", ".join(map(str, releases)))
+            _describe(sub, releases, where + ".")
     return schema
 
 
@@ -285,6 +335,8 @@ def values_schema(ctx: OutputContext) -> dict[str, Any]:
         "properties": {
             "global": {"type": "object"},
             "kinds": closed({"cluster": {"type": "boolean"}, "namespaced": {"type": "boolean"}}),
+            # Any text: the chart's template refuses a release it has no objects for, naming those it has.
+            "kubevirt": closed({"version": {"type": "string"}}),
             "instancetypes": closed({
                 "enabled": {"type": "boolean"},
                 "series": _string_list(names["series"]),
@@ -306,7 +358,7 @@ def values_schema(ctx: OutputContext) -> dict[str, Any]:
     if device is not None:  # only a chart with GPU instancetypes has a device to choose
         # Empty only when the build had no single device to show (and keeps every one as built).
         schema["properties"]["gpu"] = closed({"deviceName": {"type": "string", "minLength": 1 if device else 0}})
-    return _describe(schema)
+    return _describe(schema, ctx.releases)
 
 
 def _is_group(schema: Mapping[str, Any]) -> bool:
@@ -431,6 +483,8 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
         "families": names["families"],
         "owned_prefix": LABEL_PREFIX,
         "owned_annotations": sorted(RESERVED_ANNOTATIONS),
+        "kubevirt_releases": [str(r) for r in ctx.releases],
+        "kubevirt_version": str(ctx.kubevirt),
     }
     env = environment(dirs)
     files.update(_render(env, variables, RENDERED))
@@ -440,6 +494,7 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
                          {"README.md": README_TEMPLATE}))
     files["values.schema.json"] = (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
     files[DATA_FILE] = _dump_data(chart_data(ctx))
+    files[RELEASES_FILE] = _dump_releases(releases_data(release_deltas(ctx, dirs)))
     return dict(sorted(files.items()))
 
 

@@ -7,31 +7,52 @@ Layout (under ``kustomize/``)::
     instancetypes/cluster/u/kustomization.yaml    one series of that kind
     instancetypes/cluster/u/u.yaml                its documents
     preferences/namespaced/windows/...            one preference family
+    components/kubevirt-v1.8/kustomization.yaml   the catalog as KubeVirt v1.8 accepts it
+    README.md                                     how to use the tree and a component
 
 Resource files hold the very documents of the bundles, cut out of the rendered
 texts, so a kustomization can never drift from the bundle it stands for: the
 root lists the four kinds in the all-bundle's order, each kind lists its groups
 in the order of first appearance, and ``sortOptions: fifo`` keeps that order.
+
+A component per KubeVirt release citgen knows turns the whole tree, or any part
+of it, into that release's objects (``citgen build --kubevirt``): a kustomize
+``Component`` of patches, each aimed (``target``) at one object by its kinds
+and name, so that a patch whose object is not in the part a user took matches
+nothing and does nothing. An object the release leaves out gets a
+``$patch: delete``; an object it changes, the JSON-patch operations of
+releases.py. The newest release's component holds no patch: pinning it keeps
+the objects as they are until the pin moves.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import textwrap
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import jinja2
 
 from ..errors import InputError
-from ..model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, CatalogObject
+from ..model import API_VERSION, CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, CatalogObject
 from ..paths import builtin_catalog
 from ..problems import Location
 from ..render import environment, template_error
+from ..render.yamltext import LINE_LIMIT, yaml_block
+from ..schemas.releases import newest
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
+from .releases import Op, ReleaseDelta, release_deltas
 
 ROOT = "kustomize"
 TEMPLATE = "kustomize/kustomization.yaml.j2"
+COMPONENT_TEMPLATE = "kustomize/component.yaml.j2"
+README_TEMPLATE = "kustomize/README.md.j2"
+COMPONENTS = "components"
+#: How deep a patch's text is indented in a component (under ``patch: |``).
+PATCH_INDENT = 6
 
 #: Directory of each kind inside the tree, in the all-bundle's order.
 KIND_DIRS = {
@@ -149,6 +170,143 @@ class _Kustomizations:
             raise template_error(exc, TEMPLATE, self.env, "templates/" + TEMPLATE) from None
         return text.encode()
 
+    def render_other(self, name: str, **variables: object) -> bytes:
+        """One of the tree's other templates (a component, the README)."""
+        try:
+            text = self.env.get_template(name).render(version=self.version, **variables)
+        except jinja2.TemplateNotFound:
+            raise InputError.at(Location("templates/" + name), "template not found") from None
+        except Exception as exc:  # any failure inside a template is the template's fault
+            raise template_error(exc, name, self.env, "templates/" + name) from None
+        return text.encode()
+
+
+def component_dir(release: object) -> str:
+    """A release's component, inside the tree: ``components/kubevirt-v1.8``."""
+    return f"{COMPONENTS}/kubevirt-{release}"
+
+
+#: The characters Go's regexp.QuoteMeta escapes: kustomize reads a target's name as a regular expression.
+_REGEXP_META = re.compile(r"([\\.+*?()|\[\]{}^$])")
+#: A name kustomize can read as a plain YAML scalar once its metacharacters are escaped.
+_PLAIN_NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+#: Characters JSON leaves as they are that YAML reads as line breaks.
+_YAML_BREAKS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def target_name(name: str) -> str:
+    """A target's ``name:`` matching exactly ``name``, as YAML: ``u1\\.large``."""
+    pattern = _REGEXP_META.sub(r"\\\1", name)
+    return pattern if _PLAIN_NAME.match(name) else json.dumps(pattern)
+
+
+def _flow(value: object) -> str:
+    """``value`` as JSON, which YAML reads as the same value, on one line."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    for char, escaped in _YAML_BREAKS.items():
+        text = text.replace(char, escaped)
+    return text
+
+
+def _op_text(op: Op) -> str:
+    """One JSON-patch operation as an item of a YAML list, a line of JSON where it fits the lint's width."""
+    line = "- " + _flow(op.record())
+    if PATCH_INDENT + len(line) <= LINE_LIMIT:
+        return line
+    block = yaml_block([op.record()], PATCH_INDENT)  # folded by the emitter within the width
+    return "\n".join(text[PATCH_INDENT:] for text in block.split("\n")[1:])
+
+
+def _delete_text(kind: str, name: str) -> str:
+    return "\n".join(["$patch: delete", f"apiVersion: {API_VERSION}", f"kind: {kind}", "metadata:",
+                      f"  name: {_flow(name)}"])
+
+
+def _comment(lines: Sequence[str], width: int = LINE_LIMIT - 4) -> list[str]:
+    """Comment lines (without ``# ``) saying ``lines``, each on one line of the file, within the width."""
+    out = []
+    for line in lines:
+        text = " ".join(str(line).split())  # no line break of any kind left in it
+        if len(text) <= width:
+            out.append(text)
+        else:
+            out += textwrap.wrap(text, width, subsequent_indent="  ", break_long_words=False,
+                                 break_on_hyphens=False)
+    return out
+
+
+def _patch_text(kinds: Sequence[str], name: str, comment: Sequence[str], body: str) -> str:
+    """One entry of a component's ``patches:``, as its lines in the file (a list item under ``patches:``)."""
+    pad = " " * PATCH_INDENT
+    lines = [f"  # {line}" for line in comment]
+    lines += ["  - target:", f"      kind: {'|'.join(kinds)}", f"      name: {target_name(name)}", "    patch: |"]
+    lines += [pad + line if line else line for line in body.split("\n")]
+    return "\n".join(lines)
+
+
+#: Each patch's text, remembered for the process: releases that change an object alike share
+#: its operations, and builds of one catalog their deltas (releases.py). Keyed by what a patch
+#: says; operations by their id, so the entry holds them (their id is not reused meanwhile).
+_TEXTS: dict[object, tuple[object, str]] = {}
+_TEXTS_SIZE = 4096
+
+
+def _remembered(key: object, holds: object, make: Callable[[], str]) -> str:
+    found = _TEXTS.get(key)
+    if found is not None and found[0] is holds:
+        return found[1]
+    if len(_TEXTS) >= _TEXTS_SIZE:
+        _TEXTS.clear()
+    text = make()
+    _TEXTS[key] = (holds, text)
+    return text
+
+
+def component_patches(delta: ReleaseDelta, objects: Sequence[CatalogObject]) -> list[str]:
+    """The patches of ``delta``'s component as text, one per object it leaves out or changes, in build order.
+
+    A patch targets every kind of its object at once (``kind`` is a regular
+    expression too: ``VirtualMachineClusterPreference|VirtualMachinePreference``),
+    since a release treats an object's kinds alike; ``name`` is the object's name
+    with its dots escaped. The patch itself is a strategic-merge ``$patch:
+    delete``, or the JSON-patch operations, one JSON line each, which YAML reads
+    as written.
+    """
+    left_out = {(o.family, o.name) for o in delta.left_out}
+    changed = {(c.obj.family, c.obj.name): c for c in delta.changed}
+    patches: list[str] = []
+    for obj in objects:
+        key = (obj.family, obj.name)
+        if key in left_out:
+            why = delta.why_left_out.get(f"{obj.family}/{obj.name}") or (f"{obj.name}: left out",)
+            memo = ("delete", obj.family, obj.name, obj.kinds, why)
+            patches.append(_remembered(memo, None, lambda: _patch_text(
+                obj.kinds, obj.name, _comment(why), _delete_text(obj.kinds[0], obj.name))))
+        elif key in changed:
+            why, ops = changed[key].why or (f"{obj.name}: changed",), changed[key].ops[obj.kinds[0]]
+            memo = ("change", obj.family, obj.name, obj.kinds, why, id(ops))
+            patches.append(_remembered(memo, ops, lambda: _patch_text(
+                obj.kinds, obj.name, _comment(why), "\n".join(_op_text(op) for op in ops))))
+    return patches
+
+
+def component_files(ctx: OutputContext, render: _Kustomizations) -> dict[str, bytes]:
+    """A component per KubeVirt release, and the README that says how to use them."""
+    files: dict[str, bytes] = {}
+    releases = []
+    for delta in release_deltas(ctx, template_dirs(ctx)):
+        patches = component_patches(delta, ctx.objects)
+        where = component_dir(delta.release)
+        releases.append({"release": str(delta.release), "path": where, "left_out": len(delta.left_out),
+                         "changed": len(delta.changed)})
+        files[f"{ROOT}/{where}/kustomization.yaml"] = render.render_other(
+            COMPONENT_TEMPLATE, release=str(delta.release), patches=patches, left_out=len(delta.left_out),
+            changed=len(delta.changed), newest=delta.release == ctx.kubevirt)
+    files[f"{ROOT}/README.md"] = render.render_other(
+        README_TEMPLATE, releases=releases, newest=str(ctx.kubevirt), latest=ctx.kubevirt == newest(),
+        kinds=dict(KIND_DIRS))
+    return files
+
 
 def kustomize_files(ctx: OutputContext) -> Mapping[str, bytes]:
     """Every file of the kustomize tree, keyed by its path inside the output directory."""
@@ -164,4 +322,5 @@ def kustomize_files(ctx: OutputContext) -> Mapping[str, bytes]:
             f"Every {_scope(kind)} {kind} object; each sub-directory is one series or family.", list(groups))
     files[f"{ROOT}/kustomization.yaml"] = render.render(
         "The whole catalog: every object of the all-bundle.", list(KIND_DIRS.values()))
+    files.update(component_files(ctx, render))
     return dict(sorted(files.items()))

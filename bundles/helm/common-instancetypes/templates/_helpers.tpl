@@ -35,19 +35,57 @@ preferences.include/exclude (a preference name "rhel.9" or a family "rhel")?
 {{- end -}}
 
 {{/*
+common-instancetypes.kubevirt: the release kubevirt.version names, as the
+keys of catalog/kubevirt.json's "changes" spell it (v1.8): "v1.8", "1.8" and
+"v1.8.4" all name v1.8, as `citgen build --kubevirt` reads them; empty names
+the newest. Anything else fails, listing the releases the chart has objects
+for. Called with (dict "Values" .Values "kubevirt" <catalog/kubevirt.json>).
+*/}}
+{{- define "common-instancetypes.kubevirt" -}}
+{{- $kubevirt := .kubevirt -}}
+{{- $asked := trim (toString (.Values.kubevirt.version | default "")) -}}
+{{- $release := "" -}}
+{{- if not $asked -}}
+{{- $release = $kubevirt.newest -}}
+{{- else if regexMatch "^v?[0-9]+[.][0-9]+([.][0-9]+)?$" $asked -}}
+{{- $parts := splitList "." (trimPrefix "v" $asked) -}}
+{{- $release = printf "v%d.%d" (atoi (index $parts 0)) (atoi (index $parts 1)) -}}
+{{- end -}}
+{{- if not (hasKey $kubevirt.changes $release) -}}
+{{- fail (printf "kubevirt.version %s is not a KubeVirt release this chart has objects for; expected one of %s (v1.8, 1.8 and v1.8.4 all mean v1.8)" (quote $asked) (join ", " $kubevirt.releases)) -}}
+{{- end -}}
+{{- $release -}}
+{{- end -}}
+
+{{/*
 common-instancetypes.object: one object as the given kind, with the values
 applied: the vendor label and the GPU device name only when they differ from
 what the catalog was built with (so default values give the bundles' objects
 unchanged), then the extra labels and annotations, which win over the
 catalog's extra ones (values.schema.json refuses the keys the catalog owns
 itself). Only a chart with GPU instancetypes has a gpu value, so it is read
-only for an object with spec.gpus (`and` stops at the first false). Called
-with (dict "obj" <entry> "kind" <kind> "Values" .Values
-"built" <catalog.built>).
+only for an object with spec.gpus (`and` stops at the first false). Before
+any value, the KubeVirt release's operations on the object (catalog/kubevirt.json;
+none for most objects) turn its document into the one `citgen build --kubevirt`
+writes: each operation's path is the keys from the document's root, and "add"
+and "replace" set the last key, "remove" unsets it. Called with (dict "obj"
+<entry> "kind" <kind> "ops" <operations or nil> "Values" .Values "built"
+<catalog.built>).
 */}}
 {{- define "common-instancetypes.object" -}}
 {{- $doc := deepCopy .obj.document -}}
 {{- $_ := set $doc "kind" .kind -}}
+{{- range $op := .ops -}}
+{{- $node := $doc -}}
+{{- range $key := initial $op.path -}}
+{{- $node = index $node $key -}}
+{{- end -}}
+{{- if eq $op.op "remove" -}}
+{{- $_ := unset $node (last $op.path) -}}
+{{- else -}}
+{{- $_ := set $node (last $op.path) (deepCopy $op.value) -}}
+{{- end -}}
+{{- end -}}
 {{- $meta := $doc.metadata -}}
 {{- $labels := dict -}}
 {{- if hasKey $meta "labels" -}}{{- $labels = $meta.labels -}}{{- end -}}

@@ -1,0 +1,359 @@
+"""Every KubeVirt release's objects, as differences from the build's: what the chart and the components apply.
+
+A GitOps user takes the committed outputs, not a build of their own, so the one
+chart and the one kustomize tree serve every release citgen knows. Shipping a
+copy of the catalog per release would make the chart ten times its size (Helm
+keeps a release's chart in a Secret of at most 1 MiB), and a tree per release
+ten trees to keep apart; what changes between releases is a few fields of some
+objects and a few whole objects. So each release is written as its differences
+from the build's objects:
+
+- the objects the release leaves out (expand/kubevirt.py: an object an
+  ``essential`` field of which the release lacks);
+- for each object it changes, the JSON-patch operations (add, remove, replace)
+  that turn the object's document, as the bundles have it, into the document
+  ``citgen build --kubevirt <release>`` writes.
+
+The release's objects are :func:`~generator.expand.kubevirt.for_release` of the
+build's, the same call the pipeline makes for ``--kubevirt``. Where the catalog's
+templates write an object's spec, labels and annotations as they are given (the
+built-in ones do; checked on each object's document in the build), the
+operations are read off the objects; otherwise the changed object is rendered
+with the catalog's templates and parsed back, so the operations are read off the
+very documents that build ships. Only paths through mappings are followed: a
+list that differs is replaced whole.
+
+The differences are from the build's objects. The default build is for the
+newest release, so there each release's differences lead to exactly its
+``--kubevirt`` build, and the newest release changes nothing. A build for an
+older release (``OutputContext.kubevirt``) starts from that release's objects,
+and serves it and the releases before it: what a newer release would add is
+not in its objects.
+
+Every build makes these outputs, so the work is kept small without changing a
+byte: for_release is asked only about objects a release may change (it lacks
+one of their fields or values), and once per object for releases that answer
+every question for_release would ask alike (_Shape); a catalog built again in
+the same process, with the same documents, reuses what was made (_KNOWN).
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ..errors import InputError
+from ..expand.kubevirt import Adjustment, for_release
+from ..model import CatalogObject, Spelling
+from ..problems import Location
+from ..render import Renderer
+from ..schemas import has_field
+from ..schemas.releases import Release, known, resolve
+from ..source.yamlsrc import load_stream_fast
+from .context import OutputContext
+
+ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
+
+
+@dataclass(frozen=True)
+class Op:
+    """One JSON-patch operation (RFC 6902) on a document: ``path`` is the keys from its root."""
+
+    op: str  # "add", "remove" or "replace"
+    path: tuple[str, ...]
+    value: Any = None
+
+    @property
+    def pointer(self) -> str:
+        """The path as a JSON pointer (RFC 6901): ``/metadata/labels/instancetype.kubevirt.io~1cpu``."""
+        return "".join("/" + key.replace("~", "~0").replace("/", "~1") for key in self.path)
+
+    def record(self) -> dict[str, Any]:
+        """The operation as JSON patch writes it (``path`` a JSON pointer)."""
+        out: dict[str, Any] = {"op": self.op, "path": self.pointer}
+        if self.op != "remove":
+            out["value"] = self.value
+        return out
+
+
+@dataclass(frozen=True)
+class Changed:
+    """One object a release changes: the operations on each of its kinds' documents, and why."""
+
+    obj: CatalogObject  # the build's object
+    ops: Mapping[str, tuple[Op, ...]]  # kind -> operations, for each kind the object is rendered as
+    why: tuple[str, ...]  # its adjustments, as a build for the release reports them
+
+
+@dataclass(frozen=True)
+class ReleaseDelta:
+    """What turns the build's objects into ``release``'s: objects left out, objects changed, in build order."""
+
+    release: Release
+    left_out: tuple[CatalogObject, ...]
+    changed: tuple[Changed, ...]
+    why_left_out: Mapping[str, tuple[str, ...]]  # "family/name" -> its adjustments, as reported
+
+
+def same(one: Any, other: Any) -> bool:
+    """Equal as JSON: ``True`` and ``1``, ``1`` and ``1.0`` differ, as they do in a document."""
+    if isinstance(one, dict) and isinstance(other, dict):
+        return one.keys() == other.keys() and all(same(value, other[key]) for key, value in one.items())
+    if isinstance(one, list) and isinstance(other, list):
+        return len(one) == len(other) and all(map(same, one, other))
+    return type(one) is type(other) and one == other
+
+
+def diff(old: Mapping[str, Any], new: Mapping[str, Any], path: tuple[str, ...] = ()) -> list[Op]:
+    """The operations that turn ``old`` into ``new``: removals first, then additions and replacements.
+
+    A key in both whose values are both mappings is followed; any other value
+    that differs is replaced whole (lists included).
+    """
+    ops = [Op("remove", path + (str(key),)) for key in old if key not in new]
+    for key, value in new.items():
+        where = path + (str(key),)
+        if key not in old:
+            ops.append(Op("add", where, value))
+        elif isinstance(value, dict) and isinstance(old[key], dict):
+            ops += diff(old[key], value, where)
+        elif not same(old[key], value):
+            ops.append(Op("replace", where, value))
+    return ops
+
+
+def documents_by_key(ctx: OutputContext) -> dict[tuple[str, str], dict]:
+    """The build's all-bundle parsed back, by (kind, name)."""
+    try:
+        docs = [d.data for d in ctx.documents] if ctx.documents else load_stream_fast(ctx.bundles[ALL_BUNDLE])
+    except Exception as exc:  # a template produced text that is not YAML
+        raise InputError.at(Location(ALL_BUNDLE), f"rendered bundle is not valid YAML: {exc}") from None
+    return {(d.get("kind"), (d.get("metadata") or {}).get("name")): d for d in docs if isinstance(d, dict)}
+
+
+def _key(obj: CatalogObject | Adjustment) -> str:
+    return f"{obj.family}/{obj.name}"
+
+
+class _Documents:
+    """Each changed object's document as the release's build writes it, as operations on the build's.
+
+    Where the catalog's templates wrote an object's spec, labels and annotations
+    as they were given (the built-in templates do; checked on the build's own
+    document of the object), the operations are read off the object itself.
+    Otherwise the changed object is rendered with the catalog's templates and
+    parsed back. Either way only its first kind is looked at: an object's kinds
+    differ in ``kind`` alone (the twins-identical rule holds every build to
+    that), so the same operations serve each of them.
+    """
+
+    def __init__(self, template_dirs: Sequence[Path], documents: Mapping[tuple[str, str], dict],
+                 verbatim: Sequence[bool]):
+        self.dirs = template_dirs
+        self.documents = documents
+        self.verbatim = verbatim  # of each object of the build, by its index
+        self.renderer: Renderer | None = None  # made only for a catalog whose templates need it
+        self.seen: dict[str, tuple[Op, ...]] = {}
+
+    def ops(self, index: int, old: CatalogObject, new: CatalogObject) -> tuple[Op, ...]:
+        kind = old.kinds[0]
+        document = self.documents[(kind, old.name)]
+        if self.verbatim[index]:
+            return tuple(diff(old.labels, new.labels, ("metadata", "labels"))
+                         + diff(old.annotations, new.annotations, ("metadata", "annotations"))
+                         + diff(old.spec, new.spec, ("spec",)))
+        key = json.dumps([new.family, new.name, kind, new.labels, new.annotations, new.spec],
+                         sort_keys=True, default=str)
+        found = self.seen.get(key)
+        if found is None:
+            if self.renderer is None:
+                self.renderer = Renderer(self.dirs)
+            docs = load_stream_fast(self.renderer.render(new, kind), f"{new.name} as {kind}")
+            if len(docs) != 1 or not isinstance(docs[0], dict):
+                raise InputError.at(Location(ALL_BUNDLE), f"{new.name} as {kind}: the template did not render "
+                                    "one document")
+            found = self.seen[key] = tuple(diff(document, docs[0]))
+        return found
+
+
+#: What a document holds when a template writes an object as it is given.
+_TOP, _METADATA = {"apiVersion", "kind", "metadata", "spec"}, {"name", "labels", "annotations"}
+
+
+def _verbatim(obj: CatalogObject, document: Mapping[str, Any]) -> bool:
+    """Whether ``document`` is ``obj`` as given: its spec, labels and annotations, and nothing else.
+
+    Compared with ``==``, which takes ``1`` for ``True``: a template writes values
+    through the yaml filters, which keep each value's type.
+    """
+    metadata = document.get("metadata")
+    return (document.keys() == _TOP and isinstance(metadata, dict) and metadata.keys() == _METADATA
+            and document["spec"] == obj.spec and metadata["labels"] == obj.labels
+            and metadata["annotations"] == obj.annotations)
+
+
+#: For each (kind, field path), the releases whose schema lacks the field, as indexes into
+#: known(); remembered for the process, as the schemas are package data.
+_LACKING: dict[tuple[str, tuple[str, ...]], frozenset[int]] = {}
+
+
+def _lacking(kind: str, path: tuple[str, ...]) -> frozenset[int]:
+    found = _LACKING.get((kind, path))
+    if found is None:
+        found = _LACKING[(kind, path)] = frozenset(
+            i for i, release in enumerate(known()) if not has_field(kind, path, release))
+    return found
+
+
+_ABSENT = object()
+#: What a spec holds besides mappings: told apart without asking the Mapping ABC, which is slow.
+_PLAIN = (str, int, float, list, type(None))
+
+
+def _is_mapping(value: Any) -> bool:
+    return type(value) is dict or (not isinstance(value, _PLAIN) and isinstance(value, Mapping))
+
+
+def _get(spec: Mapping[str, Any], path: Sequence[str]) -> Any:
+    """The value at ``path``; _ABSENT where there is none."""
+    node: Any = spec
+    for key in path:
+        if not _is_mapping(node) or key not in node:
+            return _ABSENT
+        node = node[key]
+    return node
+
+
+class _Shape:
+    """What for_release's answer for one object can depend on, release by release.
+
+    for_release asks of a release only whether its schema has a field (the
+    object's own fields, and the fields and older spellings catalog.yaml's
+    ``spellings`` list for them) and whether it is older than the release that
+    brought a value. Two releases that answer every such question alike for an
+    object make the same object of it, so for_release is asked once per
+    distinct answer (``signature``); and a release that lacks none of its fields
+    and none of its values changes nothing (``may_change``).
+    """
+
+    __slots__ = ("changes", "sets", "thresholds")
+
+    def __init__(self, obj: CatalogObject, spellings: Sequence[Spelling]):
+        kind = obj.kinds[0]
+        releases = known()
+        changes: set[int] = set()
+        sets: list[frozenset[int]] = []
+        stack: list[tuple[tuple[str, ...], Mapping[str, Any]]] = [(("spec",), obj.spec)]
+        while stack:
+            prefix, node = stack.pop()
+            for key, value in node.items():
+                path = prefix + (key,)
+                lacking = _lacking(kind, path)
+                if lacking:
+                    changes |= lacking
+                    sets.append(lacking)
+                if _is_mapping(value):
+                    stack.append((path, value))
+        thresholds: list[int] = []
+        for spelling in spellings:
+            value = _get(obj.spec, spelling.field[1:])
+            if value is _ABSENT:
+                continue  # for_release looks at a spelling only for a field the object has
+            sets += [_lacking(kind, spelling.field)] + [_lacking(kind, older.path) for older in spelling.writes]
+            if spelling.values:
+                since = {name: releases.index(resolve(older.since)) for name, older in spelling.values.items()}
+                thresholds += sorted(since.values())
+                if isinstance(value, str) and value in since:
+                    changes |= set(range(since[value]))  # the releases before the one that brought it
+        self.changes = frozenset(changes)
+        self.sets = tuple(sets)
+        self.thresholds = tuple(thresholds)
+
+    def may_change(self, index: int) -> bool:
+        return index in self.changes
+
+    def signature(self, index: int) -> tuple:
+        return tuple(index in lacking for lacking in self.sets), tuple(index < t for t in self.thresholds)
+
+
+def _delta(index: int, release: Release, objects: Sequence[CatalogObject], shapes: Sequence[_Shape],
+           answers: dict[tuple[int, tuple], tuple[CatalogObject | None, tuple[str, ...]]],
+           operations: dict[tuple[int, tuple], tuple[Op, ...]],
+           spellings: Sequence[Spelling], documents: _Documents) -> ReleaseDelta:
+    """``release``'s differences; ``answers`` keeps for_release's answer per object and signature."""
+    candidates = [(n, o, shapes[n].signature(index)) for n, o in enumerate(objects) if shapes[n].may_change(index)]
+    asked = [o for n, o, signature in candidates if (n, signature) not in answers]
+    if asked:
+        kept, adjustments = for_release(asked, release, spellings)
+        mine = {_key(o): o for o in kept}
+        why: dict[str, list[str]] = {}
+        for found in adjustments:  # said alike for every release that changes the object alike
+            why.setdefault(_key(found), []).append(str(found))
+        for n, o, signature in candidates:
+            if (n, signature) not in answers:
+                answers[(n, signature)] = (mine.get(_key(o)), tuple(why.get(_key(o), ())))
+    left_out, changed, why_left_out = [], [], {}
+    for n, old, signature in candidates:
+        new, reasons = answers[(n, signature)]
+        if new is None:
+            left_out.append(old)
+            why_left_out[_key(old)] = reasons
+        elif new is not old:
+            ops = operations.get((n, signature))
+            if ops is None:
+                ops = operations[(n, signature)] = documents.ops(n, old, new)
+            if ops:
+                changed.append(Changed(old, dict.fromkeys(old.kinds, ops), reasons))
+    return ReleaseDelta(release, tuple(left_out), tuple(changed), why_left_out)
+
+
+#: The deltas of the build whose outputs are being made, by the id of its context: its chart
+#: and its kustomize tree both need them. An entry goes when its context does.
+_MADE: dict[int, tuple[ReleaseDelta, ...]] = {}
+#: The deltas of the last few catalogs whose templates wrote every object as given, by what
+#: they depend on then: the all-bundle's text (every object's kinds, name, spec, labels and
+#: annotations), the fields that make objects essential, and the spellings. Builds of the same
+#: catalog in one process (a server, a test run) make them once. Only catalogs of a few
+#: thousand documents are kept: a larger one is seldom built twice, and would be kept whole.
+_KNOWN: dict[tuple, tuple[ReleaseDelta, ...]] = {}
+_KNOWN_SIZE = 4
+_KNOWN_TEXT = 8 << 20
+
+
+def _content_key(ctx: OutputContext, template_dirs: Sequence[Path]) -> tuple:
+    essential = tuple((o.family, o.name, repr(o.facts["essential"])) for o in ctx.objects
+                      if o.facts.get("essential"))
+    spellings = repr([(s.field, s.writes, s.when, s.values) for s in ctx.catalog.settings.spellings])
+    return (ctx.bundles.get(ALL_BUNDLE), essential, spellings, tuple(map(str, template_dirs)), known())
+
+
+def release_deltas(ctx: OutputContext, template_dirs: Sequence[Path]) -> tuple[ReleaseDelta, ...]:
+    """Every release citgen knows, oldest first, as its differences from the build's objects."""
+    found = _MADE.get(id(ctx))
+    if found is not None:
+        return found
+    by_key = documents_by_key(ctx)
+    verbatim = [_verbatim(o, by_key[(o.kinds[0], o.name)]) if (o.kinds[0], o.name) in by_key else False
+                for o in ctx.objects]
+    text = ctx.bundles.get(ALL_BUNDLE)
+    key = _content_key(ctx, template_dirs) if all(verbatim) and text and len(text) <= _KNOWN_TEXT else None
+    found = _KNOWN.get(key) if key is not None else None
+    if found is None:
+        spellings = ctx.catalog.settings.spellings
+        documents = _Documents(template_dirs, by_key, verbatim)
+        shapes = [_Shape(o, spellings) for o in ctx.objects]
+        answers: dict[tuple[int, tuple], tuple[CatalogObject | None, tuple[str, ...]]] = {}
+        operations: dict[tuple[int, tuple], tuple[Op, ...]] = {}
+        found = tuple(_delta(i, release, ctx.objects, shapes, answers, operations, spellings, documents)
+                      for i, release in enumerate(known()))
+        if key is not None:
+            while len(_KNOWN) >= _KNOWN_SIZE:
+                del _KNOWN[next(iter(_KNOWN))]
+            _KNOWN[key] = found
+    found = tuple(delta for delta in found if delta.release <= ctx.kubevirt)
+    _MADE[id(ctx)] = found
+    weakref.finalize(ctx, _MADE.pop, id(ctx), None)
+    return found
