@@ -291,3 +291,18 @@ def test_an_older_releases_build_serves_it_and_the_releases_before_it(builds: di
     assert components == [f"kustomize/components/kubevirt-v1.{minor}/kustomization.yaml" for minor in range(4)]
     values = yaml.safe_load(build.files["helm/common-instancetypes/values.yaml"])
     assert values["kubevirt"] == {"version": "v1.3"}
+
+
+def test_a_component_larger_than_a_template_may_write_is_still_written(tmp_path: Path, monkeypatch):
+    """The patches of a large catalog run to megabytes: they are written beside the template, not by it.
+
+    The built-in catalog's v1.0 component is about 43,000 characters; with the limit on
+    what one template may write set below that, the build must still succeed, and
+    write the same tree the default limit does.
+    """
+    monkeypatch.setenv("CITGEN_TEMPLATE_MAX_SIZE", "30000")
+    build = generate(BuildOptions())
+    component = build.files["kustomize/components/kubevirt-v1.0/kustomization.yaml"]
+    assert len(component) > 30000
+    assert component == default_build().files["kustomize/components/kubevirt-v1.0/kustomization.yaml"]
+    assert component.endswith(b"\n") and not component.endswith(b"\n\n") and b"\npatches:\n  # " in component

@@ -299,9 +299,12 @@ def component_files(ctx: OutputContext, render: _Kustomizations) -> dict[str, by
         where = component_dir(delta.release)
         releases.append({"release": str(delta.release), "path": where, "left_out": len(delta.left_out),
                          "changed": len(delta.changed)})
-        files[f"{ROOT}/{where}/kustomization.yaml"] = render.render_other(
-            COMPONENT_TEMPLATE, release=str(delta.release), patches=patches, left_out=len(delta.left_out),
+        head = render.render_other(
+            COMPONENT_TEMPLATE, release=str(delta.release), patch_count=len(patches), left_out=len(delta.left_out),
             changed=len(delta.changed), newest=delta.release == ctx.kubevirt)
+        # the entries below `patches:`, written here: a large catalog has more than a template may write
+        body = "".join(f"{patch}\n" for patch in patches).encode()
+        files[f"{ROOT}/{where}/kustomization.yaml"] = (head.rstrip(b"\n") + b"\n" + body) if patches else head
     files[f"{ROOT}/README.md"] = render.render_other(
         README_TEMPLATE, releases=releases, newest=str(ctx.kubevirt), latest=ctx.kubevirt == newest(),
         kinds=dict(KIND_DIRS))
