@@ -1,9 +1,10 @@
-"""Merging nested mappings: the two ways the catalog combines a base with changes.
+"""Nested mappings: the two ways the catalog combines a base with changes, and reading one.
 
 ``deep_merge`` adds a series' spec to the defaults every instancetype starts
 from; ``merge_patch`` applies an overlay's change with RFC 7386 semantics, where
-``null`` removes a key. Both are used by more than one step, so they live apart
-from the steps (a step importing another for a helper made import cycles).
+``null`` removes a key; ``dig`` reads the value at a key path, whatever the
+mapping holds. All are used by more than one step, so they live apart from the
+steps (a step importing another for a helper made import cycles).
 """
 
 from __future__ import annotations
@@ -33,3 +34,12 @@ def merge_patch(target: Any, patch: Any) -> Any:
         else:
             out[key] = merge_patch(out.get(key), value)
     return out
+
+
+def dig(data: Any, *path: str) -> Any:
+    """The value at ``path`` inside nested mappings, or None where a key is missing or a value no mapping."""
+    for key in path:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data

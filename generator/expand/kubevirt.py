@@ -26,6 +26,7 @@ import copy
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..merge import dig
 from ..model import CatalogObject, Spelling, label
 from ..schemas import has_every_field, has_field, introduced
 from ..schemas.releases import Release, known
@@ -168,7 +169,7 @@ def _fields(spec: Mapping[str, Any], prefix: tuple[str, ...]) -> Iterable[tuple[
 
 def _older_value(builder: _Builder, spelling: Spelling) -> None:
     """Replace a value the release does not know yet by its older spelling, or leave the field out."""
-    value = _get(builder.spec, spelling.field[1:])
+    value = dig(builder.spec, *spelling.field[1:])
     if not isinstance(value, str) or value not in spelling.values or not builder.knows(spelling.field):
         return
     current, since = value, None
@@ -207,7 +208,7 @@ def _write_older(builder: _Builder, spelling: Spelling, value: Any) -> list[str]
             new = sub[older.source]
         else:
             new = older.value
-        if not builder.knows(older.path) or _get(builder.spec, older.path[1:]) is not None:
+        if not builder.knows(older.path) or dig(builder.spec, *older.path[1:]) is not None:
             continue
         _put(builder.spec, older.path[1:], copy.deepcopy(new))
         written.append(f"{'.'.join(older.path)}: {_show(new)}")
@@ -218,15 +219,6 @@ def _show(value: Any) -> str:
     if value is True or value is False:
         return "true" if value else "false"
     return str(value)
-
-
-def _get(spec: Mapping[str, Any], path: Sequence[str]) -> Any:
-    node: Any = spec
-    for key in path:
-        if not isinstance(node, Mapping) or key not in node:
-            return None
-        node = node[key]
-    return node
 
 
 def _put(spec: dict[str, Any], path: Sequence[str], value: Any) -> None:

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 from ..errors import InputError
 from ..load.preferences import read_preference_catalog
 from ..load.traits import suggest
+from ..merge import dig
 from ..model import CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label, lines_of
 from ..objectmeta import label_value_problem
 from ..problems import Location, Problem
@@ -96,15 +97,6 @@ def _label_problems(pref: PreferenceDef, labels: Mapping[str, str]) -> list[Prob
     return [Problem(pref.location, f"label {key}: {problem}") for key, problem in found if problem]
 
 
-def _get(spec: Mapping[str, Any], *path: str) -> Any:
-    node: Any = spec
-    for key in path:
-        if not isinstance(node, dict) or key not in node:
-            return None
-        node = node[key]
-    return node
-
-
 @dataclass(frozen=True)
 class _Identity:
     """What a preference inherits along its basedOn chain, or from its family, before composing."""
@@ -163,11 +155,11 @@ def _shaped_by(chain: list[PreferenceDef], family: Family, catalog: PreferenceCa
 
 def _spec_labels(spec: Mapping[str, Any], deprecated: bool) -> tuple[dict[str, str], str | None]:
     """The labels read off the composed spec, and the architecture they name (preferred over required)."""
-    cpu = _get(spec, "requirements", "cpu", "guest")
-    memory = _get(spec, "requirements", "memory", "guest")
+    cpu = dig(spec, "requirements", "cpu", "guest")
+    memory = dig(spec, "requirements", "memory", "guest")
     preferred_arch = spec.get("preferredArchitecture")
-    required_arch = _get(spec, "requirements", "architecture")
-    labels: dict[str, str] = {label("os-type"): str(_get(spec, "annotations", OS_ANNOTATION))}
+    required_arch = dig(spec, "requirements", "architecture")
+    labels: dict[str, str] = {label("os-type"): str(dig(spec, "annotations", OS_ANNOTATION))}
     if cpu is not None:
         labels[label("required-cpu")] = str(cpu)
     if memory is not None:
@@ -226,8 +218,8 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
     deprecated = pref.deprecated if pref.deprecated is not None else family.deprecated
     labels, arch = _spec_labels(spec, bool(deprecated))
     problems += _label_problems(pref, labels)
-    cpu = _get(spec, "requirements", "cpu", "guest")
-    memory = _memory_bytes(pref, _get(spec, "requirements", "memory", "guest"), problems)
+    cpu = dig(spec, "requirements", "cpu", "guest")
+    memory = _memory_bytes(pref, dig(spec, "requirements", "memory", "guest"), problems)
     return CatalogObject(
         family="preference",
         name=pref.name,

@@ -12,21 +12,13 @@ import math
 from fractions import Fraction
 from typing import Any, Mapping, Optional, Tuple
 
+from ...merge import dig
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ...quantity import QuantityError, format_bytes, parse
 from ...source.documents import BundleDoc
 from ...source.schema_fast import whole_number
 
 LABELS: Tuple[str, ...] = ("metadata", "labels")
-
-
-def dig(data: Any, *path: str) -> Any:
-    """The value at ``path`` inside nested mappings, or None."""
-    for key in path:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
 
 
 def family(doc: BundleDoc) -> Optional[str]:
