@@ -241,3 +241,13 @@ def test_a_malformed_definition_is_an_error_naming_where():
     document["definitions"]["v1.ToySpec"]["required"] = "size"
     with pytest.raises(SchemaSourceError, match="definitions.v1.ToySpec: 'required' must be a JSON array"):
         convert_kind(document, TOY)
+
+
+def test_import_of_json_nested_deeper_than_pythons_reader_goes_is_refused_not_a_traceback(tmp_path):
+    source = tmp_path / "swagger.json"
+    source.write_text("[" * 1_000_000 + "]" * 1_000_000)
+    result = CliRunner().invoke(schema, ["import", str(source), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.output == (f"error: {source}: not an OpenAPI document: nested deeper than Python's JSON reader "
+                             "goes\n")
+    assert not (tmp_path / "out").exists()

@@ -97,6 +97,8 @@ def load_openapi(path: Path) -> tuple[dict[str, Any], bytes]:
         document = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _fail(name, f"not a JSON document: {exc}") from None
+    except RecursionError:  # Python's reader recurses on nesting; no OpenAPI document nests this deep
+        raise _fail(name, "not an OpenAPI document: nested deeper than Python's JSON reader goes") from None
     if not isinstance(document, dict) or not isinstance(document.get("definitions"), dict):
         raise _fail(name, "not an OpenAPI (swagger 2.0) document: it has no 'definitions' object")
     return document, raw
