@@ -23,11 +23,24 @@ PATH_EXCERPT = 300
 MAX_MESSAGE = 1000
 
 
-def excerpt(text: str, limit: int = EXCERPT) -> str:
-    """``text``, or its first ``limit`` characters and how many more there are."""
-    if len(text) <= limit:
+def printable(text: str) -> str:
+    """``text`` on one line, every control character written as an escape (``\\n``, ``\\x1b``, ``\\u2028``).
+
+    Names and values come from files anyone may have written: a line break in one
+    would start a line of its own in a report, which GitHub Actions runs as a
+    workflow command when it starts with ``::``, and a terminal escape would
+    rewrite what the reader sees.
+    """
+    if text.isprintable():
         return text
-    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``text``, or its first ``limit`` characters and how many more there are, on one line (``printable``)."""
+    if len(text) <= limit:
+        return printable(text)
+    return f"{printable(text[:limit])}... ({len(text) - limit} more characters)"
 
 
 def dotted(path: Path) -> str:
@@ -67,11 +80,11 @@ class Location:
 
     def __str__(self) -> str:
         if self.doc is not None:
-            where = f"{self.file}#{self.doc}"
+            where = f"{printable(self.file)}#{self.doc}"
             if self.name:
-                where += f" ({self.name})"
+                where += f" ({printable(self.name)})"
             return f"{where} {jsonpath(self.path)}" if self.path else where
-        where = self.file
+        where = printable(self.file)
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:

@@ -16,6 +16,7 @@ are the validation report that ``validate`` prints as its own output.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Sequence
@@ -277,7 +278,25 @@ def show_github(result: Result) -> Shown:
         return Shown(github(_findings(result), result.documents or 0))
     lines = [annotation(p) for p in (*result.problems, *result.warnings)]
     lines += [notice(result.command, line) for line in (*result.outputs, *result.notes)]
-    return Shown(result.product + _lines(lines))
+    return Shown(inert(result.product) + _lines(lines))
+
+
+def inert(text: str) -> str:
+    """A product printed in a GitHub Actions log, no line of it a workflow command.
+
+    The runner reads every line of a step's output that starts with ``::`` (after
+    blanks) as a command: ``::add-mask::``, ``::stop-commands::``. A product's lines
+    are ours, with names and values written on one line (problems.printable), but
+    should one start so, the product is printed between ``::stop-commands::TOKEN``
+    and ``::TOKEN::``, GitHub's way to print text it must not run. The token is the
+    product's SHA-256: the same output for the same input, and no text can hold
+    the token of itself.
+    """
+    if not any(line.lstrip().startswith("::") for line in text.splitlines()):
+        return text
+    token = hashlib.sha256(text.encode()).hexdigest()
+    ending = "" if text.endswith("\n") else "\n"
+    return f"::stop-commands::{token}\n{text}{ending}::{token}::\n"
 
 
 #: How each --format shows a Result.

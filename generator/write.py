@@ -17,11 +17,13 @@ so no build can delete another's staging directory.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 import time
 from datetime import datetime, timezone
@@ -54,6 +56,9 @@ def safe_relative(name: str) -> PurePosixPath:
 
 
 def _check_target(out: Path) -> None:
+    if out.is_symlink():  # replacing it would move the link, and writing through it write elsewhere
+        raise InputError.at(Location(str(out)), "the output path is a symbolic link; citgen replaces an output "
+                            "directory as a whole and never writes through a link: name the directory itself")
     if out.exists() and not out.is_dir():
         raise InputError.at(Location(str(out)), "output path exists and is not a directory")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
@@ -89,6 +94,11 @@ class OutputLock:
     The holder writes its pid and start time into the file for the message a
     waiting build gives up with, and removes the file when it is done; a build
     that locked a file which was removed meanwhile tries again on the new one.
+
+    The lock file is opened without following a link, and used only when it is a
+    regular file with one name that holds nothing or a lock citgen wrote: a lock
+    committed as a link to another file, or as anyone's file, is refused, since
+    taking the lock truncates and writes it.
     """
 
     def __init__(self, out: Path, timeout: float = LOCK_TIMEOUT):
@@ -101,7 +111,7 @@ class OutputLock:
         """Take the lock, waiting up to ``timeout`` seconds; a CitgenError naming the holder after that."""
         deadline = time.monotonic() + self.timeout
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = self._open()
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -125,6 +135,33 @@ class OutputLock:
             os.write(fd, json.dumps({"pid": os.getpid(), "started": started}).encode() + b"\n")
             self._fd = fd
             return
+
+    def _open(self) -> int:
+        """The lock file, created if need be; InputError for a link or a file that is not a lock of ours."""
+        flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+        try:
+            fd = os.open(self.path, flags, 0o644)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise self._refused("is a symbolic link; citgen never writes its lock through a link (it would "
+                                    "overwrite the file the link names)") from None
+            raise
+        info = os.fstat(fd)
+        why = None
+        if not stat.S_ISREG(info.st_mode):
+            why = "is not a regular file"
+        elif info.st_nlink != 1:
+            why = f"is a file with {info.st_nlink} names (hard links); taking the lock would overwrite all of them"
+        elif info.st_size and not _holds_a_lock(fd):
+            why = "holds something other than a lock citgen wrote; taking the lock would overwrite it"
+        if why is not None:
+            os.close(fd)
+            raise self._refused(why)
+        return fd
+
+    def _refused(self, why: str) -> InputError:
+        return InputError.at(Location(str(self.path)), f"the lock file of {self.out} {why}; remove it, or write "
+                             "the outputs elsewhere (--out)")
 
     def release(self) -> None:
         """Remove the lock file and let the next build in."""
@@ -153,6 +190,47 @@ class OutputLock:
 
     def __exit__(self, *exc_info: object) -> None:
         self.release()
+
+
+def _holds_a_lock(fd: int) -> bool:
+    """Whether the open file holds what OutputLock writes: one JSON object of a pid and a start time."""
+    data = os.pread(fd, 4097, 0)
+    try:
+        held = json.loads(data)
+    except ValueError:
+        return False
+    return len(data) <= 4096 and isinstance(held, dict) and set(held) == {"pid", "started"}
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Put ``text`` in place of the file at ``path`` at once, or leave the file as it was.
+
+    It is written beside the file first and renamed over it, so a full disk or an
+    interrupt leaves the old file whole; the new file keeps the old one's mode.
+    A file its owner made read-only is refused, not replaced. CitgenError names
+    the path and the reason.
+    """
+    path = Path(path)
+    if not os.access(path, os.W_OK):
+        raise CitgenError([Problem(Location(str(path)), "cannot write it: permission denied (the file is not "
+                                   "writable); it is unchanged")])
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.citgen-", dir=path.parent)
+    except OSError as exc:
+        raise CitgenError([Problem(Location(str(path)), f"cannot write it: {_reason(exc, path.parent)}; it is "
+                                   "unchanged")]) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(temporary, stat.S_IMODE(os.stat(path).st_mode))
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise CitgenError([Problem(Location(str(path)), f"cannot write it: {_reason(exc, path)}; it is "
+                                   "unchanged")]) from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def write_outputs(out: Path, files: Mapping[str, bytes]) -> None:

@@ -187,3 +187,75 @@ def test_checksums_list_files_by_name_as_sha256sum_does() -> None:
     assert checksums({"b.yaml": b"", "a.yaml": b"abc"}) == (
         b"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  a.yaml\n"
         b"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  b.yaml\n")
+
+
+# --------------------------------------------------------------------------- what a pull request may plant beside --out
+
+SECRET = b"token=do-not-overwrite\n"
+LOCK_REFUSED = "{lock}: the lock file of {out} {why}; remove it, or write the outputs elsewhere (--out)"
+
+
+def planted_error(out: Path) -> str:
+    with pytest.raises(InputError) as raised:
+        write_outputs(out, LATER)
+    [problem] = raised.value.problems
+    return f"{problem.location}: {problem.message}"
+
+
+def test_a_lock_that_is_a_link_is_never_written_through(out: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "elsewhere" / "credentials"
+    secret.parent.mkdir()
+    secret.write_bytes(SECRET)
+    lock_path(out).symlink_to(secret)
+    assert planted_error(out) == LOCK_REFUSED.format(
+        lock=lock_path(out), out=out, why="is a symbolic link; citgen never writes its lock through a link (it "
+                                          "would overwrite the file the link names)")
+    assert secret.read_bytes() == SECRET and snapshot(out) == EARLIER
+    assert lock_path(out).is_symlink()  # not removed either: it is not citgen's
+
+
+def test_a_dangling_lock_link_is_not_followed_to_create_its_target(out: Path, tmp_path: Path) -> None:
+    target = tmp_path / "created-by-the-link"
+    lock_path(out).symlink_to(target)
+    planted_error(out)
+    assert not target.exists()
+
+
+def test_a_lock_with_a_second_name_is_refused(out: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "credentials"
+    secret.write_bytes(SECRET)
+    os.link(secret, lock_path(out))
+    assert planted_error(out) == LOCK_REFUSED.format(
+        lock=lock_path(out), out=out, why="is a file with 2 names (hard links); taking the lock would overwrite "
+                                          "all of them")
+    assert secret.read_bytes() == SECRET
+
+
+def test_a_lock_that_is_a_fifo_is_refused_without_waiting(out: Path) -> None:
+    os.mkfifo(lock_path(out))
+    assert planted_error(out) == LOCK_REFUSED.format(lock=lock_path(out), out=out, why="is not a regular file")
+
+
+def test_a_file_that_is_no_lock_of_ours_is_not_overwritten(out: Path) -> None:
+    lock_path(out).write_bytes(SECRET)
+    assert planted_error(out) == LOCK_REFUSED.format(
+        lock=lock_path(out), out=out, why="holds something other than a lock citgen wrote; taking the lock would "
+                                          "overwrite it")
+    assert lock_path(out).read_bytes() == SECRET
+
+
+def test_the_lock_a_killed_build_left_is_taken_over(out: Path) -> None:
+    lock_path(out).write_text('{"pid": 4242, "started": "2026-11-24T10:00:00Z"}\n', encoding="utf-8")
+    write_outputs(out, LATER)
+    assert snapshot(out) == LATER and leftovers(out) == []
+
+
+def test_an_output_path_that_is_a_link_is_refused_and_what_it_names_is_untouched(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    write_outputs(real, EARLIER)
+    link = tmp_path / "out"
+    link.symlink_to(real)
+    assert planted_error(link) == (f"{link}: the output path is a symbolic link; citgen replaces an output "
+                                   "directory as a whole and never writes through a link: name the directory itself")
+    assert link.is_symlink() and snapshot(real) == EARLIER
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "real"]  # the lock taken and let go

@@ -13,6 +13,7 @@ from ..errors import InputError
 from ..problems import Location
 from ..result import Result
 from ..source.inputfiles import read_text
+from ..write import replace_file
 from ..schemas.releases import Release
 from .options import catalog_option, command, kubevirt_option
 
@@ -37,6 +38,9 @@ def readme(catalog: Path | None, path: Path | None, check: bool, kubevirt: Relea
             raise InputError.at(Location(str(path)), (
                 "the catalog has no README.md for the tables; create one holding the table markers "
                 "(`citgen readme --help` shows them), or name another file with --file"))
+    if path.is_symlink():  # read through it, and written, it would change a file elsewhere
+        raise InputError.at(Location(str(path)), "is a symbolic link; citgen replaces the README it writes the "
+                            "tables into and never writes through a link: name the file itself with --file")
     text = read_text(path, str(path))
     found, _, objects = catalog_objects(BuildOptions(catalog=catalog))
     if kubevirt is not None:
@@ -47,6 +51,6 @@ def readme(catalog: Path | None, path: Path | None, check: bool, kubevirt: Relea
     if check and stale:
         return Result("readme", notes=(f"{path} is out of date: run `citgen readme`",), found=True, data=data)
     if stale:
-        path.write_text(updated, encoding="utf-8")
+        replace_file(path, updated)
         return Result("readme", outputs=(f"updated the tables in {path}",), data=data)
     return Result("readme", outputs=(f"{path} is up to date",), data=data)

@@ -9,13 +9,13 @@ Problems from every file are collected, so one run reports them all.
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
 from ..merge import deep_merge
 from ..model import Catalog, OlderField, OlderValue, Series, Settings, Size, SizeMatrix, Spelling, Variant
-from ..problems import Location, Problem
+from ..problems import Location, Problem, excerpt
 from ..quantity import parse as parse_quantity
 from ..source import formats
 from ..source.inputcheck import read_checked
@@ -93,13 +93,24 @@ def _parameter_problems(doc: Document) -> list[Problem]:
 
 
 def _overlay_problems(root: Path, doc: Document) -> list[Problem]:
-    """Overlays listed in catalog.yaml that are not there, or are links out of the catalog, at their line."""
+    """Overlays listed in catalog.yaml that are not there, or not inside the catalog, at their line.
+
+    A path that leaves the catalog (absolute, or through ``..``) is refused before
+    anything is read: a pull request's catalog.yaml must not make citgen read, and
+    quote, a file elsewhere on the machine. ``--overlay`` names files anywhere.
+    """
     problems = []
     for i, name in enumerate(doc.data.get("overlays", [])):
-        if not (root / name).exists():
-            problems.append(doc.source.problem(("overlays", i), f"overlay file {name!r} not found in {root}"))
+        parts = PurePosixPath(name).parts
+        if PurePosixPath(name).is_absolute() or ".." in parts or "\\" in name:
+            problems.append(doc.source.problem(("overlays", i), (
+                f"overlay file {excerpt(name)!r} is not inside the catalog directory; catalog.yaml names its "
+                "overlays by a path inside the catalog, without '..' (an overlay elsewhere: --overlay)")))
+        elif not (root / name).exists():
+            problems.append(doc.source.problem(("overlays", i), f"overlay file {excerpt(name)!r} not found in "
+                                               f"{root}"))
         elif leads_outside(root / name, root):
-            problems.append(doc.source.problem(("overlays", i), f"overlay file {name!r} is a symbolic link to a "
+            problems.append(doc.source.problem(("overlays", i), f"overlay file {excerpt(name)!r} is a symbolic link to a "
                                                "file outside the catalog directory; citgen reads only files "
                                                "inside the catalog"))
     return problems

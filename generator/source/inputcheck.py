@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from .. import quantity
 from ..errors import InputError
 from ..objectmeta import label_value_problem
-from ..problems import Path, Problem
+from ..problems import Path, Problem, excerpt
 from .schema_fast import Check, compile_schema, strict_validator_class
 from .yamlsrc import Document, load_file
 
@@ -94,14 +94,20 @@ def quick_check_for(schema: Mapping[str, Any]) -> Check | None:
 
 
 def describe(value: Any) -> str:
-    """A value as a message shows it: ``'4GB'``, ``1.0``, ``the boolean true``, ``a mapping``."""
+    """A value as a message shows it: ``'4GB'``, ``1.0``, ``the boolean true``, ``a mapping``.
+
+    Text is shown as a short excerpt only (problems.EXCERPT characters): a file
+    read by mistake (a ``.env``, a key) must not end up in a CI log.
+    """
     if isinstance(value, (dict, list)):
         return "a mapping" if isinstance(value, dict) else "a list"
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
     if value is None:
         return "nothing (null)"
-    return repr(value)
+    if isinstance(value, str):
+        return repr(excerpt(value))
+    return excerpt(repr(value))
 
 
 def kind_of(value: Any) -> str:

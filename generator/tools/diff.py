@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError
 from ..model import KINDS, label
-from ..problems import Location, Path as KeyPath, Problem, jsonpath
+from ..problems import Location, Path as KeyPath, Problem, jsonpath, printable
 from ..source.documents import BundleDoc, read_bundles
 
 VERSION_LABEL = label("common-instancetypes-version")
@@ -243,7 +243,7 @@ def _section(title: str, mark: str, entries: Sequence[Entry], details: bool = Fa
     lines = [f"{title} ({len(groups)}):"]
     for name, kinds, entry in groups:
         note = " [deprecated]" if entry.deprecated and not details else ""
-        lines.append(f"  {mark} {name} ({', '.join(kinds)}){note}")
+        lines.append(f"  {mark} {printable(name)} ({', '.join(map(printable, kinds))}){note}")
         if details:
             lines += [f"      {jsonpath(c.path)}: {_value(c.old)} -> {_value(c.new)}" for c in entry.changes]
     return lines

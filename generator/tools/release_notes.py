@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from ..problems import jsonpath
+from ..problems import jsonpath, printable
 from .diff import ABSENT, DEPRECATED_LABEL, Diff, Entry
 
 #: A heading level below the release's own title (GitHub renders a release body's ``##`` as its sections).
@@ -26,7 +26,13 @@ SECTION = "###"
 
 
 def code(text: str) -> str:
-    """``text`` as an inline code span that survives any backticks inside it (CommonMark 6.1)."""
+    """``text`` as an inline code span that survives any backticks inside it (CommonMark 6.1).
+
+    Control characters are written as escapes first (problems.printable): a line
+    break inside a span would let the text end the paragraph and write Markdown
+    of its own into the release notes.
+    """
+    text = printable(text)
     longest = run = 0
     for char in text:
         run = run + 1 if char == "`" else 0

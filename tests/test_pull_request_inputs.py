@@ -1,0 +1,222 @@
+"""What a pull request may contain must not make citgen clobber a file, leak one, or run commands in CI.
+
+citgen runs on pull requests (pre-commit hooks, `build --check`, `diff --format
+github`, release notes). Each test plants what a hostile pull request could
+commit (a link where a lock or a README goes, an overlay path out of the catalog,
+an object name with a line break) and checks, through the command line, that the
+file the plant aims at is intact, that no secret reaches any output format, and
+that the refusal is exit 2 with its message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.report import inert
+from tests.helpers import copy_catalog, snapshot
+
+SECRET = "GITHUB_TOKEN=ghp_do-not-print-me-anywhere"
+FORMATS = ("text", "json", "github")
+
+
+def citgen(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture
+def secret(tmp_path: Path) -> Path:
+    """A file outside every catalog and output, as a CI runner's environment or credentials are."""
+    path = tmp_path / "elsewhere" / ".env"
+    path.parent.mkdir()
+    path.write_text(SECRET + "\n", encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- 1. locks followed through links
+
+
+@pytest.mark.parametrize("command", ["build", "site"])
+def test_a_lock_committed_as_a_link_is_refused_and_its_target_untouched(tmp_path, secret, command):
+    out = tmp_path / "out"
+    (tmp_path / ".out.lock").symlink_to(secret)
+    result = citgen(command, "--out", str(out))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {tmp_path / '.out.lock'}: the lock file of {out} is a symbolic link; "
+                                    "citgen never writes its lock through a link")
+    assert secret.read_text(encoding="utf-8") == SECRET + "\n"
+    assert not out.exists()
+
+
+def test_an_output_directory_that_is_a_link_is_refused(tmp_path):
+    real = tmp_path / "real"
+    assert citgen("build", "--out", str(real)).exit_code == 0
+    before = snapshot(real)
+    (tmp_path / "bundles").symlink_to(real)
+    result = citgen("build", "--out", str(tmp_path / "bundles"))
+    assert result.exit_code == 2
+    assert "the output path is a symbolic link" in result.stderr
+    assert snapshot(real) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bundles", "real"]  # nothing left beside it
+
+
+# --------------------------------------------------------------------------- 2. catalog.yaml's overlays out of the catalog
+
+
+@pytest.mark.parametrize("where", ["absolute", "parent", "through", "proc"])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_overlay_path_out_of_the_catalog_is_refused_unread(tmp_path, secret, where, fmt):
+    catalog = copy_catalog(tmp_path / "catalog")
+    name = {"absolute": str(secret), "parent": "../elsewhere/.env", "through": "preferences/../../elsewhere/.env",
+            "proc": "/proc/self/environ"}[where]
+    text = (catalog / "catalog.yaml").read_text(encoding="utf-8")
+    (catalog / "catalog.yaml").write_text(text + f"overlays: [{json.dumps(name)}]\n", encoding="utf-8")
+    result = citgen("--format", fmt, "build", "--catalog", str(catalog), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    said = result.stdout + result.stderr
+    assert SECRET not in said and "ghp_" not in said
+    assert "is not inside the catalog directory; catalog.yaml names its overlays by a path inside the catalog, " \
+           "without '..' (an overlay elsewhere: --overlay)" in said
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_file_read_by_mistake_is_quoted_no_further_than_a_short_excerpt(tmp_path):
+    """An overlay named on the command line is read; if it is not one, at most 60 characters of it are shown."""
+    leak = tmp_path / "not-an-overlay.yaml"
+    leak.write_text("x" * 70 + SECRET + "\n", encoding="utf-8")
+    result = citgen("build", "--overlay", str(leak), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert f"expected a mapping, got '{'x' * 60}... ({len(SECRET) + 10} more characters)'" in result.stderr
+    assert "ghp_" not in result.stderr
+
+
+# --------------------------------------------------------------------------- 3. names reach reports raw
+
+
+HOSTILE = "cx1.renamed\n::add-mask::secret\n::error title=pwned::pwned"
+
+
+def bundle_with_name(path: Path, name: str) -> None:
+    docs = list(yaml.safe_load_all(Path("bundles/common-instancetypes-all-bundle.yaml").read_text(encoding="utf-8")))
+    docs[0]["metadata"]["name"] = name
+    path.write_text(yaml.safe_dump_all(docs), encoding="utf-8")
+
+
+@pytest.fixture
+def compared(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_bytes(Path("bundles/common-instancetypes-all-bundle.yaml").read_bytes())
+    bundle_with_name(new, HOSTILE)  # its first object renamed
+    return old, new
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "markdown"])
+def test_a_name_with_line_breaks_never_starts_a_line_of_a_report(compared, fmt):
+    old, new = compared
+    result = citgen("diff", str(old), str(new), "--format", fmt)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert not any(line.lstrip().startswith("::") and ("add-mask" in line or "pwned" in line) for line in lines)
+    assert "cx1.renamed\\n::add-mask::secret\\n::error title=pwned::pwned" in result.stdout
+
+
+def test_markdown_code_spans_keep_a_name_with_line_breaks_on_its_line(compared):
+    old, new = compared
+    result = citgen("diff", str(old), str(new), "--format", "markdown")
+    assert "`cx1.renamed\\n::add-mask::secret\\n::error title=pwned::pwned`" in result.stdout
+
+
+def test_validate_annotations_escape_a_name_with_line_breaks(compared):
+    _, new = compared
+    result = citgen("--format", "github", "validate", str(new))
+    for line in result.stdout.splitlines():
+        assert line.startswith(("::error ", "::warning ", "::notice ")), line
+
+
+def test_a_product_that_would_run_a_workflow_command_is_printed_between_stop_commands():
+    product = "added:\n::add-mask::x\n"
+    shown = inert(product)
+    first, *body, last = shown.splitlines()
+    token = first.removeprefix("::stop-commands::")
+    assert len(token) == 64 and last == f"::{token}::" and "\n".join(body) + "\n" == product
+    assert inert(product) == shown  # the same output for the same input
+    assert inert("added:\n  + u1.large\n") == "added:\n  + u1.large\n"  # nothing to stop: as it was
+
+
+# --------------------------------------------------------------------------- 4./5. the README citgen writes
+
+
+def readme_catalog(tmp_path: Path) -> Path:
+    catalog = copy_catalog(tmp_path / "catalog")
+    (catalog / "README.md").write_text(Path("README.md").read_text(encoding="utf-8").replace(
+        "| `u1.large` |", "| `u1.stale` |"), encoding="utf-8")
+    return catalog
+
+
+def test_a_readme_that_is_a_link_out_of_the_catalog_is_refused_and_not_written(tmp_path, secret, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    catalog = readme_catalog(tmp_path)
+    (catalog / "README.md").unlink()
+    (catalog / "README.md").symlink_to(secret)
+    result = citgen("readme", "--catalog", str(catalog))
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {catalog / 'README.md'}: is a symbolic link; citgen replaces the README it "
+                             "writes the tables into and never writes through a link: name the file itself with "
+                             "--file\ncitgen: 1 problem\n")
+    assert secret.read_text(encoding="utf-8") == SECRET + "\n"
+
+
+def test_a_read_only_readme_is_refused_with_exit_2_not_a_traceback(tmp_path, monkeypatch):
+    if os.geteuid() == 0:
+        pytest.skip("root may write a read-only file; os.access says so")
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    catalog = readme_catalog(tmp_path)
+    (catalog / "README.md").chmod(0o444)
+    result = citgen("readme", "--catalog", str(catalog))
+    assert result.exit_code == 2 and "cannot write it: permission denied" in result.stderr
+
+
+def test_the_readme_is_replaced_at_once_and_keeps_its_mode(tmp_path, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    catalog = readme_catalog(tmp_path)
+    (catalog / "README.md").chmod(0o640)
+    result = citgen("readme", "--catalog", str(catalog))
+    assert result.exit_code == 0, result.output
+    assert "`u1.large`" in (catalog / "README.md").read_text(encoding="utf-8")
+    assert oct((catalog / "README.md").stat().st_mode & 0o777) == "0o640"
+    assert [p.name for p in catalog.iterdir() if p.name.startswith(".README")] == []
+
+
+def test_a_readme_that_cannot_be_written_is_left_whole(tmp_path, monkeypatch):
+    """A full disk, as the replacement's write sees it: the README as it was, no temporary file left."""
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    catalog = readme_catalog(tmp_path)
+    before = (catalog / "README.md").read_bytes()
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: Full(real_fdopen(fd, *a, **k)))
+    result = citgen("readme", "--catalog", str(catalog))
+    assert result.exit_code == 2
+    assert "cannot write it: No space left on device" in result.stderr and "it is unchanged" in result.stderr
+    assert (catalog / "README.md").read_bytes() == before
+    assert [p.name for p in catalog.iterdir() if p.name.startswith(".README")] == []
