@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 import yaml
@@ -22,6 +27,7 @@ from generator.cli import main
 from generator.report import inert
 from tests.helpers import copy_catalog, snapshot
 
+REPO = Path(__file__).resolve().parent.parent
 SECRET = "GITHUB_TOKEN=ghp_do-not-print-me-anywhere"
 FORMATS = ("text", "json", "github")
 
@@ -220,3 +226,85 @@ def test_a_readme_that_cannot_be_written_is_left_whole(tmp_path, monkeypatch):
     assert "cannot write it: No space left on device" in result.stderr and "it is unchanged" in result.stderr
     assert (catalog / "README.md").read_bytes() == before
     assert [p.name for p in catalog.iterdir() if p.name.startswith(".README")] == []
+
+
+# --------------------------------------------------------------------------- 8. folders that cannot be read
+
+
+def as_another_user(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``citgen ARGS`` as a user the permission bits apply to (nobody, when the tests run as root)."""
+    command = [sys.executable, "-m", "generator", *args]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: permission bits do not apply to root")
+        command = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", *command]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(cwd)}
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
+
+
+@pytest.fixture
+def shared_tmp() -> Iterator[Path]:
+    """A folder another user can reach (pytest's own are private to the user running the tests)."""
+    folder = Path(tempfile.mkdtemp(prefix="citgen-perm-"))
+    folder.chmod(0o777)
+    yield folder
+    for path in (folder, *folder.rglob("*")):
+        if path.is_dir():
+            path.chmod(0o755)
+    shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("folder, mode", [("series", 0o000), ("preferences", 0o311),
+                                          ("preferences/traits", 0o000), ("templates", 0o000)])
+def test_a_folder_that_cannot_be_read_is_refused_and_the_outputs_stay(shared_tmp, folder, mode):
+    tmp_path = shared_tmp
+    catalog = copy_catalog(tmp_path / "catalog")
+    out = tmp_path / "out"
+    assert citgen("build", "--catalog", str(catalog), "--out", str(out)).exit_code == 0
+    before = snapshot(out)
+    for path in (tmp_path, *tmp_path.rglob("*")):
+        path.chmod(0o777 if path.is_dir() else 0o666)  # everything the other user needs, but the folder
+    (catalog / folder).chmod(mode)
+    try:
+        done = as_another_user("build", "--catalog", str(catalog), "--out", str(out), cwd=tmp_path)
+    finally:
+        (catalog / folder).chmod(0o755)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"error: {folder}: cannot read the folder: permission denied; citgen reads all of a "
+                           "catalog folder or refuses it, so that no file of it is left out unnoticed\n"
+                           "citgen: 1 problem, nothing written\n")
+    assert snapshot(out) == before
+
+
+# --------------------------------------------------------------------------- 11. waiting for ever
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "86401", "1e400", "soon"])
+@pytest.mark.parametrize("command", ["build", "site"])
+def test_a_lock_timeout_that_would_wait_for_ever_is_refused(tmp_path, command, value):
+    result = citgen(command, "--lock-timeout", value, "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert f"--lock-timeout: expected a number of seconds from 0 to 86400, got {value!r}" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+# --------------------------------------------------------------------------- 13. tracebacks
+
+
+def test_an_unknown_architecture_for_the_matrix_is_a_usage_error_not_a_traceback():
+    result = citgen("validate", "--matrix", "--arch", "riscv64")
+    assert result.exit_code == 2
+    assert "Invalid value for '--arch': 'riscv64' is not one of 'amd64', 'arm64', 's390x'." in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# --------------------------------------------------------------------------- 20. the same file twice
+
+
+def test_a_file_named_twice_is_validated_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("b.yaml").write_bytes((REPO / "bundles" / "common-instancetypes-all-bundle.yaml").read_bytes())
+    for args in (["b.yaml", "./b.yaml"], ["--each-file", "b.yaml", "b.yaml"]):
+        result = citgen("validate", *args)
+        assert (result.exit_code, result.output) == (0, "no problems in 244 documents\n"), args

@@ -15,7 +15,7 @@ from ..result import Result
 from ..schemas.releases import Release
 from ..tools.freshness import compare
 from ..write import LOCK_TIMEOUT, Staging
-from .options import catalog_build_options, command, kubevirt_option
+from .options import Seconds, catalog_build_options, command, kubevirt_option
 
 
 @command(closing="citgen: {problems}, nothing written")
@@ -25,7 +25,7 @@ from .options import catalog_build_options, command, kubevirt_option
 @click.option("--release", default=None, metavar="vX.Y.Z",
               help="Also write versioned bundle names (common-...-bundle-vX.Y.Z.yaml) for a release.")
 @click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
-@click.option("--lock-timeout", type=click.FloatRange(min=0), default=LOCK_TIMEOUT, show_default=True,
+@click.option("--lock-timeout", type=Seconds(), default=LOCK_TIMEOUT, show_default=True,
               metavar="SECONDS", help="How long to wait while another citgen build writes the same --out.")
 @click.option("--check", is_flag=True,
               help="Write nothing: build in memory and compare with --out; exit 1 listing stale, missing "

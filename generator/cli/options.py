@@ -13,6 +13,7 @@ own (tests invoke `validate`, `diff`, `init` and `expand` directly).
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -101,6 +102,22 @@ class SelectorParam(CheckedParam):
 
     def check(self, value: str, option: str) -> Any:
         return parse_selector(value)  # an InputError names --selector and the text
+
+
+class Seconds(CheckedParam):
+    """A time to wait, in seconds: a finite number from 0 to a day (``nan`` or ``inf`` would wait for ever)."""
+
+    name = "SECONDS"
+    MOST = 86_400
+
+    def check(self, value: str, option: str) -> float:
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = math.nan
+        if not (0 <= seconds <= self.MOST):  # also false for nan
+            raise ValueError(f"expected a number of seconds from 0 to {self.MOST}, got {value[:40]!r}")
+        return seconds
 
 
 class KubevirtParam(CheckedParam):

@@ -11,14 +11,14 @@ from ..pipeline import BuildOptions
 from ..result import Result
 from ..tools.site import site_files
 from ..write import LOCK_TIMEOUT, Staging
-from .options import catalog_build_options, command
+from .options import Seconds, catalog_build_options, command
 
 
 @command(closing="citgen: {problems}, nothing written")
 @catalog_build_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("site"),
               show_default=True, help="Output directory; the site replaces its whole contents.")
-@click.option("--lock-timeout", type=click.FloatRange(min=0), default=LOCK_TIMEOUT, show_default=True,
+@click.option("--lock-timeout", type=Seconds(), default=LOCK_TIMEOUT, show_default=True,
               metavar="SECONDS", help="How long to wait while another citgen command writes the same --out.")
 def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str | None, gpu_count: int | None,
          retain_from: Sequence[Path], overlays: Sequence[Path], lock_timeout: float) -> Result:

@@ -9,6 +9,7 @@ as a Result (generator/result.py), which decides the exit code: 0 clean, 1 probl
 from __future__ import annotations
 
 import dataclasses
+import os
 import textwrap
 from pathlib import Path
 from typing import Optional, Sequence, Tuple
@@ -21,6 +22,7 @@ from ..schemas.releases import Release
 from ..runtime.gcpause import paused_collector
 from ..source.documents import BundleDoc, read_bundles
 from ..tools.vmexpand.matrix import format_text, matrix as pair_matrix, summary as pair_summary
+from ..tools.vmexpand.mutate import MACHINE_TYPES
 from ..validate import validate_documents
 from ..validate.rules import CHECKS, RuleContext
 from ..validate.rules.vendor_label import agreed_vendor
@@ -95,6 +97,14 @@ def _problems(docs: Sequence[BundleDoc], files: Tuple[Path, ...], vendor: Option
         return validate_documents(docs, context, rules=selected or None)
 
 
+def _once(files: Tuple[Path, ...]) -> Tuple[Path, ...]:
+    """Each file once, in the order first named: the same file twice is not two sets of objects."""
+    seen: dict[str, Path] = {}
+    for path in files:
+        seen.setdefault(os.path.realpath(path), path)
+    return tuple(seen.values())
+
+
 def list_rules() -> str:
     """Each check's ID, summary and documentation, in the order they run: the schema first."""
     blocks = []
@@ -121,7 +131,7 @@ def list_rules() -> str:
 @click.option("--matrix", "cross_product", is_flag=True,
               help="Instead of checking objects, expand every cluster instancetype against every cluster "
                    "preference on a default VM and report the pairs KubeVirt would reject, and why.")
-@click.option("--arch", default="amd64", show_default=True,
+@click.option("--arch", default="amd64", show_default=True, type=click.Choice(sorted(MACHINE_TYPES)),
               help="With --matrix: the cluster's default architecture.")
 @click.option("--each-file", "each_file", is_flag=True,
               help="Check each FILE on its own, as alternatives (a release's bundles overlap: the all-bundle "
@@ -153,6 +163,7 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     --format json prints the findings as a list of problem records, and --matrix
     as a list of pairs, as scripts have parsed them (docs/validation.md).
     """
+    files = _once(files)
     if show_rules:
         return Result("validate", product=list_rules(),
                       data={"rules": [{"id": r.id, "summary": r.summary, "doc": r.doc} for r in CHECKS.values()]})

@@ -19,7 +19,7 @@ from ..problems import Location, Problem, excerpt
 from ..quantity import parse as parse_quantity
 from ..source import formats
 from ..source.inputcheck import read_checked
-from ..source.inputfiles import leads_outside
+from ..source.inputfiles import leads_outside, usable_folder, yaml_files
 from ..source.schema_fast import whole_number
 from ..source.yamlsrc import Document
 
@@ -259,15 +259,13 @@ def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Pr
 
 def series_files(root: Path) -> list[str]:
     """Series files in a stable order: every series/*.yaml but the size matrices."""
-    folder = root / "series"
-    if not folder.is_dir():
-        return []
-    return sorted(f"series/{p.name}" for p in folder.glob("*.yaml") if p.name != "sizes.yaml")
+    return [f"series/{p.name}" for p in yaml_files(root / "series", "series") if p.name != "sizes.yaml"]
 
 
 def load_catalog(root: Path, *, extra_problems: Iterable[Problem] = ()) -> Catalog:
     """Read catalog.yaml, the size matrices and every series; raise InputError listing all problems."""
     root = Path(root)
+    usable_folder(root, str(root))  # one that cannot be entered, or is below one, is no catalog to read
     if not (root / CATALOG_FILE).exists():  # anything else there is refused when read
         raise InputError.at(Location(str(root)), f"not a catalog directory: {CATALOG_FILE} is missing")
     files = _Collector(root)

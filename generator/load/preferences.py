@@ -17,6 +17,7 @@ from ..model import Family, PreferenceCatalog, PreferenceDef, Requirements
 from ..problems import Location, Path as KeyPath, Problem
 from ..source.formats.preferences import FAMILY, FAMILY_NAME
 from ..source.inputcheck import present, read_checked
+from ..source.inputfiles import yaml_files
 from ..source.yamlsrc import Document
 from .traits import load_traits, spec_problems, trait_refs
 
@@ -115,7 +116,7 @@ def read_preference_catalog(catalog_dir: Path) -> tuple[PreferenceCatalog, list[
     traits, problems = load_traits(root / "traits", within=catalog_dir)
     families: dict[str, Family] = {}
     preferences: dict[str, PreferenceDef] = {}
-    for path in sorted(root.glob("*.yaml")) if root.is_dir() else ():
+    for path in yaml_files(root, "preferences"):
         family, prefs, found = load_family(path, f"preferences/{path.name}", catalog_dir)
         problems += found
         if family is None:

@@ -19,6 +19,7 @@ from ..model import Trait, TraitRef
 from ..problems import Location, Path as KeyPath, Problem
 from ..source.formats.preferences import TRAIT, TRAIT_NAME
 from ..source.inputcheck import present, read_checked
+from ..source.inputfiles import yaml_files
 from ..source.yamlsrc import Document
 
 
@@ -79,9 +80,7 @@ def load_traits(traits_dir: Path, display_dir: str = "preferences/traits",
     """Every ``*.yaml`` of the traits folder, by name, and the problems found loading them."""
     traits: dict[str, Trait] = {}
     problems: list[Problem] = []
-    if not traits_dir.is_dir():
-        return traits, problems
-    for path in sorted(traits_dir.glob("*.yaml")):
+    for path in yaml_files(traits_dir, display_dir):
         trait, found = load_trait(path, f"{display_dir}/{path.name}", within)
         problems += found
         traits[trait.name] = trait

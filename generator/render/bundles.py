@@ -11,6 +11,7 @@ from typing import Mapping, Sequence
 
 from ..model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, Catalog, CatalogObject
 from ..paths import builtin_catalog
+from ..source.inputfiles import usable_folder
 from . import Renderer
 
 #: Bundle file name (without .yaml) for each kind, as KubeVirt's virt-operator expects them.
@@ -36,6 +37,7 @@ class Rendered:
 def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Rendered:
     """Every object rendered as each of its kinds, and the five bundle texts."""
     dirs = [catalog.root / "templates"]
+    usable_folder(dirs[0], "templates")  # an unreadable one would fall back to the built-in templates unsaid
     if builtin_catalog() / "templates" != dirs[0]:
         dirs.append(builtin_catalog() / "templates")  # a vendor catalog may override some templates
     by_kind = Renderer(dirs).render_all(objects)

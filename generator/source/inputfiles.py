@@ -225,3 +225,37 @@ class TemplateLoader(jinja2.FileSystemLoader):
                 source = read_text(filename, f"templates/{template}", within=Path(folder).parent)  # the catalog
                 return source, os.path.normpath(filename), lambda: True
         raise jinja2.TemplateNotFound(template)
+
+
+def yaml_files(folder: Path, display: str) -> list[Path]:
+    """The ``*.yaml`` files of a catalog folder, by name; none when the folder is not there.
+
+    A folder that is there but cannot be listed or entered (no read or search
+    permission) is an InputError naming it: reading none of its files would build
+    a smaller catalog, and replace good outputs with it, without a word.
+    """
+    usable_folder(folder, display)
+    if not folder.is_dir():
+        return []
+    with os.scandir(folder) as entries:
+        return sorted(Path(entry.path) for entry in entries if entry.name.endswith(".yaml"))
+
+
+def usable_folder(folder: Path, display: str) -> None:
+    """InputError naming ``display`` when ``folder`` exists but cannot be listed and entered."""
+    try:
+        if not stat.S_ISDIR(os.stat(folder).st_mode):
+            return
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                entry.is_file()  # needs search permission on the folder
+                break
+        if not os.access(folder, os.R_OK | os.X_OK):
+            raise PermissionError(errno.EACCES, "Permission denied")
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        reason = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
+        raise InputError.at(Location(display), f"cannot read the folder: {reason}; citgen reads all of a "
+                            "catalog folder or refuses it, so that no file of it is left out unnoticed") from None
+
