@@ -8,7 +8,7 @@ than ``__main__.py``.
 
 from __future__ import annotations
 
-from .cli import main
+from .entry import main
 
 if __name__ == "__main__":
     main(prog_name="citgen")

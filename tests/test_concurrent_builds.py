@@ -93,4 +93,4 @@ def test_a_lock_file_no_process_holds_does_not_block(tmp_path: Path):
 def test_a_negative_lock_timeout_is_refused(tmp_path: Path):
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--lock-timeout", "-1"])
     assert result.exit_code == 2
-    assert "Invalid value for '--lock-timeout': -1.0 is not in the range x>=0." in result.stderr
+    assert "error: --lock-timeout: expected a number of seconds from 0 to 86400, got '-1'" in result.stderr

@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("generator.report",),
     ("generator.pipeline",),
     ("generator.tools",),
-    ("generator.cli", "generator.__main__"),
+    ("generator.cli", "generator.__main__", "generator.entry"),
 ]
 
 

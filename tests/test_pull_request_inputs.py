@@ -308,3 +308,51 @@ def test_a_file_named_twice_is_validated_once(tmp_path, monkeypatch):
     for args in (["b.yaml", "./b.yaml"], ["--each-file", "b.yaml", "b.yaml"]):
         result = citgen("validate", *args)
         assert (result.exit_code, result.output) == (0, "no problems in 244 documents\n"), args
+
+
+def run_citgen(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO), **kwargs.pop("env", {})}
+    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, env=env, timeout=120,
+                          **kwargs)
+
+
+def test_a_full_standard_output_ends_the_run_with_one_line_and_status_2():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "generator", "list"], stdout=full, stderr=subprocess.PIPE,
+                              env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
+    assert (done.returncode, done.stderr) == (
+        2, b"citgen: cannot write the report to standard output: No space left on device\n")
+
+
+def test_a_standard_output_that_lacks_a_character_gets_its_escape(tmp_path):
+    bundle = tmp_path / "u.yaml"
+    bundle.write_text('apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterPreference\n'
+                      'metadata:\n  name: "snow\\u2603"\nspec: {}\n', encoding="utf-8")
+    done = run_citgen("validate", str(bundle), env={"PYTHONIOENCODING": "latin-1"})
+    assert done.returncode == 1 and done.stderr == b""
+    assert b"(snow\\u2603) $.metadata.name: 'snow\\u2603' is not a valid object name" in done.stdout
+
+
+def test_ctrl_c_while_the_command_line_is_imported_is_one_line_and_status_130():
+    interrupt = ("import sys\n"
+                 "class Interrupted:\n"
+                 "    def find_spec(self, name, path=None, target=None):\n"
+                 "        if name == 'generator.cli':\n"
+                 "            raise KeyboardInterrupt\n"
+                 "sys.meta_path.insert(0, Interrupted())\n"
+                 "from generator.entry import main\n"
+                 "main(args=['list'], prog_name='citgen')\n")
+    done = subprocess.run([sys.executable, "-c", interrupt], capture_output=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert (done.returncode, done.stdout, done.stderr) == (130, b"", b"citgen: interrupted\n")
+
+
+def test_a_deleted_working_directory_is_no_traceback(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    done = subprocess.run([sys.executable, "-c", f"import os; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
+                           "import runpy, sys; sys.argv = ['citgen', 'list', '-o', 'name']; "
+                           "runpy.run_module('generator', run_name='__main__')"],
+                          capture_output=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert b"u1.large\n" in done.stdout

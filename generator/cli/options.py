@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import math
+import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -202,13 +204,49 @@ def report_format(ctx: click.Context, own: str | None) -> str:
     return own or ctx.meta.get(GROUP_FORMAT) or "text"
 
 
-def emit(result: Result, fmt: str) -> None:
-    """Print ``result`` as ``fmt`` shows it: its standard output, then its standard error."""
+#: The exit status of a run whose report could not be printed (standard output full or closed).
+NOT_PRINTED = 2
+
+
+def emit(result: Result, fmt: str) -> bool:
+    """Print ``result`` as ``fmt`` shows it: its standard output, then its standard error; False if it could not.
+
+    What a stream's encoding lacks is written as an escape (``\\u2603``), never an
+    error. A standard output that takes nothing more (a full device, a reader that
+    went away) ends the run with one line on standard error, and the rest of the
+    output goes nowhere, so that not even Python's last flush prints a traceback.
+    """
     shown = show(result, fmt)
-    if shown.stdout:
-        click.echo(shown.stdout, nl=False)
-    if shown.stderr:
-        click.echo(shown.stderr, nl=False, err=True)
+    printed = _write(shown.stdout, err=False)
+    if not _write(shown.stderr, err=True):
+        return False
+    return printed
+
+
+def _write(text: str, *, err: bool) -> bool:
+    if not text:
+        return True
+    stream = sys.stderr if err else sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        click.echo(text.encode(encoding, "backslashreplace").decode(encoding), nl=False, err=err)
+        stream.flush()
+    except OSError as exc:
+        _silence(stream)
+        if not err:
+            click.echo(f"citgen: cannot write the report to standard output: {exc.strerror or exc}", err=True)
+        return False
+    return True
+
+
+def _silence(stream: Any) -> None:
+    """Send what is left in ``stream`` to /dev/null: its buffer is flushed again when Python exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a file (a test's captured stream)
+        pass
 
 
 class CitgenCommand(click.Command):
@@ -243,8 +281,8 @@ class CitgenCommand(click.Command):
             result = Result.refused(self.report_name, exc, self.closing)
         if not isinstance(result, Result):  # pragma: no cover - a command written without one
             raise TypeError(f"{self.report_name} returned {result!r}, not a Result")
-        emit(result, fmt)
-        ctx.exit(result.exit_code)
+        printed = emit(result, fmt)
+        ctx.exit(result.exit_code if printed else NOT_PRINTED)
         return result  # pragma: no cover - ctx.exit raised
 
 
