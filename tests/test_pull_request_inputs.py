@@ -356,3 +356,68 @@ def test_a_deleted_working_directory_is_no_traceback(tmp_path):
                           capture_output=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 0 and b"Traceback" not in done.stderr
     assert b"u1.large\n" in done.stdout
+
+
+# --------------------------------------------------------------------------- 14./15. numbers YAML 1.1 reads otherwise
+
+
+NUMBERS = [
+    ("010", "'010' is not a decimal number: YAML 1.1 would read it as 8; write the number in decimal digits (10, "
+            "not 010, 0x0a or 1_0), or quote it if it is text"),
+    ("1_0", "'1_0' is not a decimal number: YAML 1.1 would read it as 10; write the number in decimal digits (10, "
+            "not 010, 0x0a or 1_0), or quote it if it is text"),
+    ("1:30", "'1:30' is not a decimal number: YAML 1.1 would read it as 90; write the number in decimal digits (10, "
+             "not 010, 0x0a or 1_0), or quote it if it is text"),
+    ("0x10", "'0x10' is not a decimal number: YAML 1.1 would read it as 16; write the number in decimal digits (10, "
+             "not 010, 0x0a or 1_0), or quote it if it is text"),
+    (".inf", "'.inf' is no number JSON can hold, so no Kubernetes object can carry it; write a finite number, or "
+             "quote it if it is text"),
+]
+
+
+@pytest.mark.parametrize("written, message", NUMBERS, ids=[n for n, _ in NUMBERS])
+def test_a_number_yaml_1_1_reads_otherwise_is_refused_in_a_catalog_file(tmp_path, written, message):
+    catalog = copy_catalog(tmp_path / "catalog")
+    sizes = catalog / "series" / "sizes.yaml"
+    text = sizes.read_text(encoding="utf-8")
+    first = next(line for line in text.splitlines() if line.strip().endswith(": 1") and not line.startswith("#"))
+    sizes.write_text(text.replace(first, first[:-1] + written, 1), encoding="utf-8")
+    line = text.splitlines().index(first) + 1
+    result = citgen("build", "--catalog", str(catalog), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert f"series/sizes.yaml:{line}:{len(first)}: {message}" in result.stderr
+
+
+@pytest.mark.parametrize("written, message", NUMBERS, ids=[n for n, _ in NUMBERS])
+def test_a_number_yaml_1_1_reads_otherwise_is_refused_in_a_vm_for_expand(tmp_path, written, message):
+    vm = tmp_path / "vm.yaml"
+    vm.write_text("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: vm\nspec:\n"
+                  "  instancetype:\n    name: u1.large\n  template:\n    spec:\n      domain:\n        cpu:\n"
+                  f"          sockets: {written}\n        devices: {{}}\n", encoding="utf-8")
+    result = citgen("expand", str(vm))
+    assert result.exit_code == 2
+    assert f"{vm}:12:20: {message}" in result.stderr
+    assert "Infinity" not in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["list", "--cpu", "٤"], "--cpu: expected a whole number of vCPUs, 1 or more, got '٤'"),
+    (["list", "--cpu", "1_0"], "--cpu: expected a whole number of vCPUs, 1 or more, got '1_0'"),
+    (["list", "--cpu", "-4"], "--cpu: expected a whole number of vCPUs, 1 or more, got '-4'"),
+    (["list", "--memory", "-8Gi"], "--memory: expected an amount of memory greater than 0, got '-8Gi'"),
+    (["build", "--check", "--gpu-device", "nvidia.com/X", "--gpu-count", "４"],
+     "--gpu-count: expected a whole number of GPUs, got '４'"),
+])
+def test_an_option_takes_numbers_in_ascii_digits_only(args, message):
+    result = citgen(*args)
+    assert result.exit_code == 2
+    assert f"error: {message}" in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--max-documents", "١", "list"], "expected a whole number of documents, 1 or more, got '١'"),
+    (["--max-file-size", "64MB", "list"], "expected a size such as 64MiB, 200Mi or 1G, got '64MB'"),
+])
+def test_a_group_option_takes_unambiguous_numbers_only(args, message):
+    result = citgen(*args)
+    assert result.exit_code == 2 and message in result.output

@@ -20,7 +20,7 @@ from ..result import Result
 from ..source import inputfiles
 from .build import build
 from .list import list_
-from .options import GROUP_FORMAT, FORMAT_HELP, SizeParam, emit
+from .options import GROUP_FORMAT, FORMAT_HELP, DocumentCount, SizeParam, emit
 from .readme import readme
 from .version import version_option
 
@@ -72,7 +72,7 @@ class CitgenGroup(click.Group):
               default=inputfiles.show_size(inputfiles.DEFAULT_MAX_FILE_SIZE).replace(" ", ""), show_default=True,
               help=f"Largest file citgen reads (catalog files, overlays, bundles, VM files, templates); "
                    f"also {inputfiles.SIZE_VARIABLE}.")
-@click.option(inputfiles.DOCUMENTS_OPTION, "max_documents", type=click.IntRange(min=1),
+@click.option(inputfiles.DOCUMENTS_OPTION, "max_documents", type=DocumentCount(),
               envvar=inputfiles.DOCUMENTS_VARIABLE, default=inputfiles.DEFAULT_MAX_DOCUMENTS, show_default=True,
               help=f"Most YAML documents citgen reads from one file; also {inputfiles.DOCUMENTS_VARIABLE}.")
 @click.option("--format", "report_format", type=click.Choice(FORMATS), default=None,

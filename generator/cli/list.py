@@ -18,7 +18,7 @@ from ..pipeline import BuildOptions, catalog_objects
 from ..query import Query, Requirement
 from ..result import Result
 from ..schemas.releases import Release
-from .options import QuantityParam, SelectorParam, catalog_option, command, kubevirt_option
+from .options import CpuCount, QuantityParam, SelectorParam, catalog_option, command, kubevirt_option
 
 
 def _row(obj: CatalogObject) -> list[str]:
@@ -43,7 +43,7 @@ def _oldest(obj: CatalogObject) -> str:
 @catalog_option
 @click.option("--preferences", is_flag=True, help="List preferences instead of instancetypes.")
 @click.option("--series", "series", multiple=True, help="Only these series (u, cx1, ...). Repeatable.")
-@click.option("--cpu", type=int, default=None, help="Only objects with (or requiring) this many vCPUs.")
+@click.option("--cpu", type=CpuCount(), default=None, help="Only objects with (or requiring) this many vCPUs.")
 @click.option("--memory", "memory_", type=QuantityParam(), default=None, help="Only objects with (or requiring) this memory, e.g. 8Gi.")
 @click.option("-l", "--selector", type=SelectorParam(), default=None,
               help="Label selector as kubectl reads it, e.g. -l 'cpu=4,!gpus'; a key without "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import os
 import sys
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from typing import Any, Callable, Iterator
 import click
 
 from ..errors import CitgenError, InputError
-from ..problems import Location, Problem
+from ..problems import Location, Problem, excerpt
 from ..quantity import QuantityError, parse as parse_quantity
 from ..query import parse_selector
 from ..report import FORMATS, show
@@ -69,6 +70,16 @@ class CheckedParam(click.ParamType):
             return Refused((Problem(Location(option), str(exc)),))
 
 
+#: A whole number as an option takes it: ASCII digits and nothing else (Python's int() also
+#: reads '١٦', '４', ' 4 ' and '1_0', which a user never means as one).
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def whole(value: str) -> int | None:
+    """``value`` as a whole number written in ASCII digits; None for anything else."""
+    return int(value) if _DIGITS.fullmatch(value) and len(value) <= 18 else None
+
+
 class GpuCount(CheckedParam):
     """How many GPUs each GN instancetype gets: KubeVirt's GN sizes go from 1 to 16."""
 
@@ -76,12 +87,37 @@ class GpuCount(CheckedParam):
     LOWEST, HIGHEST = 1, 16
 
     def check(self, value: str, option: str) -> int:
-        try:
-            count = int(value)
-        except ValueError:
-            raise ValueError(f"expected a whole number of GPUs, got {value!r}") from None
+        count = whole(value)
+        if count is None:
+            raise ValueError(f"expected a whole number of GPUs, got {excerpt(value)!r}")
         if not self.LOWEST <= count <= self.HIGHEST:
             raise ValueError(f"expected {self.LOWEST} to {self.HIGHEST} GPUs, got {count}")
+        return count
+
+
+class CpuCount(CheckedParam):
+    """A number of vCPUs: 1 or more, in ASCII digits."""
+
+    name = "COUNT"
+
+    def check(self, value: str, option: str) -> int:
+        count = whole(value)
+        if count is None or count < 1:
+            raise ValueError(f"expected a whole number of vCPUs, 1 or more, got {excerpt(value)!r}")
+        return count
+
+
+class DocumentCount(click.ParamType):
+    """How many documents one file may hold: 1 or more, in ASCII digits (a group option: a usage error)."""
+
+    name = "COUNT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        count = whole(str(value))
+        if count is None or count < 1:
+            self.fail(f"expected a whole number of documents, 1 or more, got {excerpt(str(value))!r}", param, ctx)
         return count
 
 
@@ -92,9 +128,12 @@ class QuantityParam(CheckedParam):
 
     def check(self, value: str, option: str) -> Any:
         try:
-            return parse_quantity(value)
+            amount = parse_quantity(value)
         except QuantityError as exc:
             raise ValueError(str(exc)) from None
+        if amount <= 0:
+            raise ValueError(f"expected an amount of memory greater than 0, got {excerpt(value)!r}")
+        return amount
 
 
 class SelectorParam(CheckedParam):

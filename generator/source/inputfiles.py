@@ -82,12 +82,13 @@ def limited(new: Limits) -> Iterator[Limits]:
 def parse_size(text: str) -> int:
     """A size as people write it: ``200MiB``, ``200Mi``, ``1G``, ``1048576``.
 
-    Kubernetes quantity suffixes (Ki, Mi, Gi, k, M, G ...) with an optional
-    trailing ``B``; the result is a whole number of bytes, at least one.
+    Kubernetes quantity suffixes (Ki, Mi, Gi, k, M, G ...), a binary one with an
+    optional trailing ``B`` (``64MB`` is refused: 64M or 64Mi?); the result is a
+    whole number of bytes, at least one.
     """
     written = text.strip()
-    bare = written[:-1] if written.endswith("B") and written[:-1][-1:] in ("i", "k", "M", "G", "T", "P", "E") \
-        else written
+    # 64MiB is 64Mi; 64MB could mean either 64M or 64Mi, so only a binary unit takes the B
+    bare = written[:-1] if written.endswith("iB") else written
     try:
         value = parse_quantity(bare)
     except QuantityError:

@@ -27,6 +27,7 @@ size). No message quotes more than a short excerpt of what the file holds.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any, Iterator
@@ -52,6 +53,7 @@ NESTING_LIMIT = 100
 _TAG = "tag:yaml.org,2002:"
 _STR, _MAP, _SEQ = _TAG + "str", _TAG + "map", _TAG + "seq"
 _MERGE_TAG = _TAG + "merge"
+_INT, _FLOAT = _TAG + "int", _TAG + "float"
 #: Plain scalars that PyYAML's resolver gives types its safe constructor cannot build
 #: (``=`` and ``<<`` outside a key): read as the text they are, as Kubernetes does.
 _AS_TEXT = frozenset((_TAG + "value", _MERGE_TAG))
@@ -100,6 +102,37 @@ def _syntax_problem(file: str, exc: yaml.YAMLError) -> Problem:
     context = getattr(exc, "context", None)
     message = f"malformed YAML: {excerpt(what, 200)}" + (f" ({excerpt(context, 200)})" if context else "")
     return Problem(Location(file, line, column), message)
+
+
+_DECIMAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_DECIMAL_FLOAT = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?")
+
+
+def _unclear_number(text: str, tag: str) -> str | None:
+    """Why a number's spelling is refused, or None: JSON numbers and nothing YAML 1.1 reads otherwise.
+
+    YAML 1.1 reads ``010`` as 8 (octal), ``0x1A`` as 26, ``1_0`` as 10 and ``1:30`` as 90
+    (base 60), where a person meant ten, a name or a time; ``.inf`` and ``.nan`` are no
+    JSON numbers, so no Kubernetes object can hold them (kubectl refuses them).
+    """
+    if tag == _INT and not _DECIMAL_INT.fullmatch(text):
+        return (f"{excerpt(text)!r} is not a decimal number: YAML 1.1 would read it as "
+                f"{_yaml11_reading(text)}; write the number in decimal digits (10, not 010, 0x0a or 1_0), or "
+                "quote it if it is text")
+    if tag == _FLOAT and not _DECIMAL_FLOAT.fullmatch(text):
+        if text.lower().lstrip("+-") in (".inf", ".nan"):
+            return (f"{excerpt(text)!r} is no number JSON can hold, so no Kubernetes object can carry it; "
+                    "write a finite number, or quote it if it is text")
+        return (f"{excerpt(text)!r} is not a decimal number (YAML 1.1 reads '_' and ':' in numbers); write it "
+                "as 1.5 or 1.5e+3, or quote it if it is text")
+    return None
+
+
+def _yaml11_reading(text: str) -> str:
+    try:
+        return str(yaml.safe_load(text))
+    except yaml.YAMLError:  # pragma: no cover - the resolver said it was an int
+        return "another number"
 
 
 def _shown_tag(tag: str) -> str:
@@ -358,6 +391,10 @@ class _Reader:
         self.log.append((is_key, path, mark))
 
     def _construct(self, event: Any, tag: str) -> Any:
+        unclear = _unclear_number(event.value, tag)
+        if unclear is not None:
+            self.problems.append(Problem(self._at(event), unclear))
+            return None
         try:
             return self.constructors[tag](self.loader, ScalarNode(tag, event.value))
         except Exception:  # a timestamp that is no date, `!!int abc`: the constructor's own words vary
