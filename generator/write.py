@@ -31,9 +31,12 @@ from pathlib import Path, PurePosixPath
 from typing import Mapping
 
 from .errors import CitgenError, InputError
-from .problems import Location, Problem
+from .problems import Location, Problem, excerpt
 
 MARKER = "CHECKSUMS.sha256"
+#: The list of what a command wrote into an output directory, there beside it: the only files
+#: a later run of the same command may replace (``_check_target``).
+MANIFEST = ".citgen-manifest"
 #: Seconds a build waits for another build writing the same output directory (``--lock-timeout``).
 LOCK_TIMEOUT = 60.0
 #: How often a waiting build tries the lock again.
@@ -55,15 +58,55 @@ def safe_relative(name: str) -> PurePosixPath:
     return path
 
 
-def _check_target(out: Path) -> None:
+def manifest(command: str, files: Mapping[str, bytes]) -> bytes:
+    """The manifest of an output: the command that wrote it, then every file it wrote, one a line."""
+    return "".join(f"{line}\n" for line in (f"citgen {command}", *sorted(files))).encode()
+
+
+def _entries(out: Path) -> set[str]:
+    """Everything under ``out`` but folders, links included (never followed), as relative POSIX paths."""
+    found = set()
+    for root, dirs, names in os.walk(out):
+        for name in (*names, *(d for d in dirs if os.path.islink(os.path.join(root, d)))):
+            found.add(PurePosixPath(os.path.relpath(os.path.join(root, name), out)).as_posix())
+    return found
+
+
+def _check_target(out: Path, command: str, files: Mapping[PurePosixPath, bytes]) -> None:
+    """Refuse to replace ``out`` unless it is empty or holds only what ``citgen <command>`` wrote there.
+
+    Replacing an output directory removes everything in it, so citgen replaces
+    only its own: the manifest it wrote beside the files names the command and
+    each file. An output of a citgen that wrote no manifest is taken when it has
+    CHECKSUMS.sha256 and holds no file this run would not write again.
+    """
     if out.is_symlink():  # replacing it would move the link, and writing through it write elsewhere
         raise InputError.at(Location(str(out)), "the output path is a symbolic link; citgen replaces an output "
                             "directory as a whole and never writes through a link: name the directory itself")
     if out.exists() and not out.is_dir():
         raise InputError.at(Location(str(out)), "output path exists and is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    listed = out / MANIFEST
+    if listed.is_file() and not listed.is_symlink():
+        lines = listed.read_bytes()[:1 << 20].decode("utf-8", "replace").splitlines()
+        wrote = lines[0] if lines else ""
+        if wrote != f"citgen {command}":
+            other = f"`{excerpt(wrote)}`" if wrote.startswith("citgen ") else "another program"
+            raise InputError.at(Location(str(out)), f"holds the output of {other}, not of `citgen {command}`; "
+                                "choose an empty or new --out")
+        known = set(lines[1:])
+    elif (out / MARKER).is_file():
+        known = {str(name) for name in files}
+    else:
         raise InputError.at(Location(str(out)), f"refusing to replace a directory that is not an "
                             f"earlier citgen output (it has no {MARKER}); choose an empty or new --out")
+    strangers = sorted(_entries(out) - known - {MANIFEST})
+    if strangers:
+        shown = ", ".join(excerpt(name) for name in strangers[:3]) + (" ..." if len(strangers) > 3 else "")
+        raise InputError.at(Location(str(out)), f"holds {len(strangers)} file{'s' if len(strangers) > 1 else ''} "
+                            f"citgen did not write ({shown}), which replacing it would delete; move "
+                            f"{'them' if len(strangers) > 1 else 'it'}, or choose an empty or new --out")
 
 
 def _remove_leftovers(parent: Path, name: str) -> None:
@@ -255,8 +298,9 @@ class Staging:
     ``out`` is as it was. Either way the lock is released.
     """
 
-    def __init__(self, out: Path, lock_timeout: float = LOCK_TIMEOUT):
+    def __init__(self, out: Path, lock_timeout: float = LOCK_TIMEOUT, command: str = "build"):
         self.out = Path(os.path.abspath(out))
+        self.command = command  # whose outputs these are: only its own earlier outputs are replaced
         self._lock = OutputLock(self.out, lock_timeout)
         self._staging: Path | None = None
         self._committed = False
@@ -274,10 +318,11 @@ class Staging:
         if self._staging is not None:
             raise RuntimeError("Staging.write() may be called once")
         relative = {safe_relative(name): data for name, data in files.items()}
+        relative[PurePosixPath(MANIFEST)] = manifest(self.command, files)
         try:
             self.out.parent.mkdir(parents=True, exist_ok=True)
             self._lock.acquire()
-            _check_target(self.out)
+            _check_target(self.out, self.command, relative)
             _remove_leftovers(self.out.parent, self.out.name)  # only the lock holder may: no one else is writing
             self._staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.citgen-new-", dir=self.out.parent))
             _write_tree(self._staging, relative)

@@ -421,3 +421,43 @@ def test_an_option_takes_numbers_in_ascii_digits_only(args, message):
 def test_a_group_option_takes_unambiguous_numbers_only(args, message):
     result = citgen(*args)
     assert result.exit_code == 2 and message in result.output
+
+
+# --------------------------------------------------------------------------- 6./7./18. outputs: only citgen's own, each its own
+
+
+def test_a_site_is_not_written_over_bundles_nor_bundles_over_a_site(tmp_path):
+    bundles, site = tmp_path / "bundles", tmp_path / "site"
+    assert citgen("build", "--out", str(bundles)).exit_code == 0
+    assert citgen("site", "--out", str(site)).exit_code == 0
+    before = snapshot(bundles), snapshot(site)
+    over_bundles = citgen("site", "--out", str(bundles))
+    assert over_bundles.exit_code == 2
+    assert f"error: {bundles}: holds the output of `citgen build`, not of `citgen site`; choose an empty or new " \
+           "--out" in over_bundles.stderr
+    over_site = citgen("build", "--out", str(site))
+    assert over_site.exit_code == 2
+    assert f"error: {site}: holds the output of `citgen site`, not of `citgen build`" in over_site.stderr
+    assert (snapshot(bundles), snapshot(site)) == before
+
+
+def test_a_build_over_a_folder_with_a_file_of_the_users_keeps_it(tmp_path):
+    out = tmp_path / "out"
+    assert citgen("build", "--out", str(out)).exit_code == 0
+    (out / "kustomize" / "my-patch.yaml").write_text("mine\n", encoding="utf-8")
+    result = citgen("build", "--out", str(out))
+    assert result.exit_code == 2
+    assert "holds 1 file citgen did not write (kustomize/my-patch.yaml), which replacing it would delete" in \
+        result.stderr
+    assert (out / "kustomize" / "my-patch.yaml").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_build_check_reports_an_extra_link_as_it_reports_an_extra_file(tmp_path):
+    out = tmp_path / "out"
+    assert citgen("build", "--out", str(out)).exit_code == 0
+    (out / "kustomize" / "elsewhere").symlink_to(tmp_path)
+    (out / "stray.yaml").symlink_to(out / "CHECKSUMS.sha256")
+    result = citgen("build", "--check", "--out", str(out))
+    assert result.exit_code == 1
+    assert "bundles is out of date" not in result.output
+    assert "  extra:   kustomize/elsewhere\n" in result.output and "  extra:   stray.yaml\n" in result.output

@@ -58,7 +58,7 @@ def test_build_in_text_json_and_github(tmp_path: Path):
     kinds = said.split(" (", 1)[1].split(")")[0].split(", ")
     assert found["counts"] == {kind: int(n) for n, kind in (k.split(" ") for k in kinds)}
     assert sorted(path.name for path in (tmp_path / "two").iterdir()) == sorted(
-        {f.split("/")[0] for f in found["files"]})
+        {f.split("/")[0] for f in found["files"]} | {".citgen-manifest"})
     assert found["leftOut"] == ["gn"]
 
     github = citgen("build", "--out", tmp_path / "three", "--format", "github")

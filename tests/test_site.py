@@ -39,7 +39,9 @@ def read_data(out: Path) -> dict:
 def test_the_site_is_a_page_its_data_and_their_checksums(site_build):
     out, result = site_build
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in out.iterdir()) == ["CHECKSUMS.sha256", "catalog.json", "index.html"]
+    assert sorted(p.name for p in out.iterdir()) == [".citgen-manifest", "CHECKSUMS.sha256", "catalog.json",
+                                                     "index.html"]
+    assert (out / ".citgen-manifest").read_text() == "citgen site\nCHECKSUMS.sha256\ncatalog.json\nindex.html\n"
     check = subprocess.run(["sha256sum", "--check", "--strict", "CHECKSUMS.sha256"], cwd=out,
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr

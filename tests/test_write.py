@@ -16,11 +16,16 @@ from pathlib import Path
 import pytest
 
 from generator.errors import CitgenError, InputError
-from generator.write import MARKER, Staging, checksums, lock_path, safe_relative, write_outputs
+from generator.write import MANIFEST, MARKER, Staging, checksums, lock_path, manifest, safe_relative, write_outputs
 from tests.helpers import snapshot
 
 EARLIER = {MARKER: b"old checksums\n", "a.yaml": b"old a\n", "sub/b.yaml": b"old b\n"}
 LATER = {MARKER: b"new checksums\n", "a.yaml": b"new a\n", "c.yaml": b"new c\n"}
+
+
+def written(folder: Path) -> dict[str, bytes]:
+    """What a build wrote into ``folder``, but the manifest of it (whose tests are below)."""
+    return {name: data for name, data in snapshot(folder).items() if name != MANIFEST}
 
 
 def leftovers(out: Path) -> list[str]:
@@ -33,7 +38,7 @@ def out(tmp_path: Path) -> Path:
     """An output directory holding an earlier build."""
     folder = tmp_path / "out"
     write_outputs(folder, EARLIER)
-    assert snapshot(folder) == EARLIER
+    assert written(folder) == EARLIER
     return folder
 
 
@@ -61,7 +66,7 @@ def commit_error(out: Path, files: dict[str, bytes]) -> str:
 
 def test_a_commit_replaces_every_file(out: Path) -> None:
     write_outputs(out, LATER)
-    assert snapshot(out) == LATER
+    assert written(out) == LATER
     assert leftovers(out) == []
     assert oct(out.stat().st_mode & 0o777) == "0o755"
 
@@ -71,7 +76,7 @@ def test_the_first_rename_failing_leaves_the_outputs_as_they_were(out: Path, mon
     assert commit_error(out, LATER) == (f"{out}: cannot write the outputs: Permission denied ({out}); "
                                         "the previous outputs are unchanged")
     assert calls == [("out", f".out.citgen-old-{os.getpid()}")]
-    assert snapshot(out) == EARLIER
+    assert written(out) == EARLIER
     assert leftovers(out) == []
 
 
@@ -84,7 +89,7 @@ def test_the_second_rename_failing_puts_the_outputs_back(out: Path, monkeypatch)
     backup = f".out.citgen-old-{os.getpid()}"
     assert calls == [("out", backup), (staging, "out"), (backup, "out")]
     assert staging.startswith(".out.citgen-new-")
-    assert snapshot(out) == EARLIER
+    assert written(out) == EARLIER
     assert leftovers(out) == []
 
 
@@ -98,14 +103,14 @@ def test_when_the_outputs_cannot_be_put_back_the_message_says_where_they_are(out
                        f"the next build to {out} puts them back first")
     assert "unchanged" not in message
     assert not out.exists()
-    assert snapshot(backup) == EARLIER
+    assert written(backup) == EARLIER
     assert leftovers(out) == [backup.name]  # the new outputs and the lock are gone
 
     monkeypatch.undo()
     with Staging(out) as staging_area:  # the next build: it puts them back before anything else
         staging_area.write(LATER)
-        assert snapshot(out) == EARLIER
-    assert snapshot(out) == EARLIER  # left without a commit: still the earlier outputs
+        assert written(out) == EARLIER
+    assert written(out) == EARLIER  # left without a commit: still the earlier outputs
     assert leftovers(out) == []
 
 
@@ -124,7 +129,7 @@ def test_leaving_without_a_commit_discards_the_staging_directory(out: Path) -> N
         staging.write(LATER)
         assert len(leftovers(out)) == 2  # the staging directory and the lock
         assert lock_path(out).is_file()
-    assert snapshot(out) == EARLIER
+    assert written(out) == EARLIER
     assert leftovers(out) == []
 
 
@@ -133,7 +138,7 @@ def test_an_error_inside_the_block_discards_too(out: Path) -> None:
         with Staging(out) as staging:
             staging.write(LATER)
             raise KeyError("validation went wrong")
-    assert snapshot(out) == EARLIER
+    assert written(out) == EARLIER
     assert leftovers(out) == []
 
 
@@ -145,7 +150,7 @@ def test_write_and_commit_are_called_in_order_once(out: Path) -> None:
         with pytest.raises(RuntimeError, match=r"write\(\) may be called once"):
             staging.write(LATER)
         staging.commit()
-    assert snapshot(out) == LATER
+    assert written(out) == LATER
 
 
 def test_a_directory_that_is_no_earlier_build_is_refused(tmp_path: Path) -> None:
@@ -160,7 +165,7 @@ def test_a_directory_that_is_no_earlier_build_is_refused(tmp_path: Path) -> None
     empty = tmp_path / "empty"
     empty.mkdir()
     write_outputs(empty, LATER)
-    assert snapshot(empty) == LATER
+    assert written(empty) == LATER
 
 
 def test_an_output_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
@@ -210,7 +215,7 @@ def test_a_lock_that_is_a_link_is_never_written_through(out: Path, tmp_path: Pat
     assert planted_error(out) == LOCK_REFUSED.format(
         lock=lock_path(out), out=out, why="is a symbolic link; citgen never writes its lock through a link (it "
                                           "would overwrite the file the link names)")
-    assert secret.read_bytes() == SECRET and snapshot(out) == EARLIER
+    assert secret.read_bytes() == SECRET and written(out) == EARLIER
     assert lock_path(out).is_symlink()  # not removed either: it is not citgen's
 
 
@@ -247,7 +252,7 @@ def test_a_file_that_is_no_lock_of_ours_is_not_overwritten(out: Path) -> None:
 def test_the_lock_a_killed_build_left_is_taken_over(out: Path) -> None:
     lock_path(out).write_text('{"pid": 4242, "started": "2026-11-24T10:00:00Z"}\n', encoding="utf-8")
     write_outputs(out, LATER)
-    assert snapshot(out) == LATER and leftovers(out) == []
+    assert written(out) == LATER and leftovers(out) == []
 
 
 def test_an_output_path_that_is_a_link_is_refused_and_what_it_names_is_untouched(tmp_path: Path) -> None:
@@ -257,5 +262,61 @@ def test_an_output_path_that_is_a_link_is_refused_and_what_it_names_is_untouched
     link.symlink_to(real)
     assert planted_error(link) == (f"{link}: the output path is a symbolic link; citgen replaces an output "
                                    "directory as a whole and never writes through a link: name the directory itself")
-    assert link.is_symlink() and snapshot(real) == EARLIER
+    assert link.is_symlink() and written(real) == EARLIER
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "real"]  # the lock taken and let go
+
+
+# --------------------------------------------------------------------------- only citgen's own outputs are replaced
+
+
+def test_an_output_lists_the_command_and_every_file_it_wrote(out: Path) -> None:
+    assert (out / MANIFEST).read_bytes() == manifest("build", EARLIER) == (
+        b"citgen build\nCHECKSUMS.sha256\na.yaml\nsub/b.yaml\n")
+
+
+def test_a_file_citgen_did_not_write_is_never_deleted(out: Path) -> None:
+    (out / "sub" / "notes.txt").write_text("mine\n")
+    assert planted_error(out) == (f"{out}: holds 1 file citgen did not write (sub/notes.txt), which replacing it "
+                                  "would delete; move it, or choose an empty or new --out")
+    assert (out / "sub" / "notes.txt").read_text() == "mine\n" and written(out)["a.yaml"] == b"old a\n"
+
+
+def test_a_users_folder_that_merely_holds_a_checksum_file_is_not_emptied(tmp_path: Path) -> None:
+    mine = tmp_path / "release"
+    mine.mkdir()
+    (mine / MARKER).write_text("0" * 64 + "  notes.txt\n")
+    (mine / "notes.txt").write_text("mine\n")
+    assert planted_error(mine) == (f"{mine}: holds 1 file citgen did not write (notes.txt), which replacing it "
+                                   "would delete; move it, or choose an empty or new --out")
+    assert (mine / "notes.txt").read_text() == "mine\n"
+
+
+def test_an_output_of_an_earlier_citgen_without_a_manifest_is_replaced_when_it_holds_only_outputs(tmp_path):
+    earlier = tmp_path / "out"
+    earlier.mkdir()
+    for name, data in EARLIER.items():
+        (earlier / name).parent.mkdir(parents=True, exist_ok=True)
+        (earlier / name).write_bytes(data)
+    write_outputs(earlier, {**EARLIER, "c.yaml": b"c\n"})  # every file it holds is one this run writes
+    assert written(earlier) == {**EARLIER, "c.yaml": b"c\n"}
+
+
+def test_a_file_the_manifest_lists_may_go_with_the_next_build(out: Path) -> None:
+    write_outputs(out, LATER)  # sub/b.yaml was written by the earlier build: it is not the user's
+    assert written(out) == LATER
+
+
+def test_the_output_of_another_command_is_not_replaced(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    with Staging(site, command="site") as staging:
+        staging.write({MARKER: b"sums\n", "index.html": b"<html>\n"})
+        staging.commit()
+    assert planted_error(site) == f"{site}: holds the output of `citgen site`, not of `citgen build`; choose an " \
+                                  "empty or new --out"
+    assert written(site)["index.html"] == b"<html>\n"
+
+
+def test_a_link_inside_an_output_is_a_file_citgen_did_not_write(out: Path, tmp_path: Path) -> None:
+    (out / "elsewhere").symlink_to(tmp_path)
+    assert "holds 1 file citgen did not write (elsewhere)" in planted_error(out)
+    assert (out / "elsewhere").is_symlink()

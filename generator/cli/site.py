@@ -33,7 +33,7 @@ def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str |
     options = BuildOptions(catalog=catalog, version=version, gpu_device=gpu_device, gpu_count=gpu_count,
                            retain_from=tuple(retain_from), overlays=tuple(overlays))
     files = site_files(options)
-    with Staging(out, lock_timeout) as staging:
+    with Staging(out, lock_timeout, command="site") as staging:
         staging.write(files)
         staging.commit()
     said = f"wrote {len(files)} files to {out} (index.html: {len(files['index.html']) // 1024} KiB)"

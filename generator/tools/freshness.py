@@ -21,6 +21,7 @@ from typing import Mapping
 
 from ..errors import InputError
 from ..problems import Location
+from ..write import MANIFEST
 from ..source.documents import BundleDoc
 from ..source.inputfiles import read_bytes
 from ..source.yamlsrc import load_stream_fast
@@ -69,14 +70,17 @@ class Freshness:
 
 
 def _present(out: Path) -> set[str]:
-    """Every regular file under ``out``, as the POSIX path a build's file names use."""
+    """Everything under ``out`` but folders and the manifest, links included, as the POSIX paths a build uses.
+
+    A link or any other entry a build does not write is extra, as a stray file is;
+    the manifest (write.py) lists what was written and is checked by the next build.
+    """
     found = set()
     for root, dirs, names in os.walk(out):
         dirs.sort()
-        for name in names:
-            path = Path(root) / name
-            if path.is_file() and not path.is_symlink():
-                found.add(PurePosixPath(path.relative_to(out).as_posix()).as_posix())
+        for name in (*names, *(d for d in dirs if os.path.islink(os.path.join(root, d)))):
+            found.add(PurePosixPath(os.path.relpath(os.path.join(root, name), out)).as_posix())
+    found.discard(MANIFEST)
     return found
 
 
@@ -123,6 +127,9 @@ def compare(out: Path, files: Mapping[str, bytes]) -> Freshness:
     for name in sorted(files):
         if name not in present:
             missing.append(name)
+            continue
+        if (out / name).is_symlink() or not (out / name).is_file():  # a link in its place is no output of a build
+            stale.append(StaleFile(name))
             continue
         committed = read_bytes(out / name, str(out / name))
         if committed != files[name]:
