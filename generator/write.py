@@ -17,18 +17,22 @@ so no build can delete another's staging directory.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
 import json
 import os
 import shutil
+import signal
 import stat
+import sys
 import tempfile
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-from typing import Mapping
+from typing import Any, Iterator, Mapping
 
 from .errors import CitgenError, InputError
 from .problems import Location, Problem, excerpt
@@ -121,7 +125,32 @@ def _remove_leftovers(parent: Path, name: str) -> None:
     if not out.exists() and len(backups) == 1 and (backups[0] / MARKER).is_file():
         os.rename(backups[0], out)
     for stale in parent.glob(f".{name}.citgen-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+        remove_tree(stale)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a folder citgen made, read-only parts of it too; a link is removed, never followed.
+
+    An earlier output its owner made read-only would otherwise stay behind as a
+    ``.citgen-old-*`` folder for ever: each part that cannot be removed is made
+    writable once and tried again.
+    """
+    if os.path.islink(path) or not os.path.isdir(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return
+
+    def again(function: Any, name: str, *_: Any) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(name), 0o700)
+            if not os.path.islink(name) and os.path.isdir(name):
+                os.chmod(name, 0o700)
+            function(name)
+
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(path, onexc=again)
+    else:  # pragma: no cover - Python 3.10 and 3.11
+        shutil.rmtree(path, onerror=again)
 
 
 def lock_path(out: Path) -> Path:
@@ -335,7 +364,8 @@ class Staging:
         if self._staging is None:
             raise RuntimeError("Staging.commit() before write()")
         try:
-            _swap(self._staging, self.out)
+            with _interrupts_after():  # Ctrl-C now would leave the outputs half swapped or a backup behind
+                _swap(self._staging, self.out)
         except _NotPutBack as exc:
             self.discard()
             raise self._error(exc.cause, exc) from None
@@ -349,7 +379,7 @@ class Staging:
     def discard(self) -> None:
         """Remove the staging directory; ``out`` is untouched."""
         if self._staging is not None:
-            shutil.rmtree(self._staging, ignore_errors=True)
+            remove_tree(self._staging)
             self._staging = None
         self._lock.release()
 
@@ -409,7 +439,27 @@ def _swap(staging: Path, out: Path) -> None:
                 if isinstance(exc, OSError):
                     raise _NotPutBack(exc, undo, backup) from exc
         raise
-    shutil.rmtree(backup, ignore_errors=True)
+    remove_tree(backup)
+
+
+@contextlib.contextmanager
+def _interrupts_after() -> Iterator[None]:
+    """Ctrl-C held back while the block runs (two renames and a removal): it cannot stop them halfway.
+
+    An interrupt that came meanwhile is dropped once the swap is complete: it
+    came too late to stop anything, the new outputs are in place and the backup
+    is gone, and the run goes on to say so. Only the main thread handles
+    signals; elsewhere nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _write_tree(staging: Path, relative: Mapping[PurePosixPath, bytes]) -> None:

@@ -195,3 +195,22 @@ def test_an_output_path_under_a_file_is_a_message_not_a_traceback(tmp_path: Path
                              f"{tmp_path / 'a-file'} is a file, not a directory; the previous outputs are "
                              "unchanged\ncitgen: 1 problem, nothing written\n")
     assert (tmp_path / "a-file").read_text() == "not a folder\n"
+
+
+#: As KILLER, but Ctrl-C (SIGINT to its own process) at the event: the run may handle it.
+INTERRUPTER = KILLER.replace("os.kill(os.getpid(), signal.SIGKILL)", "os.kill(os.getpid(), signal.SIGINT)")
+
+
+@pytest.mark.parametrize("event, needle", [("os.rename", "out"), ("shutil.rmtree", ".citgen-old-")],
+                         ids=["moving the new outputs in", "removing the old ones"])
+def test_ctrl_c_during_the_swap_finishes_it_and_says_so(earlier, event, needle):
+    """Too late to stop anything: the swap completes, no backup is left, and the build reports success."""
+    catalog, out, before = earlier
+    args = [sys.executable, "-c", INTERRUPTER, event, needle, "1",
+            "build", "--catalog", str(catalog), "--out", str(out), "--version", "v9.9.9"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"wrote 111 files to {out} (")
+    assert leftovers(out) == []
+    after = snapshot(out)
+    assert after != before and b"v9.9.9" in after["common-instancetypes-all-bundle.yaml"]

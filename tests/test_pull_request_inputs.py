@@ -461,3 +461,15 @@ def test_build_check_reports_an_extra_link_as_it_reports_an_extra_file(tmp_path)
     assert result.exit_code == 1
     assert "bundles is out of date" not in result.output
     assert "  extra:   kustomize/elsewhere\n" in result.output and "  extra:   stray.yaml\n" in result.output
+
+
+def test_a_read_only_earlier_output_is_replaced_and_leaves_nothing_behind(shared_tmp):
+    out = shared_tmp / "out"
+    first = as_another_user("build", "--out", str(out), cwd=shared_tmp)
+    assert first.returncode == 0, first.stderr
+    for path in (out, *out.rglob("*")):  # its owner made it read-only: folders 0555, files 0444
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    done = as_another_user("build", "--out", str(out), "--version", "v9.9.9", cwd=shared_tmp)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in shared_tmp.iterdir()) == ["out"]  # no .out.citgen-old-* for ever
+    assert "v9.9.9" in (out / "common-instancetypes-all-bundle.yaml").read_text(encoding="utf-8")
