@@ -262,7 +262,7 @@ MUTATIONS: tuple[Mutation, ...] = (
        "if isinstance(exc, OSError):\n                    raise _NotPutBack",
        "if isinstance(exc, KeyboardInterrupt):\n                    raise _NotPutBack"),
     _m("write.py", "test_write.py", "the old outputs left beside the new ones",
-       "    shutil.rmtree(backup, ignore_errors=True)\n", "    pass\n"),
+       "    remove_tree(backup)\n", "    pass\n"),
     _m("write.py", "test_write.py", "an empty directory refused as not citgen's",
        "if not out.is_dir() or not any(out.iterdir()):",
        "if not out.is_dir():"),
