@@ -27,6 +27,8 @@ from generator.cli import main
 from generator.report import inert
 from tests.helpers import copy_catalog, snapshot
 
+pytestmark = pytest.mark.heavy(12)  # seconds of a worker's time: builds, other users' processes, large VMs
+
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "GITHUB_TOKEN=ghp_do-not-print-me-anywhere"
 FORMATS = ("text", "json", "github")
@@ -473,3 +475,51 @@ def test_a_read_only_earlier_output_is_replaced_and_leaves_nothing_behind(shared
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in shared_tmp.iterdir()) == ["out"]  # no .out.citgen-old-* for ever
     assert "v9.9.9" in (out / "common-instancetypes-all-bundle.yaml").read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- 12./14. expand: what no API server would take
+
+
+VM_HEAD = ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: vm\nspec:\n{running}"
+           "  instancetype:\n    name: u1.large\n  template:\n    spec:\n      domain:\n        devices:\n"
+           "          disks:{disks}")
+#: A disk name of 63 characters, the most a disk (a DNS label) may have: about 80 bytes a disk as JSON.
+LONG = "x" * 52
+
+
+def vm_file(tmp_path: Path, disks: int = 0, running: str = "") -> Path:
+    path = tmp_path / "vm.yaml"
+    listed = "".join(f"\n          - name: d{i:06d}-{LONG}" for i in range(disks)) or " []"
+    path.write_text(VM_HEAD.format(running=running, disks=listed) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_virtual_machine_the_api_server_refuses_is_not_expanded(tmp_path):
+    result = citgen("expand", str(vm_file(tmp_path, running="  running: 'yes'\n")))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {tmp_path / 'vm.yaml'}:6:12: spec.running: expected boolean, got "
+                                    "string 'yes' (the API server refuses this VirtualMachine)\n")
+
+
+def json_size(path: Path) -> int:
+    return len(json.dumps(yaml.safe_load(path.read_text(encoding="utf-8")), separators=(",", ":")).encode())
+
+
+def test_a_virtual_machine_larger_than_etcd_stores_is_refused_before_it_is_expanded(tmp_path):
+    # 22,000 disks of the longest names: about 1.6 MB as JSON, past the 1,572,864 bytes etcd takes
+    path = vm_file(tmp_path, disks=22_000)
+    size = json_size(path)
+    assert size > 1_572_864
+    result = citgen("expand", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {path}:1:1: the VirtualMachine is {size} bytes as JSON; no API server stores "
+                             "an object over 1572864 bytes (1.5 MiB, etcd's limit on a request), so there is nothing "
+                             "to expand\n")
+
+
+def test_a_virtual_machine_just_under_the_limit_is_expanded(tmp_path):
+    path = vm_file(tmp_path, disks=21_500)
+    assert json_size(path) < 1_572_864
+    result = citgen("expand", str(path), "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads(result.stdout)["spec"]["template"]["spec"]["domain"]["devices"]["disks"]) == 21_500

@@ -19,6 +19,7 @@ from ..errors import InputError, ValidationFailed
 from ..paths import builtin_catalog
 from ..problems import Location, Problem
 from ..result import Result
+from ..schemas import check_object
 from ..source.documents import BundleDoc, read_bundles
 from ..source.yamlsrc import Document, load_file
 from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
@@ -37,6 +38,10 @@ def default_documents() -> list[BundleDoc]:
     return catalog_documents()
 
 
+#: The largest object etcd stores by default (its --max-request-bytes): 1.5 MiB.
+MAX_OBJECT_BYTES = 1_572_864
+
+
 def load_vm(path: Path) -> Document:
     """Read ``path`` as one kubevirt.io VirtualMachine, or say why it is not one."""
     document = load_file(path, str(path))
@@ -48,7 +53,27 @@ def load_vm(path: Path) -> Document:
         where = document.source.locate(("kind",))
         found = f"{data.get('apiVersion')} {data.get('kind')}"
         raise InputError.at(where, f"expected a kubevirt.io/v1 VirtualMachine, found {found}")
+    size = len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
+    if size > MAX_OBJECT_BYTES:
+        raise InputError.at(document.source.locate(()), (
+            f"the VirtualMachine is {size} bytes as JSON; no API server stores an object over "
+            f"{MAX_OBJECT_BYTES} bytes (1.5 MiB, etcd's limit on a request), so there is nothing to expand"))
     return document
+
+
+def schema_refusal(document: Document, vm: Mapping[str, Any]) -> InputError | None:
+    """The VirtualMachine, as expanded, against its schema: what the API server refuses of it.
+
+    Checked after expansion, since a preference fills in what the VM may leave
+    out (an input's type); each problem points at the line of the VM file it is
+    about, or the nearest one written.
+    """
+    problems = check_object(dict(vm))
+    if not problems:
+        return None
+    return InputError([document.source.problem(path, f"{message} (the API server refuses this VirtualMachine)",
+                                               key=message.startswith("unknown field"))
+                       for path, message in problems])
 
 
 def _keys(field: str) -> tuple[str, ...]:
@@ -116,6 +141,9 @@ def expand_command(vm: Path, bundles: Sequence[Path], arch: str, output: str) ->
     document, result = run(vm, bundles, arch)
     if not result.ok:
         raise refusal(document, result.errors)
+    refused = schema_refusal(document, result.vm)
+    if refused is not None:
+        raise refused
     if output == "json":
         shown = json.dumps(result.vm, indent=2, sort_keys=True) + "\n"
     else:
