@@ -523,3 +523,34 @@ def test_a_virtual_machine_just_under_the_limit_is_expanded(tmp_path):
     result = citgen("expand", str(path), "-o", "json")
     assert result.exit_code == 0, result.stderr
     assert len(json.loads(result.stdout)["spec"]["template"]["spec"]["domain"]["devices"]["disks"]) == 21_500
+
+
+# --------------------------------------------------------------------------- 23. limits from the environment
+
+
+@pytest.mark.parametrize("variable, value, message", [
+    ("CITGEN_MAX_FILE_SIZE", "abc",
+     "Invalid value for CITGEN_MAX_FILE_SIZE: expected a size such as 64MiB, 200Mi or 1G, got 'abc'"),
+    ("CITGEN_MAX_FILE_SIZE", "9" * 5000,
+     f"Invalid value for CITGEN_MAX_FILE_SIZE: expected a size such as 64MiB, 200Mi or 1G, got '{'9' * 60}... "
+     "(4940 more characters)'"),
+    ("CITGEN_MAX_FILE_SIZE", "", "CITGEN_MAX_FILE_SIZE is set but empty; unset it, or give it a value (a size such "
+                                 "as 64MiB)"),
+    ("CITGEN_MAX_DOCUMENTS", "", "CITGEN_MAX_DOCUMENTS is set but empty; unset it, or give it a value (a count)"),
+    ("CITGEN_MAX_DOCUMENTS", "١", "Invalid value for CITGEN_MAX_DOCUMENTS: expected a whole number of documents, "
+                                  "1 or more, got '١'"),
+])
+def test_a_limit_from_the_environment_is_refused_under_the_variables_name(monkeypatch, variable, value, message):
+    monkeypatch.setenv(variable, value)
+    result = citgen("list", "-o", "name")
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output and "4300 digits" not in result.output
+
+
+def test_a_template_limit_of_thousands_of_digits_is_quoted_as_an_excerpt(monkeypatch, tmp_path):
+    monkeypatch.setenv("CITGEN_TEMPLATE_MAX_SIZE", "9" * 5000)
+    result = citgen("build", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: CITGEN_TEMPLATE_MAX_SIZE: expected a whole number at least 1, got "
+                                    f"'{'9' * 60}... (4940 more characters)'\n")

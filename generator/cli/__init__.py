@@ -10,6 +10,7 @@ usage. A user mistake is a located problem, never a Python traceback.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
 
 import click
@@ -91,6 +92,10 @@ def main(ctx: click.Context, max_file_size: int, max_documents: int, report_form
     json or github. Exit status: 0 clean, 1 problems (or differences) found,
     2 unusable input or usage.
     """
+    for variable in (inputfiles.SIZE_VARIABLE, inputfiles.DOCUMENTS_VARIABLE):  # click takes an empty one as unset
+        if variable in os.environ and not os.environ[variable].strip():
+            raise click.UsageError(f"{variable} is set but empty; unset it, or give it a value "
+                                   f"({'a size such as 64MiB' if variable == inputfiles.SIZE_VARIABLE else 'a count'})")
     if report_format is not None:
         ctx.meta[GROUP_FORMAT] = report_format
     # in force while the command runs, restored after it (a test may run many commands in one process)

@@ -19,9 +19,10 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from ..errors import CitgenError, InputError
 from ..problems import Location, Problem, excerpt
@@ -117,7 +118,7 @@ class DocumentCount(click.ParamType):
             return value
         count = whole(str(value))
         if count is None or count < 1:
-            self.fail(f"expected a whole number of documents, 1 or more, got {excerpt(str(value))!r}", param, ctx)
+            refuse(f"expected a whole number of documents, 1 or more, got {excerpt(str(value))!r}", param, ctx)
         return count
 
 
@@ -182,6 +183,15 @@ def kubevirt_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., A
                              "all mean v1.8).")
 
 
+def refuse(message: str, param: click.Parameter | None, ctx: click.Context | None) -> NoReturn:
+    """A usage error naming where the value came from: the option, or the environment variable that set it."""
+    source = ctx.get_parameter_source(param.name) if ctx is not None and param is not None and param.name else None
+    envvar = getattr(param, "envvar", None)
+    if source is ParameterSource.ENVIRONMENT and isinstance(envvar, str):
+        raise click.BadParameter(message, ctx, param, param_hint=envvar)
+    raise click.BadParameter(message, ctx, param)
+
+
 class SizeParam(click.ParamType):
     """A size in bytes as people write it: 64MiB, 200Mi, 1G."""
 
@@ -193,7 +203,7 @@ class SizeParam(click.ParamType):
         try:
             return inputfiles.parse_size(str(value))
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            refuse(str(exc), param, ctx)
 
 
 catalog_option = click.option(

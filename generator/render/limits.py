@@ -21,7 +21,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.utils import Namespace
 
 from ..errors import InputError
-from ..problems import Location, Problem
+from ..problems import Location, Problem, excerpt
 
 #: Largest whole number a template may make, in bits (``9 ** 9 ** 9`` would take minutes).
 MAX_INT_BITS = 4096
@@ -67,12 +67,12 @@ class Limits:
                 continue
             whole = field in ("size", "iterations", "memory")
             try:
-                value = int(text) if whole else float(text)
+                value = (int(text) if whole else float(text)) if len(text) <= 40 else None
             except ValueError:
                 value = None
             if value is None or not value > 0 or not math.isfinite(value):
                 expected = "a whole number at least 1" if whole else "a number of seconds greater than 0"
-                problems.append(Problem(Location(variable), f"expected {expected}, got {text!r}"))
+                problems.append(Problem(Location(variable), f"expected {expected}, got {excerpt(text)!r}"))
             else:
                 values[field] = value
         if problems:

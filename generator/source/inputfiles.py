@@ -37,7 +37,7 @@ import jinja2
 from jinja2.loaders import split_template_path
 
 from ..errors import InputError
-from ..problems import Location
+from ..problems import Location, excerpt
 from ..quantity import QuantityError, parse as parse_quantity
 
 MiB = 1 << 20
@@ -90,11 +90,13 @@ def parse_size(text: str) -> int:
     # 64MiB is 64Mi; 64MB could mean either 64M or 64Mi, so only a binary unit takes the B
     bare = written[:-1] if written.endswith("iB") else written
     try:
+        if len(bare) > 40:  # no size needs more; Python would not even turn 5,000 digits into a number
+            raise QuantityError(bare)
         value = parse_quantity(bare)
     except QuantityError:
-        raise ValueError(f"expected a size such as 64MiB, 200Mi or 1G, got {text!r}") from None
+        raise ValueError(f"expected a size such as 64MiB, 200Mi or 1G, got {excerpt(text)!r}") from None
     if value < 1 or value != int(value):
-        raise ValueError(f"expected a whole number of bytes, at least 1, got {text!r}")
+        raise ValueError(f"expected a whole number of bytes, at least 1, got {excerpt(text)!r}")
     return int(value)
 
 
