@@ -554,3 +554,69 @@ def test_a_template_limit_of_thousands_of_digits_is_quoted_as_an_excerpt(monkeyp
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: CITGEN_TEMPLATE_MAX_SIZE: expected a whole number at least 1, got "
                                     f"'{'9' * 60}... (4940 more characters)'\n")
+
+
+# --------------------------------------------------------------------------- 19. README markers
+
+
+def readme_with(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "README.md"
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+BEGIN, END = "<!-- BEGIN citgen readme: {} -->", "<!-- END citgen readme: {} -->"
+PAIRS = "".join(f"{BEGIN.format(t)}\nold\n{END.format(t)}\n" for t in ("series", "instancetypes", "preferences"))
+
+
+@pytest.mark.parametrize("extra, message", [
+    (f"{BEGIN.format('series')}\nx\n{END.format('series')}\n",
+     "README.md:10: the markers of the series table appear twice (first at line 1); keep one pair"),
+    (f"{BEGIN.format('gpus')}\n{END.format('gpus')}\n",
+     "README.md:10: unknown table 'gpus' in a citgen readme marker; the tables are series, instancetypes, "
+     "preferences"),
+    (f"{END.format('series')}\n", "README.md:10: the series table ends here but does not begin before it"),
+])
+def test_markers_that_do_not_pair_up_are_refused_at_their_line(tmp_path, extra, message):
+    path = readme_with(tmp_path, PAIRS + extra)
+    result = citgen("readme", "--file", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {tmp_path / message}\ncitgen: 1 problem\n"
+    assert path.read_text(encoding="utf-8") == PAIRS + extra
+
+
+def test_a_table_begun_inside_another_is_refused(tmp_path):
+    path = readme_with(tmp_path, f"{BEGIN.format('series')}\n{BEGIN.format('preferences')}\n")
+    result = citgen("readme", "--file", str(path))
+    assert result.exit_code == 2
+    assert "README.md:2: the preferences table begins inside the series table (begun at line 1)" in result.stderr
+
+
+def test_markers_shown_in_a_code_fence_are_an_example_and_left_alone(tmp_path):
+    example = f"```markdown\n{BEGIN.format('series')}\nan example\n{END.format('series')}\n```\n"
+    path = readme_with(tmp_path, example + PAIRS)
+    assert citgen("readme", "--file", str(path)).exit_code == 0
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(example) and "| U1" not in text[:len(example)] and "\nold\n" not in text
+
+
+def test_a_crlf_readme_keeps_its_line_ends(tmp_path):
+    path = readme_with(tmp_path, ("# Catalog\n" + PAIRS).replace("\n", "\r\n"))
+    assert citgen("readme", "--file", str(path)).exit_code == 0
+    raw = path.read_bytes()
+    assert b"\r\n" in raw and raw.count(b"\n") == raw.count(b"\r\n")
+    assert citgen("readme", "--file", str(path), "--check").exit_code == 0  # and it is fresh so
+
+
+def test_a_display_name_with_a_line_break_stays_on_its_row(tmp_path, monkeypatch):
+    monkeypatch.chdir(REPO)
+    catalog = copy_catalog(tmp_path / "catalog")
+    family = catalog / "preferences" / "alpine.yaml"
+    text = family.read_text(encoding="utf-8")
+    family.write_text(text.replace("displayName: Alpine", 'displayName: "Alpine\\n| injected | row |"', 1),
+                      encoding="utf-8")
+    path = readme_with(tmp_path, PAIRS)
+    result = citgen("readme", "--catalog", str(catalog), "--file", str(path))
+    assert result.exit_code == 0, result.output
+    rows = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("| `alpine`")]
+    assert rows == ["| `alpine` | Alpine\\n\\| injected \\| row \\| | 1 | 512Mi | - |"]

@@ -12,7 +12,7 @@ from ..pipeline import BuildOptions, catalog_objects
 from ..errors import InputError
 from ..problems import Location
 from ..result import Result
-from ..source.inputfiles import read_text
+from ..source.inputfiles import read_bytes
 from ..write import replace_file
 from ..schemas.releases import Release
 from .options import catalog_option, command, kubevirt_option
@@ -41,11 +41,19 @@ def readme(catalog: Path | None, path: Path | None, check: bool, kubevirt: Relea
     if path.is_symlink():  # read through it, and written, it would change a file elsewhere
         raise InputError.at(Location(str(path)), "is a symbolic link; citgen replaces the README it writes the "
                             "tables into and never writes through a link: name the file itself with --file")
-    text = read_text(path, str(path))
+    raw = read_bytes(path, str(path))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError.at(Location(str(path)), f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")  # a README kept with CRLF stays so
     found, _, objects = catalog_objects(BuildOptions(catalog=catalog))
     if kubevirt is not None:
         objects, _ = for_release(objects, kubevirt, found.settings.spellings)
-    updated = readme_tables.update(text, readme_tables.tables(objects), str(path))
+    updated = readme_tables.update(text.replace("\r\n", "\n") if crlf else text, readme_tables.tables(objects),
+                                   str(path))
+    if crlf:
+        updated = updated.replace("\n", "\r\n")
     stale = updated != text
     data = {"file": str(path), "upToDate": not stale, "updated": stale and not check}
     if check and stale:

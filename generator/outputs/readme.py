@@ -12,7 +12,7 @@ from typing import Callable, Mapping, Sequence
 
 from ..errors import InputError
 from ..model import CLUSTER_KINDS, CatalogObject
-from ..problems import Location
+from ..problems import Location, excerpt
 from .tables import markdown_table, memory
 
 
@@ -93,13 +93,64 @@ def tables(objects: Sequence[CatalogObject]) -> dict[str, str]:
     }
 
 
+_MARKER = re.compile(r"<!-- (BEGIN|END) citgen readme: (.*?) -->")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+
+
+def _markers(lines: Sequence[str], known: Sequence[str], file: str) -> dict[str, tuple[int, int]]:
+    """Each table's (BEGIN line, END line), 0-based; InputError for markers that do not pair up.
+
+    Markers count only on lines of their own outside fenced code blocks, so an
+    example of them in the README's own documentation is left alone.
+    """
+    found: dict[str, tuple[int, int]] = {}
+    open_at: tuple[str, int] | None = None
+    fence: str | None = None
+    for number, line in enumerate(lines):
+        opening = _FENCE.match(line)
+        if fence is not None:
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) \
+                    and not line.strip()[len(opening.group(1)):]:
+                fence = None
+            continue
+        if opening:
+            fence = opening.group(1)
+            continue
+        marker = _MARKER.fullmatch(line.strip())
+        if marker is None:
+            continue
+        where = Location(file, number + 1)
+        kind, name = marker.groups()
+        if name not in known:
+            raise InputError.at(where, f"unknown table {excerpt(name)!r} in a citgen readme marker; "
+                                f"the tables are {', '.join(known)}")
+        if kind == "BEGIN":
+            if open_at is not None:
+                raise InputError.at(where, f"the {name} table begins inside the {open_at[0]} table "
+                                    f"(begun at line {open_at[1] + 1}); end that one first")
+            if name in found:
+                raise InputError.at(where, f"the markers of the {name} table appear twice (first at line "
+                                    f"{found[name][0] + 1}); keep one pair")
+            open_at = (name, number)
+        else:
+            if open_at is None or open_at[0] != name:
+                raise InputError.at(where, f"the {name} table ends here but does not begin before it")
+            found[name] = (open_at[1], number)
+            open_at = None
+    if open_at is not None:
+        raise InputError.at(Location(file, open_at[1] + 1), f"the {open_at[0]} table begins here and never ends")
+    return found
+
+
 def update(text: str, generated: Mapping[str, str], file: str = "README.md") -> str:
-    """Replace what lies between each pair of markers; a missing marker is an error."""
-    for section, body in generated.items():
-        begin, end = _marker(section)
-        pattern = re.compile(re.escape(begin) + r"\n.*?" + re.escape(end), re.DOTALL)
-        if not pattern.search(text):
+    """Replace what lies between each pair of markers; markers missing or not pairing up are an error."""
+    lines = text.split("\n")
+    found = _markers(lines, list(generated), file)
+    for section in generated:
+        if section not in found:
+            begin, end = _marker(section)
             raise InputError.at(Location(file), f"missing the markers of the {section} table: "
                                 f"put '{begin}' and '{end}' on lines of their own where it belongs")
-        text = pattern.sub(lambda _m: f"{begin}\n{body}{end}", text, count=1)
-    return text
+    for section, (first, last) in sorted(found.items(), key=lambda item: -item[1][0]):
+        lines[first + 1:last] = generated[section].rstrip("\n").split("\n")
+    return "\n".join(lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..problems import printable
 from ..quantity import format_bytes
 
 
@@ -16,7 +17,7 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     def line(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+        return "| " + " | ".join(printable(c).replace("|", "\\|") for c in cells) + " |"
 
     return "\n".join([line(header), line(["---"] * len(header)), *(line(r) for r in rows)]) + "\n"
 
