@@ -216,7 +216,7 @@ def generate(options: BuildOptions = BuildOptions(),
 
         def validation() -> tuple[Problem, ...]:  # the build's one validation, pointed at the lines behind it
             found = _validate(catalog, parsed.documents, objects, release)
-            return tuple(point_at_sources(found, objects, catalog.changes))
+            return tuple(point_at_sources(found, objects, catalog.changes, parsed.documents))
 
         with beside(validation, len(parsed.documents)) as pending:
             files = _outputs(catalog, version, objects, rendered, parsed, options)
@@ -269,7 +269,7 @@ def check_catalog(catalog: Path | None = None, rules: Sequence[str] | None = Non
     if kubevirt is not None:
         context = replace(context, kubevirt=kubevirt)
     problems = validate_documents(documents, context, rules=rules)
-    return documents, point_at_sources(problems, objects, found.changes)
+    return documents, point_at_sources(problems, objects, found.changes, documents)
 
 
 def catalog_documents(catalog: Path | None = None) -> list[BundleDoc]:

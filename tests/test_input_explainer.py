@@ -100,7 +100,8 @@ CASES = {
             preferredRng: {}
         """, [
         "preferences/traits/rng.yaml:1:1: missing required key 'spec'",
-        "preferences/traits/rng.yaml:1:14: description: expected text that is not blank, got 5",
+        "preferences/traits/rng.yaml:1:14: description: expected text that is not blank, at most 65536 characters "
+        "(it becomes an annotation of each object, and an object's annotations hold 256 KiB at most), got 5",
         "preferences/traits/rng.yaml:2:1: specs: unknown key 'specs' in a trait; did you mean 'spec'?",
     ]),
     "overlay": ("overlay.yaml", """

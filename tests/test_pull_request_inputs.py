@@ -620,3 +620,39 @@ def test_a_display_name_with_a_line_break_stays_on_its_row(tmp_path, monkeypatch
     assert result.exit_code == 0, result.output
     rows = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("| `alpine`")]
     assert rows == ["| `alpine` | Alpine\\n\\| injected \\| row \\| | 1 | 512Mi | - |"]
+
+
+# --------------------------------------------------------------------------- 21. messages that mislead
+
+
+def test_a_huge_description_is_refused_at_its_line_not_blamed_on_a_template(tmp_path):
+    catalog = copy_catalog(tmp_path / "catalog")
+    series = catalog / "series" / "u.yaml"
+    lines = series.read_text(encoding="utf-8").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("description:"))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("  "))
+    lines[start:end] = ['description: "' + "x" * 2_000_000 + '"']
+    series.write_text("\n".join(lines), encoding="utf-8")
+    result = citgen("build", "--catalog", str(catalog), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"error: series/u.yaml:{start + 1}:14: description: expected text that is not blank, at most 65536 "
+        "characters (it becomes an annotation of each object, and an object's annotations hold 256 KiB at most), "
+        f"got '{'x' * 60}... (1999940 more characters)'\n")
+    assert "template" not in result.stderr
+
+
+def test_a_retained_object_named_like_a_preference_is_not_said_to_be_defined_in_its_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(REPO)
+    docs = list(yaml.safe_load_all(Path("bundles/common-instancetypes-all-bundle.yaml").read_text(encoding="utf-8")))
+    kept = next(d for d in docs if d["kind"] == "VirtualMachineClusterInstancetype" and
+                d["metadata"]["name"] == "u1.large")
+    kept["metadata"]["name"] = "fedora"  # an instancetype of an old release, named as a preference is now
+    kept["metadata"]["labels"]["instancetype.kubevirt.io/cpu"] = "3"  # and broken
+    old = tmp_path / "old.yaml"
+    old.write_text(yaml.safe_dump(kept), encoding="utf-8")
+    result = citgen("build", "--retain-from", str(old), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert "(fedora) $.metadata.labels['instancetype.kubevirt.io/cpu']: label instancetype.kubevirt.io/cpu is " \
+           "'3' but spec.cpu.guest is 2" in result.stderr
+    assert "defined in preferences/" not in result.stderr

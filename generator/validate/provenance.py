@@ -30,6 +30,7 @@ from typing import Sequence, Union
 
 from ..model import Change, CatalogObject
 from ..problems import Location, Problem, jsonpath
+from ..source.documents import BundleDoc
 
 #: Catalog-wide changes an untouched object's problem is blamed on, most telling first:
 #: what removed instancetypes or preferences, then what is stamped on every object.
@@ -48,18 +49,24 @@ def catalog_wide(changes: Sequence[Change]) -> tuple[Location, ...]:
 
 
 def point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObject],
-                     changes: Sequence[Change] = ()) -> list[Problem]:
+                     changes: Sequence[Change] = (), documents: Sequence[BundleDoc] = ()) -> list[Problem]:
     """``problems`` pointed at the overlay lines or the catalog file behind each object, in the same order.
 
     ``changes`` are the catalog's (model.Catalog.changes): they decide where a
-    problem on an object no overlay line changed is blamed.
+    problem on an object no overlay line changed is blamed. ``documents`` are the
+    validated ones: a problem's document says its kind, so that an instancetype and
+    a preference of one name (a retained one, say) are told apart.
     """
-    defined = {o.name: o for o in objects}
+    defined = {(kind, o.name): o for o in objects for kind in o.kinds}
+    by_name = {o.name: o for o in objects}
+    kinds = {(d.file, d.index): d.kind for d in documents}
     fallback = catalog_wide(changes)
     slots: list[Union[Problem, tuple]] = []
     groups: dict[tuple, list[tuple[Problem, CatalogObject]]] = {}
     for problem in problems:
-        obj = defined.get(problem.location.name or "")
+        name = problem.location.name or ""
+        kind = kinds.get((problem.location.file, problem.location.doc))
+        obj = defined.get((kind, name)) if kind is not None else by_name.get(name)
         if obj is None or problem.older_release is not None:
             slots.append(problem)
             continue

@@ -29,7 +29,12 @@ CPU_COUNT = {"type": "integer", "minimum": 1, "maximum": 2**32 - 1}
 SERIES_VERSION = {"type": "integer", "minimum": 1, "maximum": 9999}
 #: The description annotation's text, kept exactly as written (its YAML style decides the
 #: line breaks); only text with nothing but white space in it is refused.
-DESCRIPTION = {"type": "string", "pattern": r"\S", "x-expected": "text that is not blank"}
+#: A description becomes an annotation of each object, and the API server takes 256 KiB of
+#: annotations on one object at most: one description may have a quarter of that.
+DESCRIPTION_MAX = 65_536
+DESCRIPTION = {"type": "string", "pattern": r"\S", "maxLength": DESCRIPTION_MAX,
+               "x-expected": f"text that is not blank, at most {DESCRIPTION_MAX} characters (it becomes an "
+                             "annotation of each object, and an object's annotations hold 256 KiB at most)"}
 
 FEATURE_FLAGS: dict[str, Any] = {
     "type": "object",
