@@ -251,3 +251,19 @@ def test_import_of_json_nested_deeper_than_pythons_reader_goes_is_refused_not_a_
     assert result.output == (f"error: {source}: not an OpenAPI document: nested deeper than Python's JSON reader "
                              "goes\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_import_of_definitions_that_refer_to_themselves_is_refused_not_written(tmp_path):
+    document = toy_document(**{"v1.ToyStatus": {"type": "object", "properties": {
+        "next": {"$ref": "#/definitions/v1.ToyLoop"}}},
+        "v1.ToyLoop": {"type": "object", "properties": {"back": {"$ref": "#/definitions/v1.ToyStatus"}}}})
+    for spec in KIND_SOURCES:  # the toy stands for each kind citgen imports
+        document["definitions"][spec.definition] = document["definitions"]["v1.Toy"]
+    source = tmp_path / "swagger.json"
+    source.write_text(json.dumps(document))
+    result = CliRunner().invoke(schema, ["import", str(source), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.output == (f"error: {source}: definitions.v1.ToyLoop: $ref cycle v1.ToyLoop -> v1.ToyStatus -> "
+                             "v1.ToyLoop; the schemas citgen ships are trees, and a cycle would be followed for "
+                             "ever\n")
+    assert not (tmp_path / "out").exists()

@@ -27,7 +27,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from ..errors import CitgenError, InputError
 from ..problems import Location, Problem
@@ -193,10 +193,53 @@ def convert_kind(document: Mapping[str, Any], spec: KindSource, source: str = "s
         name = converter.pending.pop()
         if name not in defs:
             defs[name] = converter.definition(name)
+    _refuse_cycles(defs, source)
     schema = {"$schema": DRAFT, **root}
     if defs:
         schema["$defs"] = dict(sorted(defs.items()))
     return schema
+
+
+def _refs(node: Any) -> Iterator[str]:
+    """The definitions a converted schema node refers to, anywhere inside it."""
+    stack = [node]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            target = value.get("$ref")
+            if isinstance(target, str):
+                yield target.rpartition("/")[2]
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+
+
+def _refuse_cycles(defs: Mapping[str, Any], source: str) -> None:
+    """A definition that refers to itself, through others or directly, is refused.
+
+    A Kubernetes object's schema is a tree; a cycle would make every reader of the
+    shipped schemas (the fields by path, the quantities) follow it for ever.
+    """
+    edges = {name: sorted(set(_refs(node)) & set(defs)) for name, node in defs.items()}
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    for start in sorted(edges):
+        if state.get(start):
+            continue
+        path, stack = [start], [iter(edges[start])]
+        state[start] = 1
+        while stack:
+            step = next(stack[-1], None)
+            if step is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(step) == 1:
+                loop = path[path.index(step):] + [step]
+                raise _fail(source, f"definitions.{loop[0]}: $ref cycle {' -> '.join(loop)}; the schemas citgen "
+                                    "ships are trees, and a cycle would be followed for ever")
+            elif not state.get(step):
+                state[step] = 1
+                path.append(step)
+                stack.append(iter(edges[step]))
 
 
 def convert(document: Mapping[str, Any], raw: bytes, kubevirt_version: str | None = None,
