@@ -207,3 +207,32 @@ def test_limits_that_are_not_numbers_or_not_positive(variable, text, expected) -
     with pytest.raises(InputError) as raised:
         Limits.from_environ({variable: text})
     assert str(raised.value) == f"{variable}: expected {expected}, got {text!r}"
+
+
+# -- single operations whose cost is not their result's size (issue 25)
+
+def test_printf_of_bytes_is_counted_before_formatting(env, monkeypatch) -> None:
+    seen = made(env, monkeypatch)
+    assert refused(env, "{{ b % 1 }}", b=b"%2000d") == TOO_LARGE.format("the result of '%'")
+    assert refused(env, "{{ b % (2000, 1) }}", b=b"%*d") == TOO_LARGE.format("the result of '%'")
+    assert seen == []
+    assert render(env, "{{ (b % 42) | length }}", b=b"%5d") == "5"
+
+
+PUNYCODE = ("template exceeded a limit: str.encode() with 'punycode' takes time that grows faster than its input; "
+            "at most 256 characters are taken (UTF-8, ASCII, Latin-1, UTF-16, UTF-32 and single-byte codecs "
+            "take any)")
+
+
+def test_a_codec_slower_than_its_input_is_bounded_before_it_runs(env) -> None:
+    long, short = "\u00e9" * 257, "\u00e9" * 256
+    assert refused(env, "{{ s.encode('punycode') }}", s=long) == PUNYCODE
+    assert refused(env, "{{ s.encode(encoding='PunyCode') }}", s=long) == PUNYCODE.replace("'punycode'",
+                                                                                          "'PunyCode'")
+    assert render(env, "{{ s.encode('punycode') | length }}", s=short) == str(len(short.encode("punycode")))
+
+
+@pytest.mark.parametrize("codec", ["utf-8", "UTF8", "latin-1", "utf-16-le", "cp1252", "iso8859-15"])
+def test_linear_codecs_take_any_length(env, codec) -> None:
+    text = "e" * 400  # past the 256 a slower codec may take; within the 1000 of the result in every one
+    assert render(env, "{{ s.encode(c).decode(c) | length }}", s=text, c=codec) == "400"

@@ -8,6 +8,7 @@ predictors), and keeps the running budget of one rendering (``Budget``).
 
 from __future__ import annotations
 
+import codecs
 import math
 import os
 import re
@@ -252,6 +253,25 @@ FILTER_PREDICTORS: dict[str, Predictor] = {
     "yaml_block": lambda a, limit: (0 if not isinstance(a.get("indent"), int) or a["indent"] <= 64
                                     else (deep_size(a["value"], limit) + 1) * (a["indent"] + 1)),
 }
+
+
+#: Characters (or bytes) a codec whose time grows faster than its input may take in one call:
+#: punycode is quadratic, some 1.6 s for 4,096 characters, minutes for a megabyte.
+CODEC_INPUT_MOST = 256
+_LINEAR_CODECS = frozenset({"utf-8", "ascii", "latin-1", "iso8859-1", "utf-16", "utf-16-le", "utf-16-be",
+                            "utf-32", "utf-32-le", "utf-32-be", "utf-7", "unicode-escape", "raw-unicode-escape"})
+_SINGLE_BYTE = ("cp", "iso8859-", "mac-", "koi8-", "latin", "windows-")
+
+
+def linear_codec(name: Any) -> bool:
+    """Whether encoding or decoding with ``name`` takes time in proportion to the text (False if unknown)."""
+    if not isinstance(name, str):
+        return False
+    try:
+        found = codecs.lookup(name).name
+    except LookupError:
+        return True  # the call fails at once, saying so
+    return found in _LINEAR_CODECS or found.startswith(_SINGLE_BYTE)
 
 
 METHOD_PREDICTORS: dict[str, Callable[..., int]] = {

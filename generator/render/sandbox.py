@@ -73,9 +73,10 @@ from jinja2.utils import _PassArg, generate_lorem_ipsum, pass_environment
 from markupsafe import EscapeFormatter, Markup
 
 from ..errors import InputError
-from ..problems import Location, Problem
+from ..problems import Location, Problem, excerpt
 from ..source.inputfiles import TemplateLoader
-from .limits import (FILTER_PREDICTORS, LARGE_VALUE, MAX_DEPTH, MAX_INT_BITS, METHOD_PREDICTORS, SCALARS, Budget,
+from .limits import (CODEC_INPUT_MOST, FILTER_PREDICTORS, LARGE_VALUE, MAX_DEPTH, MAX_INT_BITS, METHOD_PREDICTORS,
+                     SCALARS, Budget, linear_codec,
                      Limits, TemplateLimitError, deep_size, format_field_size, printf_size, text_length, too_large,
                      too_many_bits)
 from .yamltext import yaml_block, yaml_scalar
@@ -314,7 +315,8 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         elif operator == "**" and type(left) is int and type(right) is int and abs(left) > 1:
             if right > 0 and right * abs(left).bit_length() > MAX_INT_BITS:
                 raise too_many_bits(what)
-        elif operator == "%" and isinstance(left, str) and printf_size(left, right, limit) > limit:
+        elif operator == "%" and isinstance(left, (str, bytes)) and printf_size(
+                left if isinstance(left, str) else left.decode("latin-1"), right, limit) > limit:
             raise too_large(what, self.limits)
         return self.checked(super().call_binop(context, operator, left, right), what)
 
@@ -360,6 +362,14 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             if made > limit:
                 raise too_large(f"the result of {type(owner).__name__}.join()", self.limits)
             return (items,)
+        if name in ("encode", "decode"):
+            codec = (args[0] if args else kwargs.get("encoding", "utf-8"))
+            if len(owner) > CODEC_INPUT_MOST and not linear_codec(codec):
+                raise TemplateLimitError(
+                    f"template exceeded a limit: {type(owner).__name__}.{name}() with {excerpt(str(codec))!r} "
+                    f"takes time that grows faster than its input; at most {CODEC_INPUT_MOST} characters are "
+                    "taken (UTF-8, ASCII, Latin-1, UTF-16, UTF-32 and single-byte codecs take any)")
+            return args
         if name == "translate" and len(args) == 1 and isinstance(owner, str):
             table = args[0]
             values = table.values() if isinstance(table, Mapping) else table if isinstance(table, (list, tuple)) else ()
