@@ -46,7 +46,12 @@ def test_what_a_selector_picks(selector, picked) -> None:
 
 def test_an_empty_value_matches_an_empty_label() -> None:
     assert picks("cpu=", {P + "cpu": ""})
-    assert picks("cpu in (,)", {P + "cpu": ""}) is False  # empty items are dropped from a set
+    # as kubectl's parser reads a set: "()" and an empty item are the empty value
+    assert picks("cpu in (,)", {P + "cpu": ""}) is True
+    assert picks("cpu in ()", {P + "cpu": ""}) is True
+    assert picks("cpu in (4,)", {P + "cpu": ""}) is True
+    assert picks("cpu notin ()", {P + "cpu": ""}) is False
+    assert picks("cpu in ()", {P + "cpu": "4"}) is False
 
 
 @pytest.mark.parametrize("selector, at", [("cpu=4,,numa", 7), ("=4", 1), ("cpu in 4", 1), ("cpu in (4", 1),
@@ -57,3 +62,43 @@ def test_a_selector_that_cannot_be_read_names_the_character(selector, at) -> Non
     assert str(raised.value) == (f"--selector: cannot read label selector {selector!r} at character {at}; expected "
                                  "key=value, key!=value, key, !key, key in (a,b) or key notin (a,b), separated by "
                                  "commas")
+
+
+# --------------------------------------------------------------------------- what kubectl refuses (issue 25)
+
+LABEL_VALUE_RULE = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                    "and must start and end with an alphanumeric character")
+NAME_RULE = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric " \
+            "character"
+
+
+@pytest.mark.parametrize("text, why", [
+    ("cpu in (4, -x-)", f"'-x-' is not a valid label value: {LABEL_VALUE_RULE}"),
+    ("cpu!=4!=5", f"'4!=5' is not a valid label value: {LABEL_VALUE_RULE}"),
+    ("a/b/c=1", f"'a/b/c' is not a valid label key: a qualified name {NAME_RULE}, with an optional DNS subdomain "
+                "prefix and '/' (e.g. 'example.com/MyName')"),
+    ("é=1", f"'instancetype.kubevirt.io/é' is not a valid label key: name part {NAME_RULE}"),
+    ("cpu=" + "4" * 64, f"'{'4' * 64}' is not a valid label value: must be no more than 63 characters"),
+    ("k" * 64, f"'instancetype.kubevirt.io/{'k' * 64}' is not a valid label key: name part must be no more than "
+               "63 characters"),
+    ("/cpu", "'/cpu' is not a valid label key: prefix part must be non-empty"),
+])
+def test_what_kubectl_refuses_in_a_selector_is_refused_in_its_words(text, why):
+    with pytest.raises(InputError) as raised:
+        parse_selector(text)
+    quoted = text if len(text) <= 60 else f"{text[:60]}... ({len(text) - 60} more characters)"
+    assert [str(p) for p in raised.value.problems] == [f"--selector: cannot read label selector {quoted!r}: {why}"]
+
+
+def test_a_selector_of_120000_characters_is_quoted_as_an_excerpt():
+    with pytest.raises(InputError) as raised:
+        parse_selector("k" * 120_000)
+    message = str(raised.value.problems[0])
+    assert message.startswith(f"--selector: cannot read label selector '{'k' * 60}... (119940 more characters)': ")
+    assert len(message) <= 1100
+
+
+def test_the_longest_key_and_value_kubectl_takes_are_taken():
+    key, value = "k" * 63, "v" * 63
+    assert parse_selector(f"example.com/{key}={value}") == (Requirement(f"example.com/{key}", "=", frozenset([value])),)
+    assert parse_selector("cpu=") == (Requirement("instancetype.kubevirt.io/cpu", "=", frozenset([""])),)

@@ -194,10 +194,14 @@ def validate_matrix() -> str:
 
 SELECTORS = ["cpu=4,!gpus", "size in (large,xlarge)", "hugepages in (1Gi),cpu=2", "class=general.purpose",
              "os-type=windows", "required-cpu=2", "!deprecated,memory notin (1Gi,2Gi)", "dedicatedCPUPlacement",
+             "gpus in ()", "cpu notin ( , )", "cpu in (2,)",
              "cpu!=4", " numa , cpu==8 ", "cpu in ( 2 , 4 ),class notin (realtime,network)",
              "instancetype.kubevirt.io/vendor=kubevirt.io,os-type"]
 BAD_SELECTORS = ["cpu=4,(", "a'b in", "size in large", "=4", "cpu=4,,gpus", "cpu=4 gpus", 'say"hi in',
-                 "cpu=4,\t(", "size in (large"]
+                 "cpu=4,\t(", "size in (large",
+                 # kubectl's demands of keys and values (issue 25): a set, a key, a value
+                 "cpu!=4!=5", "a/b/c=1", "é=1", "Example.com/cpu=1", "/cpu",
+                 "cpu=" + "4" * 64, "k" * 64, "example.com/" + "k" * 70 + "=x", "cpu in (2,-x-)"]
 
 
 def test_every_object_of_the_catalog_appears(at):

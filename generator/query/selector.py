@@ -4,6 +4,13 @@ Supported: ``key=value``, ``key==value``, ``key!=value``, ``key``, ``!key``,
 ``key in (a,b)``, ``key notin (a,b)``, joined by commas (all must hold). A key
 without a ``/`` is taken as ``instancetype.kubevirt.io/<key>``, so ``-l cpu=4``
 works as well as ``-l instancetype.kubevirt.io/cpu=4``.
+
+As kubectl does, each key must be a label key and each value a label value
+(objectmeta.py: ``a/b/c``, a key of 120,000 characters, ``é`` and ``4!=5`` are
+none). A set reads as kubectl's parser reads it: ``in ()`` is the set of the empty
+value, as is an empty item (``in (a,)`` holds ``a`` and ``""``). The catalog page
+reads selectors with a port of this module (tools/site/assets/site.js) that
+words every refusal the same.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ from typing import Callable, Mapping
 
 from ..errors import InputError
 from ..model import LABEL_PREFIX
-from ..problems import Location
+from ..objectmeta import label_key_problem, label_value_problem
+from ..problems import Location, excerpt
 
 _TERM = re.compile(
     r"\s*(?:(?P<not>!)\s*(?P<nkey>[^\s,!=()]+)"
@@ -59,16 +67,32 @@ def parse_selector(text: str) -> tuple[Requirement, ...]:
                                 "key in (a,b) or key notin (a,b), separated by commas")
         position = match.end()
         if match["nkey"]:
-            requirements.append(Requirement(_full(match["nkey"]), "!exists"))
+            requirement = Requirement(_full(match["nkey"]), "!exists")
         elif match["op"]:
             op = "=" if match["op"] in ("=", "==") else "!="
-            requirements.append(Requirement(_full(match["key"]), op, frozenset([match["value"]])))
+            requirement = Requirement(_full(match["key"]), op, frozenset([match["value"]]))
         elif match["set"]:
-            values = frozenset(v.strip() for v in match["values"].split(",") if v.strip())
-            requirements.append(Requirement(_full(match["key"]), match["set"], values))
+            # as apimachinery's parseValues: "()" is the set of the empty value, and so is an empty item
+            values = [v.strip() for v in match["values"].split(",")]
+            requirement = Requirement(_full(match["key"]), match["set"], frozenset(values))
         else:
-            requirements.append(Requirement(_full(match["key"]), "exists"))
+            requirement = Requirement(_full(match["key"]), "exists")
+        requirements.append(_checked(text, requirement))
     return tuple(requirements)
+
+
+def _checked(text: str, requirement: Requirement) -> Requirement:
+    """The requirement, if its key is a label key and each value a label value, as kubectl demands."""
+    problem = label_key_problem(requirement.key)
+    for value in sorted(requirement.values):
+        problem = problem or label_value_problem(value)
+    if problem:
+        raise _refused(text, problem)
+    return requirement
+
+
+def _refused(text: str, why: str) -> InputError:
+    return InputError.at(Location("--selector"), f"cannot read label selector {excerpt(text)!r}: {why}")
 
 
 def matches(requirements: tuple[Requirement, ...], labels: Mapping[str, str]) -> bool:

@@ -17,26 +17,104 @@
     "|" + S + "+(?<set>in|notin)" + S + "*\\((?<values>[^()]*)\\))?)" + S + "*(?:,|$)", "y");
   const STRIP = new RegExp("^" + S + "+|" + S + "+$", "g");
 
+  // A character Python's str.isprintable() refuses, as repr() writes it; null for a printable one.
+  function escaped(ch) {
+    if (ch === "\n") return "\\n";
+    if (ch === "\r") return "\\r";
+    if (ch === "\t") return "\\t";
+    if (ch === " " || !/[\p{Z}\p{C}]/u.test(ch)) return null;
+    const code = ch.codePointAt(0);
+    const hex = code.toString(16);
+    return code <= 0xff ? "\\x" + hex.padStart(2, "0")
+      : code <= 0xffff ? "\\u" + hex.padStart(4, "0") : "\\U" + hex.padStart(8, "0");
+  }
+
   // Python's repr() of a string, as the CLI's message quotes the selector.
   function pyRepr(text) {
     const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
     let out = quote;
     for (const ch of text) {
-      const code = ch.codePointAt(0);
       if (ch === quote || ch === "\\") out += "\\" + ch;
-      else if (ch === "\n") out += "\\n";
-      else if (ch === "\r") out += "\\r";
-      else if (ch === "\t") out += "\\t";
-      else if (ch !== " " && /[\p{Z}\p{C}]/u.test(ch)) {
-        const hex = code.toString(16);
-        out += code <= 0xff ? "\\x" + hex.padStart(2, "0")
-          : code <= 0xffff ? "\\u" + hex.padStart(4, "0") : "\\U" + hex.padStart(8, "0");
-      } else out += ch;
+      else out += escaped(ch) ?? ch;
     }
     return out + quote;
   }
 
+  // generator/problems.py's excerpt(): at most 60 characters, each on one line (printable()).
+  function excerpt(text) {
+    const chars = Array.from(text);
+    const shown = (part) => part.map((ch) => escaped(ch) ?? ch).join("");
+    return chars.length <= 60 ? shown(chars)
+      : shown(chars.slice(0, 60)) + "... (" + (chars.length - 60) + " more characters)";
+  }
+
+  // ---- label keys and values: a port of generator/objectmeta.py, in its words ----
+  const NAME_PART = /^(?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+  const LABEL_VALUE = /^(?:(?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+  const SUBDOMAIN = /^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*$/;
+  const QUALIFIED_MSG = "must consist of alphanumeric characters, '-', '_' or '.', " +
+    "and must start and end with an alphanumeric character";
+  const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, " +
+    "'-', '_' or '.', and must start and end with an alphanumeric character";
+  const SUBDOMAIN_MSG = "a DNS-1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', " +
+    "and must start and end with an alphanumeric character";
+  const bytes = (text) => new TextEncoder().encode(text).length;  // Go's len(), as objectmeta._size
+  const tooLong = (limit) => "must be no more than " + limit + " characters";
+
+  function subdomainErrors(value) {
+    const errors = [];
+    if (bytes(value) > 253) errors.push(tooLong(253));
+    if (!SUBDOMAIN.test(value)) errors.push(SUBDOMAIN_MSG);
+    return errors;
+  }
+
+  function qualifiedNameErrors(value) {
+    const parts = value.split("/");
+    if (parts.length > 2) {
+      return ["a qualified name " + QUALIFIED_MSG + ", with an optional DNS subdomain prefix and '/' " +
+        "(e.g. 'example.com/MyName')"];
+    }
+    const errors = [];
+    const name = parts[parts.length - 1];
+    if (parts.length === 2) {
+      if (!parts[0]) errors.push("prefix part must be non-empty");
+      else errors.push(...subdomainErrors(parts[0]).map((m) => "prefix part " + m));
+    }
+    if (!name) {
+      errors.push("name part must be non-empty");
+      return errors;
+    }
+    if (bytes(name) > 63) errors.push("name part " + tooLong(63));
+    if (!NAME_PART.test(name)) errors.push("name part " + QUALIFIED_MSG);
+    return errors;
+  }
+
+  function labelValueErrors(value) {
+    const errors = [];
+    if (bytes(value) > 63) errors.push(tooLong(63));
+    if (!LABEL_VALUE.test(value)) errors.push(LABEL_VALUE_MSG);
+    return errors;
+  }
+
+  function sentence(value, what, errors) {
+    return errors.length ? pyRepr(value) + " is not a valid " + what + ": " + errors.join("; ") : null;
+  }
+
   function fullKey(key) { return key.includes("/") ? key : PREFIX + key; }
+
+  function refused(text, why) {
+    return new Error("--selector: cannot read label selector " + pyRepr(excerpt(text)) + ": " + why);
+  }
+
+  // A requirement whose key is a label key and each value a label value, as kubectl demands.
+  function checked(text, requirement) {
+    let problem = sentence(requirement.key, "label key", qualifiedNameErrors(requirement.key));
+    for (const value of [...requirement.values].sort()) {
+      problem = problem || sentence(value, "label value", labelValueErrors(value));
+    }
+    if (problem) throw refused(text, problem);
+    return requirement;
+  }
 
   // Parse a selector into requirements, or throw an Error whose message is the CLI's.
   function parseSelector(input) {
@@ -53,12 +131,15 @@
       }
       position = TERM.lastIndex;
       const g = match.groups;
-      if (g.nkey) requirements.push({ key: fullKey(g.nkey), op: "!exists", values: [] });
-      else if (g.op) requirements.push({ key: fullKey(g.key), op: g.op === "!=" ? "!=" : "=", values: [g.value] });
+      let requirement;
+      if (g.nkey) requirement = { key: fullKey(g.nkey), op: "!exists", values: [] };
+      else if (g.op) requirement = { key: fullKey(g.key), op: g.op === "!=" ? "!=" : "=", values: [g.value] };
       else if (g.set) {
-        const values = g.values.split(",").map((v) => v.replace(STRIP, "")).filter((v) => v);
-        requirements.push({ key: fullKey(g.key), op: g.set, values: values });
-      } else requirements.push({ key: fullKey(g.key), op: "exists", values: [] });
+        // as apimachinery's parseValues: "()" is the set of the empty value, and so is an empty item
+        const values = g.values.split(",").map((v) => v.replace(STRIP, ""));
+        requirement = { key: fullKey(g.key), op: g.set, values: [...new Set(values)] };
+      } else requirement = { key: fullKey(g.key), op: "exists", values: [] };
+      requirements.push(checked(text, requirement));
     }
     return requirements;
   }
