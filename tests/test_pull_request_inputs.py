@@ -656,3 +656,12 @@ def test_a_retained_object_named_like_a_preference_is_not_said_to_be_defined_in_
     assert "(fedora) $.metadata.labels['instancetype.kubevirt.io/cpu']: label instancetype.kubevirt.io/cpu is " \
            "'3' but spec.cpu.guest is 2" in result.stderr
     assert "defined in preferences/" not in result.stderr
+
+
+@pytest.mark.parametrize("args, named", [(["--rule", "schema"], "--rule"), (["--each-file"], "--each-file"),
+                                         (["--vendor", "x", "--kubevirt", "v1.8"], "--vendor, --kubevirt")])
+def test_options_the_matrix_would_ignore_are_refused(args, named):
+    result = citgen("validate", "--matrix", *args)
+    assert result.exit_code == 2
+    assert f"error: {named.split(',')[0]}: {named} cannot be used with --matrix, which expands instancetype and " \
+           "preference pairs rather than checking objects" in result.stderr

@@ -16,7 +16,8 @@ from typing import Optional, Sequence, Tuple
 
 import click
 
-from ..problems import Problem
+from ..errors import InputError
+from ..problems import Location, Problem
 from ..result import Result
 from ..schemas.releases import Release
 from ..runtime.gcpause import paused_collector
@@ -164,6 +165,13 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     as a list of pairs, as scripts have parsed them (docs/validation.md).
     """
     files = _once(files)
+    if cross_product:
+        ignored = [name for name, given in (("--rule", selected), ("--vendor", vendor), ("--each-file", each_file),
+                                             ("--kubevirt", kubevirt), ("--warnings-as-errors", strict_warnings))
+                   if given]
+        if ignored:  # the matrix judges pairs, not objects: these would be ignored without a word
+            raise InputError.at(Location(ignored[0]), f"{', '.join(ignored)} cannot be used with --matrix, which "
+                                "expands instancetype and preference pairs rather than checking objects")
     if show_rules:
         return Result("validate", product=list_rules(),
                       data={"rules": [{"id": r.id, "summary": r.summary, "doc": r.doc} for r in CHECKS.values()]})
