@@ -47,9 +47,17 @@ def test_the_built_in_catalog_states_three_older_spellings():
     assert spellings["spec.cpu.preferredCPUTopology"].values["preferAny"] == OlderValue("v1.1")
 
 
-def test_an_overlay_can_mark_a_trait_of_its_own_essential(tmp_path):
+def with_overlay(tmp_path: Path, text: str) -> Path:
+    """A copy of the built-in catalog whose catalog.yaml applies an overlay of ``text``."""
     catalog = copy_catalog(tmp_path / "catalog")
-    (catalog / "overlay.yaml").write_text(
+    (catalog / "overlay.yaml").write_text(text, encoding="utf-8")
+    settings = (catalog / "catalog.yaml").read_text(encoding="utf-8")
+    (catalog / "catalog.yaml").write_text(settings + "overlays: [overlay.yaml]\n", encoding="utf-8")
+    return catalog
+
+
+def test_an_overlay_can_mark_a_trait_of_its_own_essential(tmp_path):
+    catalog = with_overlay(tmp_path, 
         "traits:\n"
         "  add:\n"
         "    arm-only:\n"
@@ -60,9 +68,7 @@ def test_an_overlay_can_mark_a_trait_of_its_own_essential(tmp_path):
         "preferences:\n"
         "  change:\n"
         "    fedora.arm64:\n"
-        "      addTraits: [arm-only]\n", encoding="utf-8")
-    text = (catalog / "catalog.yaml").read_text(encoding="utf-8")
-    (catalog / "catalog.yaml").write_text(text + "overlays: [overlay.yaml]\n", encoding="utf-8")
+        "      addTraits: [arm-only]\n")
     code, report = build(catalog, tmp_path / "out", "--kubevirt", "v1.6")
     assert code == 0, report
     left_out = sorted({a["name"] for a in report["adjusted"] if a["action"] == "object left out"})
@@ -74,15 +80,12 @@ def test_an_overlay_can_mark_a_trait_of_its_own_essential(tmp_path):
 
 
 def test_an_overlay_replaces_the_spelling_of_a_field(tmp_path):
-    catalog = copy_catalog(tmp_path / "catalog")
-    (catalog / "overlay.yaml").write_text(
+    catalog = with_overlay(tmp_path, 
         "spellings:\n"
         "  - field: spec.firmware.preferredEfi   # this vendor's clusters want EFI without Secure Boot\n"
         "    as:\n"
         "      spec.firmware.preferredUseEfi: {value: true}\n"
-        "      spec.firmware.preferredUseSecureBoot: {value: false}\n", encoding="utf-8")
-    text = (catalog / "catalog.yaml").read_text(encoding="utf-8")
-    (catalog / "catalog.yaml").write_text(text + "overlays: [overlay.yaml]\n", encoding="utf-8")
+        "      spec.firmware.preferredUseSecureBoot: {value: false}\n")
     code, report = build(catalog, tmp_path / "out", "--kubevirt", "v1.3")
     assert code == 0, report
     windows = objects(tmp_path / "out")[("VirtualMachineClusterPreference", "windows.11")]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Mapping, Optional, Tuple
+from typing import Any, Iterable, Iterator, Mapping, Optional, Tuple
 
 from ...merge import dig
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
@@ -19,6 +19,11 @@ from ...source.documents import BundleDoc
 from ...source.schema_fast import whole_number
 
 LABELS: Tuple[str, ...] = ("metadata", "labels")
+
+
+def of_family(docs: Iterable[BundleDoc], wanted: str) -> Iterator[BundleDoc]:
+    """The documents of one family (``instancetype`` or ``preference``), in order."""
+    return (doc for doc in docs if family(doc) == wanted)
 
 
 def family(doc: BundleDoc) -> Optional[str]:

@@ -21,7 +21,7 @@ from typing import Iterator, Mapping, Sequence
 from ...problems import Problem
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc
-from ._objects import dig, family
+from ._objects import dig, of_family
 from ._webhook import refusal, warning
 from .base import RuleContext
 
@@ -45,9 +45,7 @@ SUPPORTED = frozenset(DEPRECATED) | frozenset(DEPRECATED.values())
 def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
     if ctx.kubevirt < CHECKED_SINCE:
         return
-    for doc in docs:
-        if family(doc) != "preference":
-            continue
+    for doc in of_family(docs, "preference"):
         topology = dig(doc.data, *TOPOLOGY)
         if not isinstance(topology, str):
             continue  # absent, or not text: the schema's to report

@@ -21,7 +21,7 @@ from typing import Any, Iterator, Optional, Sequence
 from ...problems import Path, Problem
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc
-from ._objects import dig, family
+from ._objects import dig, of_family
 from ._webhook import refusal
 from .base import RuleContext
 
@@ -71,9 +71,7 @@ def refused(data: Any, release: Release) -> Optional[tuple[Path, str]]:
 def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
     if ctx.kubevirt < CHECKED_SINCE:
         return
-    for doc in docs:
-        if family(doc) != "preference":
-            continue
+    for doc in of_family(docs, "preference"):
         found = refused(doc.data, ctx.kubevirt)
         if found is not None:
             yield refusal(doc, found[0], ctx.kubevirt, found[1], ID)
