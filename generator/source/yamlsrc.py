@@ -113,19 +113,23 @@ def _unclear_number(text: str, tag: str) -> str | None:
 
     YAML 1.1 reads ``010`` as 8 (octal), ``0x1A`` as 26, ``1_0`` as 10 and ``1:30`` as 90
     (base 60), where a person meant ten, a name or a time; ``.inf`` and ``.nan`` are no
-    JSON numbers, so no Kubernetes object can hold them (kubectl refuses them).
+    JSON numbers, so no Kubernetes object can hold them (kubectl refuses them). A large
+    build reads hundreds of thousands of numbers: the common spellings pass without a
+    regular expression.
     """
-    if tag == _INT and not _DECIMAL_INT.fullmatch(text):
+    if tag == _INT:
+        if (text.isdigit() and (text[0] != "0" or len(text) == 1)) or _DECIMAL_INT.fullmatch(text):
+            return None
         return (f"{excerpt(text)!r} is not a decimal number: YAML 1.1 would read it as "
                 f"{_yaml11_reading(text)}; write the number in decimal digits (10, not 010, 0x0a or 1_0), or "
                 "quote it if it is text")
-    if tag == _FLOAT and not _DECIMAL_FLOAT.fullmatch(text):
-        if text.lower().lstrip("+-") in (".inf", ".nan"):
-            return (f"{excerpt(text)!r} is no number JSON can hold, so no Kubernetes object can carry it; "
-                    "write a finite number, or quote it if it is text")
-        return (f"{excerpt(text)!r} is not a decimal number (YAML 1.1 reads '_' and ':' in numbers); write it "
-                "as 1.5 or 1.5e+3, or quote it if it is text")
-    return None
+    if tag != _FLOAT or _DECIMAL_FLOAT.fullmatch(text):
+        return None
+    if text.lower().lstrip("+-") in (".inf", ".nan"):
+        return (f"{excerpt(text)!r} is no number JSON can hold, so no Kubernetes object can carry it; "
+                "write a finite number, or quote it if it is text")
+    return (f"{excerpt(text)!r} is not a decimal number (YAML 1.1 reads '_' and ':' in numbers); write it "
+            "as 1.5 or 1.5e+3, or quote it if it is text")
 
 
 def _yaml11_reading(text: str) -> str:
