@@ -306,3 +306,21 @@ def test_a_component_larger_than_a_template_may_write_is_still_written(tmp_path:
     assert len(component) > 30000
     assert component == default_build().files["kustomize/components/kubevirt-v1.0/kustomization.yaml"]
     assert component.endswith(b"\n") and not component.endswith(b"\n\n") and b"\npatches:\n  # " in component
+
+
+def test_a_value_of_a_release_citgen_does_not_know_yet_is_served_as_its_older_spelling(tmp_path: Path):
+    """catalog.yaml may date a value by a release newer than any citgen has schemas for."""
+    catalog = copy_catalog(tmp_path / "catalog")
+    text = (catalog / "catalog.yaml").read_text(encoding="utf-8")
+    (catalog / "catalog.yaml").write_text(text.replace("      preferAny: {since: v1.1}\n",
+                                                       "      preferAny: {since: v1.1}\n"
+                                                       "      sockets: {since: v1.12, was: preferSockets}\n", 1)
+                                          .replace("      sockets: {since: v1.4, was: preferSockets}\n", "", 1),
+                                          encoding="utf-8")
+    build = generate(BuildOptions(catalog=catalog))  # the value is later than every release: respelt in all
+    assert build.problems == ()
+    windows = next(d for d in documents(build) if d["metadata"]["name"] == "windows.2k16.virtio")
+    assert windows["spec"]["cpu"]["preferredCPUTopology"] == "preferSockets"
+    ctx = context(build)
+    deltas = release_deltas(ctx, template_dirs(ctx))
+    assert [str(d.release) for d in deltas] == RELEASES and deltas[-1].changed == ()

@@ -22,7 +22,6 @@ the build's summary and its JSON report. The newest release changes nothing.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -103,7 +102,7 @@ class _Builder:
     def __init__(self, obj: CatalogObject, release: Release):
         self.obj, self.release = obj, release
         self.kind = obj.kinds[0]
-        self.spec: dict[str, Any] = copy.deepcopy(dict(obj.spec))
+        self.spec: dict[str, Any] = _copy(dict(obj.spec))
         self.adjustments: list[Adjustment] = []
         self.removed: list[tuple[str, ...]] = []
 
@@ -155,7 +154,7 @@ def _missing(spec: Mapping[str, Any], prefix: tuple[str, ...], builder: _Builder
         if not builder.knows(path):
             if introduced(builder.kind, path) is not None:
                 found.append(path)
-        elif isinstance(value, Mapping):
+        elif type(value) is dict:
             found += _missing(value, path, builder)
     return found
 
@@ -163,7 +162,7 @@ def _missing(spec: Mapping[str, Any], prefix: tuple[str, ...], builder: _Builder
 def _fields(spec: Mapping[str, Any], prefix: tuple[str, ...]) -> Iterable[tuple[str, ...]]:
     for key, value in spec.items():
         yield prefix + (key,)
-        if isinstance(value, Mapping):
+        if type(value) is dict:
             yield from _fields(value, prefix + (key,))
 
 
@@ -196,7 +195,7 @@ def _older_value(builder: _Builder, spelling: Spelling) -> None:
 
 def _write_older(builder: _Builder, spelling: Spelling, value: Any) -> list[str]:
     """Write the older fields that say what ``value`` said, where the release knows them; what was written."""
-    sub = value if isinstance(value, Mapping) else {}
+    sub = value if type(value) is dict else {}
     for key, allowed in spelling.when.items():
         if sub.get(key) not in allowed:
             return []
@@ -210,9 +209,18 @@ def _write_older(builder: _Builder, spelling: Spelling, value: Any) -> list[str]
             new = older.value
         if not builder.knows(older.path) or dig(builder.spec, *older.path[1:]) is not None:
             continue
-        _put(builder.spec, older.path[1:], copy.deepcopy(new))
+        _put(builder.spec, older.path[1:], _copy(new))
         written.append(f"{'.'.join(older.path)}: {_show(new)}")
     return written
+
+
+def _copy(value: Any) -> Any:
+    """A copy of a spec's value: its mappings and lists new, its scalars shared (they are immutable)."""
+    if type(value) is dict:
+        return {key: _copy(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_copy(item) for item in value]
+    return value
 
 
 def _show(value: Any) -> str:

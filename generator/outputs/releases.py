@@ -51,7 +51,7 @@ from ..model import CatalogObject, Spelling
 from ..problems import Location
 from ..render import Renderer
 from ..schemas import has_field
-from ..schemas.releases import Release, known, resolve
+from ..schemas.releases import Release, known
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
 
@@ -264,7 +264,9 @@ class _Shape:
                 continue  # for_release looks at a spelling only for a field the object has
             sets += [_lacking(kind, spelling.field)] + [_lacking(kind, older.path) for older in spelling.writes]
             if spelling.values:
-                since = {name: releases.index(resolve(older.since)) for name, older in spelling.values.items()}
+                # the index of the first release that has the value (all of them known: len(releases))
+                since = {name: sum(1 for r in releases if r < Release.parse(older.since))
+                         for name, older in spelling.values.items()}
                 thresholds += sorted(since.values())
                 if isinstance(value, str) and value in since:
                     changes |= set(range(since[value]))  # the releases before the one that brought it
