@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..merge import dig
 from ..model import CatalogObject, Spelling, label
 from ..schemas import has_every_field, has_field, introduced
+from ..schemas.dated import Dated, dated_spec
 from ..schemas.releases import Release, known
 
 #: Labels the catalog reads off one spec field alone: left out with the field.
@@ -97,14 +98,25 @@ def oldest_accepting(obj: CatalogObject) -> Release | None:
 
 
 class _Builder:
-    """The changes to one object, collected while its spec is rewritten."""
+    """The changes to one object, collected while its spec is rewritten.
+
+    The spec is copied as it is written: a mapping is copied, with the mappings
+    above it, only where a field is removed or written, so the rewritten spec
+    shares everything else with the object's (which is never changed).
+    """
 
     def __init__(self, obj: CatalogObject, release: Release):
         self.obj, self.release = obj, release
         self.kind = obj.kinds[0]
-        self.spec: dict[str, Any] = _copy(dict(obj.spec))
+        self.spec: dict[str, Any] = dict(obj.spec)
+        self.owned: dict[int, dict[str, Any]] = {id(self.spec): self.spec}  # the mappings copied here
         self.adjustments: list[Adjustment] = []
         self.removed: list[tuple[str, ...]] = []
+        try:
+            self.index: int | None = known().index(release)
+            self.tree: Dated | None = dated_spec(self.kind)
+        except (ValueError, KeyError):  # a release or kind without the tree: every key is asked
+            self.index, self.tree = None, None
 
     def note(self, path: Sequence[str], action: str, since: Release | None, written: str = "") -> None:
         self.adjustments.append(Adjustment(self.obj.family, self.obj.name, ".".join(path), action, since,
@@ -113,21 +125,51 @@ class _Builder:
     def knows(self, path: tuple[str, ...]) -> bool:
         return has_field(self.kind, path, self.release)
 
+    def own(self, node: dict[str, Any], key: str) -> Any:
+        """``node[key]``, copied first when it is a mapping this builder has not copied yet."""
+        value = node[key]
+        if isinstance(value, Mapping) and id(value) not in self.owned:
+            value = node[key] = dict(value)
+            self.owned[id(value)] = value
+        return value
+
+    def put(self, path: Sequence[str], value: Any) -> None:
+        """Write ``value`` at ``path`` (below spec), making the mappings on the way."""
+        node = self.spec
+        for key in path[:-1]:
+            if key not in node:
+                node[key] = {}
+                self.owned[id(node[key])] = node[key]
+            node = self.own(node, key)
+        node[path[-1]] = value
+
+    def pop(self, path: Sequence[str]) -> Any:
+        """Remove the value at ``path`` (below spec), and the mappings it leaves empty."""
+        parents = [self.spec]
+        for key in path[:-1]:
+            parents.append(self.own(parents[-1], key))
+        value = parents[-1].pop(path[-1])
+        for depth in range(len(path) - 2, -1, -1):
+            if parents[depth + 1]:
+                break
+            parents[depth].pop(path[depth])
+        return value
+
 
 def _one(obj: CatalogObject, release: Release,
          spellings: Mapping[tuple[str, ...], Spelling]) -> tuple[CatalogObject | None, list[Adjustment]]:
     builder = _Builder(obj, release)
     essential = {tuple(path) for path in obj.facts.get("essential", ())}
-    for path in _missing(builder.spec, ("spec",), builder):
+    for path in _missing(builder.spec, ("spec",), builder, builder.tree):
         if path in essential:
             return None, [Adjustment(obj.family, obj.name, ".".join(path), OBJECT_LEFT_OUT,
                                      introduced(builder.kind, path), release)]
     for spelling in spellings.values():  # values that came after their field
         if spelling.values:
             _older_value(builder, spelling)
-    for path in _missing(builder.spec, ("spec",), builder):
+    for path in _missing(builder.spec, ("spec",), builder, builder.tree):
         spelling = spellings.get(path)
-        value = _pop(builder.spec, path[1:])
+        value = builder.pop(path[1:])
         builder.removed.append(path)
         since = introduced(builder.kind, path)
         written = _write_older(builder, spelling, value) if spelling is not None else []
@@ -137,25 +179,38 @@ def _one(obj: CatalogObject, release: Release,
             builder.note(path, LEFT_OUT, since)
     if not builder.adjustments:
         return obj, []
-    labels = {key: value for key, value in obj.labels.items()
-              if key not in {DERIVED_LABELS.get(path) for path in builder.removed}}
+    derived = {DERIVED_LABELS.get(path) for path in builder.removed}
+    labels = {key: value for key, value in obj.labels.items() if key not in derived}
     return replace(obj, spec=builder.spec, labels=labels), builder.adjustments
 
 
-def _missing(spec: Mapping[str, Any], prefix: tuple[str, ...], builder: _Builder) -> list[tuple[str, ...]]:
+def _missing(spec: Mapping[str, Any], prefix: tuple[str, ...], builder: _Builder,
+             tree: Dated | None) -> list[tuple[str, ...]]:
     """The outermost fields of ``spec`` that a later release has and the release built for lacks.
 
     A field no release has (a misspelt key) is left as it is: the build's validation
-    refuses it with the field perhaps meant.
+    refuses it with the field perhaps meant. ``tree`` (schemas/dated.py) names the
+    keys that can be such a field or lead to one; without it, or where it is open,
+    every key is asked of the schemas.
     """
     found = []
-    for key, value in spec.items():
-        path = prefix + (key,)
-        if not builder.knows(path):
-            if introduced(builder.kind, path) is not None:
-                found.append(path)
-        elif type(value) is dict:
-            found += _missing(value, path, builder)
+    if tree is None or tree.open:
+        for key, value in spec.items():
+            path = prefix + (key,)
+            if not builder.knows(path):
+                if introduced(builder.kind, path) is not None:
+                    found.append(path)
+            elif type(value) is dict:
+                found += _missing(value, path, builder, None)
+        return found
+    for key, value in spec.items():  # the spec's order: the order the build reports its changes in
+        child = tree.children.get(key)
+        if child is None:
+            continue  # in every release with nothing dated below it, or in none
+        if builder.index in child.lacking:
+            found.append(prefix + (key,))
+        elif child.leads_somewhere and type(value) is dict:
+            found += _missing(value, prefix + (key,), builder, child)
     return found
 
 
@@ -183,12 +238,12 @@ def _older_value(builder: _Builder, spelling: Spelling) -> None:
         return
     shown = f"{'.'.join(spelling.field)}: {value}"
     if current is None:
-        _pop(builder.spec, spelling.field[1:])
+        builder.pop(spelling.field[1:])
         builder.removed.append(spelling.field)
         builder.note(spelling.field, LEFT_OUT, since, "")
         builder.adjustments[-1] = replace(builder.adjustments[-1], field=shown)
         return
-    _put(builder.spec, spelling.field[1:], current)
+    builder.put(spelling.field[1:], current)
     builder.note(spelling.field, RESPELT, since, f"{'.'.join(spelling.field)}: {current}")
     builder.adjustments[-1] = replace(builder.adjustments[-1], field=shown)
 
@@ -209,7 +264,7 @@ def _write_older(builder: _Builder, spelling: Spelling, value: Any) -> list[str]
             new = older.value
         if not builder.knows(older.path) or dig(builder.spec, *older.path[1:]) is not None:
             continue
-        _put(builder.spec, older.path[1:], _copy(new))
+        builder.put(older.path[1:], _copy(new))
         written.append(f"{'.'.join(older.path)}: {_show(new)}")
     return written
 
@@ -227,23 +282,3 @@ def _show(value: Any) -> str:
     if value is True or value is False:
         return "true" if value else "false"
     return str(value)
-
-
-def _put(spec: dict[str, Any], path: Sequence[str], value: Any) -> None:
-    node = spec
-    for key in path[:-1]:
-        node = node.setdefault(key, {})
-    node[path[-1]] = value
-
-
-def _pop(spec: dict[str, Any], path: Sequence[str]) -> Any:
-    """Remove the value at ``path``, and the mappings it leaves empty."""
-    parents = [spec]
-    for key in path[:-1]:
-        parents.append(parents[-1][key])
-    value = parents[-1].pop(path[-1])
-    for depth in range(len(path) - 2, -1, -1):
-        if parents[depth + 1]:
-            break
-        parents[depth].pop(path[depth])
-    return value

@@ -31,10 +31,13 @@ and serves it and the releases before it: what a newer release would add is
 not in its objects.
 
 Every build makes these outputs, so the work is kept small without changing a
-byte: for_release is asked only about objects a release may change (it lacks
-one of their fields or values), and once per object for releases that answer
-every question for_release would ask alike (_Shape); a catalog built again in
-the same process, with the same documents, reuses what was made (_KNOWN).
+byte: only the fields some release lacks are looked at (schemas/dated.py);
+for_release is asked only about objects a release may change (it lacks one of
+their fields or values), and once per object for releases that answer every
+question for_release would ask alike (_Shape), which then share one Changed;
+the operations are read only off what for_release rewrote (it shares the rest
+of a spec with the build's object); a catalog built again in the same process,
+with the same documents, reuses what was made (_KNOWN).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from ..model import CatalogObject, Spelling
 from ..problems import Location
 from ..render import Renderer
 from ..schemas import has_field
+from ..schemas.dated import Dated, dated_spec
 from ..schemas.releases import Release, known
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
@@ -118,6 +122,8 @@ def diff(old: Mapping[str, Any], new: Mapping[str, Any], path: tuple[str, ...] =
         where = path + (str(key),)
         if key not in old:
             ops.append(Op("add", where, value))
+        elif value is old[key]:
+            continue  # a value for_release left as it was: it shares it, unchanged
         elif isinstance(value, dict) and isinstance(old[key], dict):
             ops += diff(old[key], value, where)
         elif not same(old[key], value):
@@ -227,89 +233,131 @@ def _get(spec: Mapping[str, Any], path: Sequence[str]) -> Any:
     return node
 
 
+def _dated_sets(kind: str, spec: Mapping[str, Any]) -> list[frozenset[int]]:
+    """For each field of ``spec`` some release lacks, the releases that lack it (indexes into known()).
+
+    Only the dated fields are looked at (schemas/dated.py); where a schema takes
+    any key, and for a kind without that tree, every key is asked of the schemas.
+    A key no release has is left out: a build for a release never changes it.
+    """
+    try:
+        tree: Dated | None = dated_spec(kind)
+    except KeyError:
+        tree = None
+    sets: list[frozenset[int]] = []
+    stack: list[tuple[tuple[str, ...], Mapping[str, Any], Dated | None]] = [(("spec",), spec, tree)]
+    while stack:
+        prefix, node, here = stack.pop()
+        if here is None or here.open:
+            for key, value in node.items():
+                path = prefix + (key,)
+                lacking = _lacking(kind, path)
+                if lacking and len(lacking) < len(known()):
+                    sets.append(lacking)
+                if _is_mapping(value):
+                    stack.append((path, value, None))
+            continue
+        for key, child in here.children.items():
+            if key not in node:
+                continue
+            if child.lacking:
+                sets.append(child.lacking)
+            value = node[key]
+            if child.leads_somewhere and _is_mapping(value):
+                stack.append((prefix + (key,), value, child))
+    return sets
+
+
 class _Shape:
-    """What for_release's answer for one object can depend on, release by release.
+    """What for_release's answer for an object can depend on, release by release.
 
     for_release asks of a release only whether its schema has a field (the
     object's own fields, and the fields and older spellings catalog.yaml's
     ``spellings`` list for them) and whether it is older than the release that
     brought a value. Two releases that answer every such question alike for an
     object make the same object of it, so for_release is asked once per
-    distinct answer (``signature``); and a release that lacks none of its fields
-    and none of its values changes nothing (``may_change``).
+    distinct answer (``signatures``, one per release); and a release that lacks
+    none of its fields and none of its values changes nothing (``changes``).
+    Objects that ask the same questions share one shape (:func:`_shape_of`).
     """
 
-    __slots__ = ("changes", "sets", "thresholds")
+    __slots__ = ("changes", "signatures")
 
-    def __init__(self, obj: CatalogObject, spellings: Sequence[Spelling]):
-        kind = obj.kinds[0]
-        releases = known()
-        changes: set[int] = set()
-        sets: list[frozenset[int]] = []
-        stack: list[tuple[tuple[str, ...], Mapping[str, Any]]] = [(("spec",), obj.spec)]
-        while stack:
-            prefix, node = stack.pop()
-            for key, value in node.items():
-                path = prefix + (key,)
-                lacking = _lacking(kind, path)
-                if lacking:
-                    changes |= lacking
-                    sets.append(lacking)
-                if _is_mapping(value):
-                    stack.append((path, value))
-        thresholds: list[int] = []
-        for spelling in spellings:
-            value = _get(obj.spec, spelling.field[1:])
-            if value is _ABSENT:
-                continue  # for_release looks at a spelling only for a field the object has
-            sets += [_lacking(kind, spelling.field)] + [_lacking(kind, older.path) for older in spelling.writes]
-            if spelling.values:
-                # the index of the first release that has the value (all of them known: len(releases))
-                since = {name: sum(1 for r in releases if r < Release.parse(older.since))
-                         for name, older in spelling.values.items()}
-                thresholds += sorted(since.values())
-                if isinstance(value, str) and value in since:
-                    changes |= set(range(since[value]))  # the releases before the one that brought it
-        self.changes = frozenset(changes)
-        self.sets = tuple(sets)
-        self.thresholds = tuple(thresholds)
+    def __init__(self, sets: tuple[frozenset[int], ...], thresholds: tuple[int, ...], changes: frozenset[int]):
+        self.changes = changes
+        self.signatures = tuple((tuple(index in lacking for lacking in sets), tuple(index < t for t in thresholds))
+                                for index in range(len(known())))
 
-    def may_change(self, index: int) -> bool:
-        return index in self.changes
 
-    def signature(self, index: int) -> tuple:
-        return tuple(index in lacking for lacking in self.sets), tuple(index < t for t in self.thresholds)
+def _shape_of(obj: CatalogObject, spellings: Sequence[Spelling], interned: dict[tuple, _Shape]) -> _Shape:
+    kind = obj.kinds[0]
+    releases = known()
+    sets = _dated_sets(kind, obj.spec)
+    changes: set[int] = set().union(*sets)
+    thresholds: list[int] = []
+    for spelling in spellings:
+        value = _get(obj.spec, spelling.field[1:])
+        if value is _ABSENT:
+            continue  # for_release looks at a spelling only for a field the object has
+        sets += [_lacking(kind, spelling.field)] + [_lacking(kind, older.path) for older in spelling.writes]
+        if spelling.values:
+            # the index of the first release that has the value (all of them known: len(releases))
+            since = {name: sum(1 for r in releases if r < Release.parse(older.since))
+                     for name, older in spelling.values.items()}
+            thresholds += sorted(since.values())
+            if isinstance(value, str) and value in since:
+                changes |= set(range(since[value]))  # the releases before the one that brought it
+    key = (tuple(sets), tuple(thresholds), frozenset(changes))
+    found = interned.get(key)
+    if found is None:
+        found = interned[key] = _Shape(*key)
+    return found
 
 
 def _delta(index: int, release: Release, objects: Sequence[CatalogObject], shapes: Sequence[_Shape],
-           answers: dict[tuple[int, tuple], tuple[CatalogObject | None, tuple[str, ...]]],
-           operations: dict[tuple[int, tuple], tuple[Op, ...]],
+           members: Mapping[_Shape, Sequence[int]], memo: dict[tuple[int, tuple], Any],
            spellings: Sequence[Spelling], documents: _Documents) -> ReleaseDelta:
-    """``release``'s differences; ``answers`` keeps for_release's answer per object and signature."""
-    candidates = [(n, o, shapes[n].signature(index)) for n, o in enumerate(objects) if shapes[n].may_change(index)]
-    asked = [o for n, o, signature in candidates if (n, signature) not in answers]
+    """``release``'s differences.
+
+    ``memo`` keeps, per object and signature, for_release's answer and what was
+    made of it: a release that changes an object as the one before it did gets the
+    very same Changed, so the outputs can format it once.
+    """
+    candidates = sorted(n for shape, indexes in members.items() if index in shape.changes for n in indexes)
+    asked = [objects[n] for n in candidates if (n, shapes[n].signatures[index]) not in memo]
     if asked:
         kept, adjustments = for_release(asked, release, spellings)
         mine = {_key(o): o for o in kept}
         why: dict[str, list[str]] = {}
         for found in adjustments:  # said alike for every release that changes the object alike
             why.setdefault(_key(found), []).append(str(found))
-        for n, o, signature in candidates:
-            if (n, signature) not in answers:
-                answers[(n, signature)] = (mine.get(_key(o)), tuple(why.get(_key(o), ())))
+        for n in candidates:
+            signature = shapes[n].signatures[index]
+            if (n, signature) not in memo:
+                old = objects[n]
+                memo[(n, signature)] = _made(n, old, mine.get(_key(old)), tuple(why.get(_key(old), ())), documents)
     left_out, changed, why_left_out = [], [], {}
-    for n, old, signature in candidates:
-        new, reasons = answers[(n, signature)]
-        if new is None:
-            left_out.append(old)
-            why_left_out[_key(old)] = reasons
-        elif new is not old:
-            ops = operations.get((n, signature))
-            if ops is None:
-                ops = operations[(n, signature)] = documents.ops(n, old, new)
-            if ops:
-                changed.append(Changed(old, dict.fromkeys(old.kinds, ops), reasons))
+    for n in candidates:
+        made = memo[(n, shapes[n].signatures[index])]
+        if made is None:
+            continue
+        if isinstance(made, Changed):
+            changed.append(made)
+        else:
+            left_out.append(objects[n])
+            why_left_out[_key(objects[n])] = made
     return ReleaseDelta(release, tuple(left_out), tuple(changed), why_left_out)
+
+
+def _made(n: int, old: CatalogObject, new: CatalogObject | None, reasons: tuple[str, ...],
+          documents: _Documents) -> Changed | tuple[str, ...] | None:
+    """What one answer of for_release comes to: the reasons an object is left out, its Changed, or None."""
+    if new is None:
+        return reasons
+    if new is old:
+        return None
+    ops = documents.ops(n, old, new)
+    return Changed(old, dict.fromkeys(old.kinds, ops), reasons) if ops else None
 
 
 #: The deltas of the build whose outputs are being made, by the id of its context: its chart
@@ -346,10 +394,14 @@ def release_deltas(ctx: OutputContext, template_dirs: Sequence[Path]) -> tuple[R
     if found is None:
         spellings = ctx.catalog.settings.spellings
         documents = _Documents(template_dirs, by_key, verbatim)
-        shapes = [_Shape(o, spellings) for o in ctx.objects]
-        answers: dict[tuple[int, tuple], tuple[CatalogObject | None, tuple[str, ...]]] = {}
-        operations: dict[tuple[int, tuple], tuple[Op, ...]] = {}
-        found = tuple(_delta(i, release, ctx.objects, shapes, answers, operations, spellings, documents)
+        interned: dict[tuple, _Shape] = {}
+        shapes = [_shape_of(o, spellings, interned) for o in ctx.objects]
+        members: dict[_Shape, list[int]] = {}
+        for n, shape in enumerate(shapes):
+            if shape.changes:
+                members.setdefault(shape, []).append(n)
+        memo: dict[tuple[int, tuple], Any] = {}
+        found = tuple(_delta(i, release, ctx.objects, shapes, members, memo, spellings, documents)
                       for i, release in enumerate(known()))
         if key is not None:
             while len(_KNOWN) >= _KNOWN_SIZE:

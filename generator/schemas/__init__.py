@@ -117,6 +117,32 @@ def quick_check(kind: str, release: Release | None = None) -> Check | None:
 
 
 @lru_cache(maxsize=None)
+def twins_alike(release: Release) -> bool:
+    """Whether ``release``'s schemas of a cluster kind and its namespaced twin judge alike but for ``kind``.
+
+    They are the same schema but for the description of ``kind``, which is any
+    text in both; then a document and its twin, the same but for their kind, get
+    the same verdict from every check that reads the schema.
+    """
+    from ..model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
+
+    def without_kind(schema: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+        properties = dict(schema.get("properties") or {})
+        kind = properties.pop("kind", None)
+        return {**schema, "properties": properties}, kind
+
+    for cluster, namespaced in (INSTANCETYPE_KINDS, PREFERENCE_KINDS):
+        try:
+            (one, one_kind), (other, other_kind) = (without_kind(shipped_schema(k, release)) for k in (cluster, namespaced))
+        except KeyError:
+            return False
+        if one != other or not all(isinstance(k, dict) and k.keys() <= {"type", "description"}
+                                   and k.get("type") == "string" for k in (one_kind, other_kind)):
+            return False
+    return True
+
+
+@lru_cache(maxsize=None)
 def has_field(kind: str, path: Path, release: Release) -> bool:
     """Whether ``release``'s schema of ``kind`` has a field at ``path`` (a key path from the object's root)."""
     return _node_at(shipped_schema(kind, release), path) is not None
