@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 
 from generator.cli.schema import schema
 from generator.quantity import is_quantity
+from generator.schemas.fields import FIELDS_FILE
 from generator.schemas import METADATA_FILE, QUANTITY_PATTERN
 from generator.tools.schema_import import (KIND_SOURCES, QUANTITY_DEFINITION, KindSource, SchemaSourceError, convert,
                                            convert_kind, render)
@@ -144,7 +145,8 @@ def test_quantity_pattern_accepts_exactly_what_the_quantity_parser_accepts(text)
 
 
 def shipped_files() -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(SHIPPED.glob("*.json"))}
+    """The files an import of swagger.json writes (the release files' index comes from their import)."""
+    return {p.name: p.read_bytes() for p in sorted(SHIPPED.glob("*.json")) if p.name != FIELDS_FILE}
 
 
 def test_shipped_schemas_match_a_fresh_import_byte_for_byte(swagger_path, tmp_path):

@@ -23,6 +23,7 @@ from generator.schemas.releases import Release, known
 from generator.tools.crd_import import (CRD_QUANTITY_PATTERN, KINDS, MAX_DEPTH, convert_release, release_files)
 from generator.tools.schema_import import DRAFT, SchemaSourceError, render
 
+from generator.schemas.fields import FIELDS_FILE
 from tests.conftest import SHARED, shared_file
 from tests.helpers import snapshot
 
@@ -375,8 +376,11 @@ def test_import_of_a_folder_with_two_patches_of_a_minor_writes_the_newest(tmp_pa
     write_release(Path("crds"), "v1.7.4.json", toy_release("v1.7.4", "7" * 40))
     result = citgen("schema", "import", "crds", "--out", "out")
     assert result.exit_code == 0, result.output
-    assert result.output == "wrote out/kubevirt/v1.7.json\nwrote out/kubevirt/v1.8.json\n"
-    assert sorted(snapshot(Path("out"))) == ["kubevirt/v1.7.json", "kubevirt/v1.8.json"]
+    assert result.output == ("wrote out/kubevirt/v1.7.json\nwrote out/kubevirt/v1.8.json\n"
+                             "wrote out/release-fields.json\n")
+    assert sorted(snapshot(Path("out"))) == ["kubevirt/v1.7.json", "kubevirt/v1.8.json", "release-fields.json"]
+    index = json.loads(Path("out/release-fields.json").read_text())
+    assert index["releases"] == ["v1.7", "v1.8"]
     written = json.loads(Path("out/kubevirt/v1.8.json").read_text())
     assert (written["kubevirt"], written["commit"]) == ("v1.8.4", COMMIT)
 
@@ -542,23 +546,28 @@ def test_the_shipped_release_schemas_match_a_fresh_import_byte_for_byte(fresh_im
     out, _ = fresh_import
     fresh = snapshot(out)
     shipped = {f"kubevirt/{p.name}": p.read_bytes() for p in sorted(SHIPPED.glob("*.json"))}
+    shipped[FIELDS_FILE] = (SHIPPED.parent / FIELDS_FILE).read_bytes()
     assert sorted(fresh) == sorted(shipped)
     stale = [name for name in fresh if fresh[name] != shipped[name]]
-    assert stale == [], (f"generator/schemas/kubevirt is stale ({', '.join(stale)}); "
+    assert stale == [], (f"generator/schemas is stale ({', '.join(stale)}); "
                          f"run `citgen schema import {crds_dir}`")
 
 
 def test_a_fresh_import_writes_one_file_per_minor_release_and_says_so(fresh_import):
     out, result = fresh_import
-    assert result.output == "".join(f"wrote {out}/kubevirt/v1.{minor}.json\n" for minor in range(10))
-    assert sorted(snapshot(out)) == [f"kubevirt/v1.{minor}.json" for minor in range(10)]
+    assert result.output == ("".join(f"wrote {out}/kubevirt/v1.{minor}.json\n" for minor in range(10))
+                             + f"wrote {out}/{FIELDS_FILE}\n")
+    assert sorted(snapshot(out)) == [f"kubevirt/v1.{minor}.json" for minor in range(10)] + [FIELDS_FILE]
 
 
 def test_importing_one_release_file_writes_that_release_only(crds_dir, tmp_path):
     result = citgen("schema", "import", str(crds_dir / "v1.8.4.json"), "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
-    assert result.output == f"wrote {tmp_path}/out/kubevirt/v1.8.json\n"
-    assert snapshot(tmp_path / "out") == {"kubevirt/v1.8.json": (SHIPPED / "v1.8.json").read_bytes()}
+    assert result.output == f"wrote {tmp_path}/out/kubevirt/v1.8.json\nwrote {tmp_path}/out/{FIELDS_FILE}\n"
+    written = snapshot(tmp_path / "out")
+    assert written.pop("kubevirt/v1.8.json") == (SHIPPED / "v1.8.json").read_bytes()
+    assert json.loads(written.pop(FIELDS_FILE))["releases"] == ["v1.8"]  # the index of what the folder holds
+    assert written == {}
 
 
 def test_an_older_patch_beside_the_real_v1_8_4_leaves_the_shipped_v1_8_as_it_is(crds_dir, tmp_path):
@@ -568,7 +577,9 @@ def test_an_older_patch_beside_the_real_v1_8_4_leaves_the_shipped_v1_8_as_it_is(
     write_release(tmp_path / "crds", "v1.8.3.json", {**real, "kubevirt": "v1.8.3", "commit": "3" * 40})
     result = citgen("schema", "import", str(tmp_path / "crds"), "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
-    assert snapshot(tmp_path / "out") == {"kubevirt/v1.8.json": (SHIPPED / "v1.8.json").read_bytes()}
+    written = snapshot(tmp_path / "out")
+    assert written.pop("kubevirt/v1.8.json") == (SHIPPED / "v1.8.json").read_bytes()
+    assert list(written) == [FIELDS_FILE]
 
 
 def test_the_real_crds_use_int_or_string_with_the_quantity_pattern_the_converter_replaces(crds_dir):

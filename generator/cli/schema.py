@@ -36,7 +36,8 @@ def import_command(path: Path, out_dir: Path, kubevirt_version: str | None) -> R
     - a folder of release files (v1.8.4.json: a release's tag, commit and the
       openAPIV3Schema of the four instancetype.kubevirt.io CRDs), or one of them:
       each minor release's newest patch is written to kubevirt/v1.8.json and so on,
-      the schemas `validate --kubevirt` and `build --kubevirt` judge by;
+      the schemas `validate --kubevirt` and `build --kubevirt` judge by, with
+      release-fields.json, the index of which release has which field;
     - api/openapi-spec/swagger.json of a kubevirt/kubevirt checkout: the
       VirtualMachine schema `expand` reads, and the ObjectMeta every kind's
       metadata is checked against.

@@ -42,7 +42,7 @@ from ..source.inputfiles import read_bytes
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
 from .kustomize import template_dirs
-from .releases import Op, ReleaseDelta, documents_by_key, release_deltas
+from .releases import Changed, Op, ReleaseDelta, documents_by_key, release_deltas
 from .tables import markdown_table
 
 CHART = "common-instancetypes"
@@ -169,12 +169,19 @@ def releases_data(deltas: Sequence[ReleaseDelta]) -> dict[str, Any]:
     changes an object's kinds alike, so the operations of its first kind serve.
     """
     changes: dict[str, Any] = {}
+    made: dict[int, tuple[Changed, list[dict[str, Any]]]] = {}  # one list per Changed, shared by the releases
+
+    def operations(change: Changed) -> list[dict[str, Any]]:
+        found = made.get(id(change))
+        if found is None:
+            found = made[id(change)] = (change, [_chart_op(op) for op in change.ops[change.obj.kinds[0]]])
+        return found[1]
+
     for delta in deltas:
         left = {key: [o.name for o in delta.left_out if o.family == family] for family, key in FAMILY_KEY.items()}
         entry: dict[str, Any] = {"leftOut": left}
         for family, key in FAMILY_KEY.items():
-            entry[key] = {c.obj.name: [_chart_op(op) for op in c.ops[c.obj.kinds[0]]]
-                          for c in delta.changed if c.obj.family == family}
+            entry[key] = {c.obj.name: operations(c) for c in delta.changed if c.obj.family == family}
         changes[str(delta.release)] = entry
     return {"newest": str(deltas[-1].release), "releases": [str(d.release) for d in deltas], "changes": changes}
 
@@ -192,11 +199,19 @@ def _dump_releases(data: Mapping[str, Any]) -> bytes:
     def compact(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
+    lines: dict[int, tuple[Any, str]] = {}  # releases that change an object alike share its operations
+
+    def line(name: str, ops: Any) -> str:
+        found = lines.get(id(ops))
+        if found is None or found[0] is not ops:
+            found = lines[id(ops)] = (ops, f"{compact(name)}:{compact(ops)}")
+        return found[1]
+
     releases = []
     for release, entry in data["changes"].items():
         parts = [f"{compact('leftOut')}:{compact(entry['leftOut'])}"]
         for key in FAMILY_KEY.values():
-            objects = ",\n".join(f"{compact(name)}:{compact(ops)}" for name, ops in entry[key].items())
+            objects = ",\n".join(line(name, ops) for name, ops in entry[key].items())
             parts.append(f"{compact(key)}:{{\n{objects}\n}}" if objects else f"{compact(key)}:{{}}")
         releases.append(f"{compact(release)}:{{\n" + ",\n".join(parts) + "\n}")
     head = [f"{compact(key)}:{compact(value)}" for key, value in data.items() if key != "changes"]

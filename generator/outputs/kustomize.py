@@ -210,7 +210,10 @@ def _flow(value: object) -> str:
 
 def _op_text(op: Op) -> str:
     """One JSON-patch operation as an item of a YAML list, a line of JSON where it fits the lint's width."""
-    line = "- " + _flow(op.record())
+    if op.op == "remove":  # most operations: what _flow writes of the record, without the general encoder
+        line = '- {"op": "remove", "path": ' + _flow(op.pointer) + "}"
+    else:
+        line = "- " + _flow(op.record())
     if PATCH_INDENT + len(line) <= LINE_LIMIT:
         return line
     block = yaml_block([op.record()], PATCH_INDENT)  # folded by the emitter within the width

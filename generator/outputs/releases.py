@@ -289,21 +289,25 @@ class _Shape:
                                 for index in range(len(known())))
 
 
-def _shape_of(obj: CatalogObject, spellings: Sequence[Spelling], interned: dict[tuple, _Shape]) -> _Shape:
+def value_since(spelling: Spelling) -> dict[str, int]:
+    """For each value of ``spelling`` that came after its field, the index of the first release that has it
+    (all of them known: len(known()))."""
+    return {name: sum(1 for r in known() if r < Release.parse(older.since)) for name, older in spelling.values.items()}
+
+
+def _shape_of(obj: CatalogObject, spellings: Sequence[tuple[Spelling, dict[str, int]]],
+              interned: dict[tuple, _Shape]) -> _Shape:
+    """The shape of ``obj``; ``spellings`` each with its value_since."""
     kind = obj.kinds[0]
-    releases = known()
     sets = _dated_sets(kind, obj.spec)
     changes: set[int] = set().union(*sets)
     thresholds: list[int] = []
-    for spelling in spellings:
+    for spelling, since in spellings:
         value = _get(obj.spec, spelling.field[1:])
         if value is _ABSENT:
             continue  # for_release looks at a spelling only for a field the object has
         sets += [_lacking(kind, spelling.field)] + [_lacking(kind, older.path) for older in spelling.writes]
         if spelling.values:
-            # the index of the first release that has the value (all of them known: len(releases))
-            since = {name: sum(1 for r in releases if r < Release.parse(older.since))
-                     for name, older in spelling.values.items()}
             thresholds += sorted(since.values())
             if isinstance(value, str) and value in since:
                 changes |= set(range(since[value]))  # the releases before the one that brought it
@@ -395,7 +399,8 @@ def release_deltas(ctx: OutputContext, template_dirs: Sequence[Path]) -> tuple[R
         spellings = ctx.catalog.settings.spellings
         documents = _Documents(template_dirs, by_key, verbatim)
         interned: dict[tuple, _Shape] = {}
-        shapes = [_shape_of(o, spellings, interned) for o in ctx.objects]
+        dated = [(spelling, value_since(spelling)) for spelling in spellings]
+        shapes = [_shape_of(o, dated, interned) for o in ctx.objects]
         members: dict[_Shape, list[int]] = {}
         for n, shape in enumerate(shapes):
             if shape.changes:

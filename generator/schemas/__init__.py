@@ -24,6 +24,7 @@ from ..problems import Path, Problem
 from ..quantity import QuantityError, parse
 from ..source.documents import BundleDoc
 from ..source.schema_fast import Check, compile_schema, strict_validator_class
+from . import fields
 from .releases import Release, known, newest, release_data
 
 if TYPE_CHECKING:  # jsonschema is imported only to explain an object the fast check refused
@@ -120,9 +121,10 @@ def quick_check(kind: str, release: Release | None = None) -> Check | None:
 def twins_alike(release: Release) -> bool:
     """Whether ``release``'s schemas of a cluster kind and its namespaced twin judge alike but for ``kind``.
 
-    They are the same schema but for the description of ``kind``, which is any
-    text in both; then a document and its twin, the same but for their kind, get
-    the same verdict from every check that reads the schema.
+    They are the same schema but for ``kind``, which each schema takes as text, and
+    at most as its own name (which a document checked against that schema has);
+    then a document and its twin, the same but for their kind, get the same
+    verdict from every check that reads the schema.
     """
     from ..model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 
@@ -136,15 +138,26 @@ def twins_alike(release: Release) -> bool:
             (one, one_kind), (other, other_kind) = (without_kind(shipped_schema(k, release)) for k in (cluster, namespaced))
         except KeyError:
             return False
-        if one != other or not all(isinstance(k, dict) and k.keys() <= {"type", "description"}
-                                   and k.get("type") == "string" for k in (one_kind, other_kind)):
+        for name, kind in ((cluster, one_kind), (namespaced, other_kind)):
+            if not (isinstance(kind, dict) and kind.keys() <= {"type", "description", "const"}
+                    and kind.get("type") == "string" and kind.get("const", name) == name):
+                return False
+        if one != other:
             return False
     return True
 
 
 @lru_cache(maxsize=None)
 def has_field(kind: str, path: Path, release: Release) -> bool:
-    """Whether ``release``'s schema of ``kind`` has a field at ``path`` (a key path from the object's root)."""
+    """Whether ``release``'s schema of ``kind`` has a field at ``path`` (a key path from the object's root).
+
+    Answered by the index of every release's fields (fields.py) where it can, by the
+    schema itself otherwise (below ``metadata``), so a build does not read every
+    release's schemas to ask.
+    """
+    found = fields.has(kind, path, release)
+    if found is not None:
+        return found
     return _node_at(shipped_schema(kind, release), path) is not None
 
 
@@ -160,6 +173,14 @@ def introduced(kind: str, path: Path) -> Release | None:
 @lru_cache(maxsize=None)
 def fields_of(kind: str, release: Release) -> frozenset[Path]:
     """Every field path ``release``'s schema of ``kind`` has (list items add no index)."""
+    indexed = fields.fields(kind, release)
+    if indexed is not None:
+        return indexed
+    return schema_fields(kind, release)
+
+
+def schema_fields(kind: str, release: Release) -> frozenset[Path]:
+    """fields_of, read off the schema itself rather than the index."""
     found: set[Path] = set()
     stack: list[tuple[Any, Path]] = [(shipped_schema(kind, release), ())]
     while stack:
@@ -178,6 +199,9 @@ def fields_of(kind: str, release: Release) -> frozenset[Path]:
 @lru_cache(maxsize=None)
 def has_every_field(release: Release) -> bool:
     """Whether ``release`` has every field of the four kinds that any release citgen knows has."""
+    indexed = fields.has_all(release)
+    if indexed is not None:
+        return indexed
     kinds = sorted(release_data(release)["kinds"])
     return all(fields_of(kind, other) <= fields_of(kind, release) for kind in kinds for other in known())
 

@@ -8,12 +8,12 @@ most of what those outputs cost. This tree holds only the fields whose presence
 differs from release to release, and the keys that lead to them, so a walk looks
 at a few keys of each object and skips the rest.
 
-Its answers are has_field's: a node is built from the same schemas, following
-``properties`` as has_field does. Where a schema takes any key (``additionalProperties``,
-as ``spec.annotations`` does) the node is ``open``, and the walk asks has_field
-about each key below it. A key the tree does not hold, under a node that is not
-open, is either in every release with nothing dated below it, or in none (a
-misspelt key, which no build for a release changes).
+It is read off the index of the release schemas (fields.py), so its answers are
+has_field's. Where a schema takes any key (``additionalProperties``, as
+``spec.annotations`` does) the node is ``open``, and the walk asks has_field about
+each key below it. A key the tree does not hold, under a node that is not open, is
+either in every release with nothing dated below it, or in none (a misspelt key,
+which no build for a release changes).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Mapping
 
-from . import shipped_schema
+from .fields import releases_of, tree
 from .releases import known
 
 
@@ -46,29 +46,14 @@ class Dated:
         return bool(self.children) or self.open
 
 
-def _resolve(root: Mapping[str, Any], node: Any) -> Any:
-    """``node`` with its ``$ref`` followed, as has_field follows it."""
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-        node = root.get("$defs", {}).get(node["$ref"].rpartition("/")[2])
-    return node
-
-
-def _merge(nodes: Mapping[int, Any], roots: Mapping[int, Mapping[str, Any]], everyone: frozenset[int]) -> Dated:
-    """The tree below one field, from its schema in each release that has it (by release index)."""
-    open_here = any(isinstance(node.get("additionalProperties"), dict) for node in nodes.values())
-    keys: dict[str, dict[int, Any]] = {}
-    for index, node in nodes.items():
-        for key, sub in (node.get("properties") or {}).items():
-            sub = _resolve(roots[index], sub)
-            if isinstance(sub, dict):
-                keys.setdefault(key, {})[index] = sub
+def _dated(node: Mapping[str, Any], everyone: frozenset[int]) -> Dated:
     children = {}
-    for key, below in keys.items():
-        child = _merge(below, roots, everyone)
-        lacking = everyone - frozenset(below)
-        if lacking or child.leads_somewhere:
-            children[key] = Dated(lacking, child.children, child.open)
-    return Dated(frozenset(), children, open_here)
+    for key, child in node.get("p", {}).items():
+        below = _dated(child, everyone)
+        lacking = everyone - releases_of(child)
+        if lacking or below.leads_somewhere:
+            children[key] = Dated(lacking, below.children, below.open)
+    return Dated(everyone - releases_of(node), children, "a" in node)
 
 
 @lru_cache(maxsize=None)
@@ -77,10 +62,9 @@ def dated_spec(kind: str) -> Dated:
 
     KeyError for a kind no release has.
     """
-    releases = known()
-    roots = {index: shipped_schema(kind, release) for index, release in enumerate(releases)}
-    specs = {index: _resolve(root, (root.get("properties") or {}).get("spec")) for index, root in roots.items()}
-    specs = {index: node for index, node in specs.items() if isinstance(node, dict)}
-    everyone = frozenset(range(len(releases)))
-    tree = _merge(specs, roots, everyone)
-    return Dated(everyone - frozenset(specs), tree.children, tree.open)
+    root = tree(kind)
+    if root is None:
+        raise KeyError(kind)
+    everyone = frozenset(range(len(known())))
+    spec = root.get("p", {}).get("spec")
+    return _dated(spec, everyone) if spec is not None else Dated(everyone)

@@ -41,6 +41,7 @@ from ..problems import Location, Problem
 from ..schemas import QUANTITY_PATTERN
 from ..schemas.releases import RELEASE_FILES, minor_of
 from ..source.inputfiles import read_bytes
+from ..schemas.fields import FIELDS_FILE, folder_index
 from .schema_import import DRAFT, SchemaSourceError, write_files
 
 #: The kinds a release file must hold, each a CRD of instancetype.kubevirt.io.
@@ -180,4 +181,6 @@ def import_releases(path: Path, out_dir: Path) -> list[Path]:
     paths = sorted(path.glob("v*.json")) if path.is_dir() else [path]
     if not paths:
         raise _fail(str(path), "holds no release file (v1.8.4.json and the like)")
-    return write_files(release_files(paths), Path(out_dir) / RELEASE_FILES)
+    written = write_files(release_files(paths), Path(out_dir) / RELEASE_FILES)
+    # the index of every release's fields, of all the release files there now (schemas/fields.py)
+    return written + write_files({FIELDS_FILE: folder_index(Path(out_dir) / RELEASE_FILES)}, Path(out_dir))
