@@ -13,7 +13,6 @@ from ..load.gpu import left_out_note
 from ..pipeline import Build, BuildOptions, generate
 from ..result import Result
 from ..schemas.releases import Release
-from ..tools.freshness import compare
 from ..write import LOCK_TIMEOUT, Staging
 from .options import Seconds, catalog_build_options, command, kubevirt_option
 
@@ -67,6 +66,8 @@ def checked(options: BuildOptions, out: Path) -> Result:
     A build with problems is refused as a build is (exit 2): stale outputs are only
     worth reporting against a catalog that builds.
     """
+    from ..tools.freshness import compare  # only --check needs it: a build does not pay for its import
+
     result = generate(options)
     if result.problems:
         raise InputError(list(result.problems))

@@ -27,7 +27,6 @@ from click.core import ParameterSource
 from ..errors import CitgenError, InputError
 from ..problems import Location, Problem, excerpt
 from ..quantity import QuantityError, parse as parse_quantity
-from ..query import parse_selector
 from ..report import FORMATS, show
 from ..result import Result
 from ..source import inputfiles
@@ -143,6 +142,8 @@ class SelectorParam(CheckedParam):
     name = "SELECTOR"
 
     def check(self, value: str, option: str) -> Any:
+        from ..query import parse_selector  # imported when a command is given a selector
+
         return parse_selector(value)  # an InputError names --selector and the text
 
 
