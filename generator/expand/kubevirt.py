@@ -160,7 +160,7 @@ def _one(obj: CatalogObject, release: Release,
          spellings: Mapping[tuple[str, ...], Spelling]) -> tuple[CatalogObject | None, list[Adjustment]]:
     builder = _Builder(obj, release)
     essential = {tuple(path) for path in obj.facts.get("essential", ())}
-    for path in _missing(builder.spec, ("spec",), builder, builder.tree):
+    for path in _missing(builder.spec, ("spec",), builder, builder.tree) if essential else ():
         if path in essential:
             return None, [Adjustment(obj.family, obj.name, ".".join(path), OBJECT_LEFT_OUT,
                                      introduced(builder.kind, path), release)]
