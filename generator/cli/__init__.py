@@ -20,13 +20,11 @@ from ..report import FORMATS
 from ..result import Result
 from ..source import inputfiles
 from .build import build
-from .list import list_
 from .options import GROUP_FORMAT, FORMAT_HELP, DocumentCount, SizeParam, emit
-from .readme import readme
 from .version import version_option
 
 #: Commands that live in modules of their own, imported only when they run (or help
-#: lists them): a build does not pay for the validator's, expander's or schema
+#: lists them): a build does not pay for the validator's, expander's, lister's or schema
 #: importer's imports.
 LAZY_COMMANDS = {
     "validate": ("generator.cli.validate", "validate"),
@@ -35,6 +33,8 @@ LAZY_COMMANDS = {
     "init": ("generator.cli.init", "init"),
     "diff": ("generator.cli.diff", "diff"),
     "site": ("generator.cli.site", "site"),
+    "list": ("generator.cli.list", "list_"),
+    "readme": ("generator.cli.readme", "readme"),
 }
 
 
@@ -102,5 +102,4 @@ def main(ctx: click.Context, max_file_size: int, max_documents: int, report_form
     ctx.with_resource(inputfiles.limited(inputfiles.Limits(max_file_size, max_documents)))
 
 
-for _command in (build, list_, readme):
-    main.add_command(_command)
+main.add_command(build)

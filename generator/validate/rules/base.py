@@ -6,15 +6,16 @@ import inspect
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import ModuleType
-from typing import AbstractSet, Callable, Iterator, Mapping, Optional, Sequence
-
-from packaging.version import InvalidVersion, Version
+from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Mapping, Optional, Sequence
 
 from ...model import Catalog, label
 from ...problems import Problem
 from ...schemas.releases import Release, newest
 from ...source.documents import BundleDoc
 from ._objects import labels
+
+if TYPE_CHECKING:
+    from packaging.version import Version
 
 Check = Callable[[Sequence[BundleDoc], "RuleContext"], Iterator[Problem]]
 
@@ -26,6 +27,9 @@ _VERSION = label("common-instancetypes-version")
 
 
 def _version(text: str) -> Optional[Version]:
+    """``text`` as a version, None when it is none (imported here: a clean build never dates a finding)."""
+    from packaging.version import InvalidVersion, Version
+
     try:
         return Version(text)
     except InvalidVersion:
