@@ -12,6 +12,8 @@ CITGEN := $(BIN)/citgen
 # that requires-python in pyproject.toml allows (LOCK_PYTHON must be that version).
 BUILD_LOCK  := requirements/build.txt
 TEST_LOCK   := requirements/test.txt
+MUTATE_LOCK := requirements/mutate.txt
+MUTATE_VENV := .venv-mutate
 LOCK_PYTHON := 3.10
 UV_VERSION  := 0.13.9
 LOCKER      := .venv-lock
@@ -39,13 +41,14 @@ help:
 	@echo '  readme    regenerate the tables in README.md (citgen readme)'
 	@echo '  bench     run the benchmarks (docs/performance.md)'
 	@echo '  fuzz      run every property-based test with the long hypothesis profile (2000 examples)'
+	@echo '  mutate    mutation testing with mutmut, each module against its own tests (MODULE=generator/x.py for one)'
 	@echo '  lock      resolve the newest versions pyproject.toml allows into requirements/*.txt (uv, from the index)'
 	@echo '  test-latest  the whole suite in .venv-latest, with the newest versions pyproject.toml allows'
 	@echo '  test-lowest  the whole suite in .venv-lowest, with the lowest versions pyproject.toml allows'
 	@echo '  clean     remove .venv, build outputs and caches'
 	@echo '  help      show this list (the default target)'
 
-.PHONY: build test quick validate readme bench fuzz lock test-latest test-lowest clean
+.PHONY: build test quick validate readme bench fuzz mutate lock test-latest test-lowest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +88,19 @@ bench: $(VENV)/.installed
 fuzz: $(VENV)/.installed-test
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -n auto -m hypothesis
 
+# Mutation testing (mutation/run.py, docs/testing.md): hours for the whole package, so neither part of
+# `make test` nor of CI. It works in a copy of the tracked files and never writes into this tree;
+# `mutation/run.py --record RESULTS` is the step that records a run. citgen is not installed in
+# its venv: the tests import the mutants from mutmut's copy.
+$(MUTATE_VENV)/.installed: $(MUTATE_LOCK)
+	rm -rf $(MUTATE_VENV)
+	$(PYTHON) -m venv $(MUTATE_VENV)
+	$(MUTATE_VENV)/bin/python $(PIP_LOCKED) -r $(MUTATE_LOCK)
+	touch $@
+
+mutate: $(MUTATE_VENV)/.installed
+	$(MUTATE_VENV)/bin/python mutation/run.py $(if $(MODULE),--module $(MODULE))
+
 # --- moving on deliberately: the lock, and the suite under the newest and the lowest versions
 
 $(UV):
@@ -95,6 +111,7 @@ $(UV):
 lock: | $(UV)
 	$(UV_COMPILE) --extra test pyproject.toml requirements/build.in -o $(TEST_LOCK)
 	$(UV_COMPILE) --constraint $(TEST_LOCK) pyproject.toml requirements/build.in -o $(BUILD_LOCK)
+	$(UV_COMPILE) --constraint $(TEST_LOCK) --extra test pyproject.toml requirements/mutate.in -o $(MUTATE_LOCK)
 
 # Fresh each time, so that "newest" means newest today; the project's own build backend too.
 test-latest:
@@ -117,5 +134,5 @@ test-lowest: | $(UV)
 	.venv-lowest/bin/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 clean:
-	rm -rf $(VENV) $(LOCKER) .venv-latest .venv-lowest build dist .pytest_cache .hypothesis
+	rm -rf $(VENV) $(LOCKER) $(MUTATE_VENV) .venv-latest .venv-lowest build dist .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

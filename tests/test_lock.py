@@ -26,6 +26,7 @@ else:  # pragma: no cover - Python 3.10
 REPO = Path(__file__).resolve().parent.parent
 BUILD_LOCK = REPO / "requirements" / "build.txt"
 TEST_LOCK = REPO / "requirements" / "test.txt"
+MUTATE_LOCK = REPO / "requirements" / "mutate.txt"
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 
 
@@ -93,14 +94,26 @@ def test_the_runtime_dependencies_and_the_build_backend_are_in_the_build_lock():
     assert runtime | {"hatchling", "editables"} <= names
 
 
-@pytest.mark.parametrize("lock", [BUILD_LOCK, TEST_LOCK], ids=lambda p: p.name)
+@pytest.mark.parametrize("python", PYTHONS)
+def test_the_mutation_lock_holds_the_test_lock_s_versions_and_mutmut_3(python):
+    mutate, test = pins_for(MUTATE_LOCK, python), pins_for(TEST_LOCK, python)
+    project = PYPROJECT["project"]
+    needed = {canonicalize_name(Requirement(text).name)
+              for text in (*project["dependencies"], *project["optional-dependencies"]["test"])}
+    assert needed <= set(mutate)  # the tests run under mutmut with what they run with under make test
+    assert {name: test[name] for name in mutate if name in test} == {name: mutate[name] for name in mutate
+                                                                       if name in test}
+    assert mutate["mutmut"].split(".")[0] == "3"
+
+
+@pytest.mark.parametrize("lock", [BUILD_LOCK, TEST_LOCK, MUTATE_LOCK], ids=lambda p: p.name)
 def test_every_pin_carries_sha256_hashes(lock):
     for name, version, _, hashes in entries(lock):
         assert hashes, f"{lock.name}: {name}=={version} has no hash"
         assert all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes), f"{lock.name}: {name}"
 
 
-@pytest.mark.parametrize("lock", [BUILD_LOCK, TEST_LOCK], ids=lambda p: p.name)
+@pytest.mark.parametrize("lock", [BUILD_LOCK, TEST_LOCK, MUTATE_LOCK], ids=lambda p: p.name)
 def test_the_lock_was_resolved_for_every_platform_from_the_oldest_python_allowed(lock):
     command = lock.read_text(encoding="utf-8").splitlines()[1]
     assert "--universal" in command and "--generate-hashes" in command

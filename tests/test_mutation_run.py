@@ -1,0 +1,146 @@
+"""mutation/run.py: which module is judged by which tests, how a score is kept, and that the table is the tool's.
+
+The runs themselves take minutes to hours (``make mutate``) and are not part of the
+suite; what is checked here is everything around them: the scope, the naming rule
+that picks a module's own test files, the configuration each run gets, the score, and
+that docs/testing.md shows exactly what mutation/results.json recorded.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("mutation_run", REPO / "mutation" / "run.py")
+run = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = run  # its dataclasses look their module up there
+spec.loader.exec_module(run)
+
+
+@pytest.mark.parametrize("module, stem", [
+    ("generator/quantity.py", "quantity"),
+    ("generator/source/inputfiles.py", "source_inputfiles"),
+    ("generator/validate/rules/webhook_decode.py", "validate_rules_webhook_decode"),
+    ("generator/validate/__init__.py", "validate"),
+    ("generator/tools/vmexpand/_tree.py", "tools_vmexpand_tree"),
+])
+def test_a_module_s_test_files_are_named_after_its_path(module, stem):
+    assert run.test_stem(module) == stem
+
+
+def test_a_module_is_judged_by_its_own_file_and_the_files_that_extend_its_name(tmp_path):
+    for name in ("test_expand_traits.py", "test_expand_traits_conflicts.py", "test_expand_traitsy.py",
+                 "test_expand_instancetypes.py"):
+        (tmp_path / "tests").mkdir(exist_ok=True)
+        (tmp_path / "tests" / name).write_text("")
+    assert run.test_files("generator/expand/traits.py", tmp_path) == [
+        "tests/test_expand_traits.py", "tests/test_expand_traits_conflicts.py"]
+
+
+def test_the_scope_is_the_issue_s_and_nothing_else():
+    found = run.modules()
+    assert "generator/quantity.py" in found and "generator/source/inputfiles.py" in found
+    assert "generator/tools/vmexpand/requirements.py" in found and "generator/tools/diff.py" in found
+    assert not any(m.startswith(("generator/cli/", "generator/schemas/", "generator/tools/site/")) for m in found)
+    assert "generator/pipeline.py" not in found and "generator/model.py" not in found
+    assert found == sorted(found)
+
+
+@pytest.mark.parametrize("code, status", [(1, "killed"), (3, "killed"), (0, "survived"), (36, "timeout"),
+                                          (5, "no tests"), (None, "not checked"), (-11, "suspicious")])
+def test_mutmut_s_exit_codes_read_as_its_own_table_reads_them(code, status):
+    assert run.status_of(code) == status
+
+
+def result(**status: str) -> dict:
+    return {"module": "generator/x.py", "tests": ["tests/test_x.py"], "status": status}
+
+
+def test_the_score_counts_timeouts_as_killed_and_leaves_equivalent_mutants_out():
+    r = run.row(result(a="killed", b="timeout", c="survived", d="survived", e="no tests"), {"x.d": {}, "d": {}})
+    assert (r.mutants, r.killed, r.equivalent, r.survived) == (5, 2, 1, 2)
+    assert r.score == pytest.approx(2 / 4)
+    assert not r.meets
+
+
+def test_ninety_percent_meets_the_target_and_a_module_without_mutants_has_no_score():
+    nine = run.row(result(**{f"m{i}": "killed" for i in range(9)}, s="survived"), {})
+    assert nine.score == pytest.approx(0.9) and nine.meets
+    empty = run.row(result(), {})
+    assert empty.score is None and empty.meets
+
+
+def test_each_run_mutates_one_module_and_runs_its_tests_alone(tmp_path):
+    copy = tmp_path / "citgen"
+    copy.mkdir()
+    (copy / "pyproject.toml").write_text('[project]\nname = "citgen"\n\n[tool.mutmut]\nonly_mutate = ["old"]\n\n'
+                                         '[tool.other]\nkept = true\n')
+    run.configure(copy, "generator/merge.py", ["tests/test_merge.py"])
+    text = (copy / "pyproject.toml").read_text()
+    assert text.count("[tool.mutmut]") == 1 and "[tool.other]\nkept = true" in text
+    assert 'only_mutate = ["generator/merge.py"]' in text
+    assert 'pytest_add_cli_args_test_selection = ["tests/test_merge.py"]' in text
+    assert '"no:xdist"' in text
+
+
+def test_the_copy_holds_the_tracked_files_as_they_are_and_leaves_the_tree_alone(tmp_path):
+    tree = tmp_path / "tree"
+    (tree / "generator").mkdir(parents=True)
+    (tree / "generator" / "merge.py").write_text("committed\n")
+    (tree / "pyproject.toml").write_text('[project]\nname = "citgen"\n')
+    subprocess.run(["git", "init", "-q"], cwd=tree, check=True)
+    subprocess.run(["git", "add", "."], cwd=tree, check=True)
+    (tree / "generator" / "merge.py").write_text("being worked on\n")
+    (tree / "scratch.py").write_text("untracked\n")
+    before = {p: p.read_bytes() for p in tree.rglob("*") if p.is_file() and ".git" not in p.parts}
+    copy = run.make_copy(tmp_path / "work", tree)
+    assert (copy / "generator" / "merge.py").read_text() == "being worked on\n"
+    assert not (copy / "scratch.py").exists()
+    run.configure(copy, "generator/merge.py", ["tests/test_merge.py"])
+    assert {p: p.read_bytes() for p in tree.rglob("*") if p.is_file() and ".git" not in p.parts} == before
+
+
+def test_the_table_in_docs_testing_md_is_the_one_the_recorded_results_make():
+    recorded = json.loads(run.RESULTS.read_text()) if run.RESULTS.is_file() else {}
+    text = run.DOCS.read_text()
+    start, end = text.index(run.TABLE_START), text.index(run.TABLE_END) + len(run.TABLE_END)
+    assert text[start:end] == run.docs_section(recorded, run.load_equivalent()), (
+        "docs/testing.md's mutation table is not mutation/results.json's: run mutation/run.py --record")
+
+
+def test_every_equivalent_mutant_survived_a_recorded_run_and_says_why():
+    recorded = json.loads(run.RESULTS.read_text()) if run.RESULTS.is_file() else {}
+    survivors = {name for entry in recorded.values() for name, status in entry["status"].items()
+                 if status not in ("killed", "timeout")}
+    equivalent = yaml.safe_load(run.EQUIVALENT.read_text()) or {}
+    for name, entry in equivalent.items():
+        assert name in survivors, f"{name} is listed as equivalent but no recorded run has it surviving"
+        assert entry.get("change") and entry.get("reason"), name
+
+
+def test_recording_merges_a_run_into_the_recorded_results_and_the_docs(tmp_path, monkeypatch):
+    results, docs = tmp_path / "results.json", tmp_path / "testing.md"
+    results.write_text(json.dumps({"generator/a.py": {**result(m1="killed"), "module": "generator/a.py",
+                                                      "run": {"date": "2026-01-01", "commit": "abc"}}}))
+    docs.write_text(f"before\n{run.TABLE_START}\nold\n{run.TABLE_END}\nafter\n")
+    fresh = tmp_path / "fresh.json"
+    fresh.write_text(json.dumps({"run": {"date": "2026-11-25", "commit": "def"}, "modules": [
+        {**result(m1="killed", m2="survived"), "module": "generator/b.py", "error": ""},
+        {**result(), "module": "generator/c.py", "error": "no test file names this module"}]}))
+    monkeypatch.setattr(run, "RESULTS", results)
+    monkeypatch.setattr(run, "DOCS", docs)
+    monkeypatch.setattr(run, "EQUIVALENT", tmp_path / "none.yaml")
+    run.record(fresh)
+    merged = json.loads(results.read_text())
+    assert sorted(merged) == ["generator/a.py", "generator/b.py"]  # a run that failed records nothing
+    text = docs.read_text()
+    assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
+    assert "| `generator/b.py` | 2 | 1 | 0 | 1 | 50.0% (below 90%) | 2026-11-25 def |" in text
+    assert "| `generator/a.py` | 1 | 1 | 0 | 0 | 100.0% | 2026-01-01 abc |" in text
