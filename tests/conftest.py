@@ -194,3 +194,41 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
         terminalreporter.section("the checkout changed", sep="=", red=True)
         terminalreporter.write_line(f"changed during the run: {shown}; a test must write under its tmp_path only "
                                     "(or did someone edit these files meanwhile?)")
+
+
+# --------------------------------------------------------------------------- under mutmut (make mutate)
+
+#: What the package remembers between calls besides its lru_caches: (module, name of the dict).
+MEMOS = (("generator.outputs.kustomize", "_TEXTS"), ("generator.outputs.releases", "_LACKING"),
+         ("generator.outputs.releases", "_MADE"), ("generator.outputs.releases", "_KNOWN"))
+
+
+def forget_memos() -> None:
+    """Empty every lru_cache of the package and every memo of MEMOS.
+
+    mutmut runs each mutant's tests in a process forked from one that has already
+    run them all: an answer cached there (a label value judged valid, a release's
+    differences) would be handed to the mutant's tests without the mutated code
+    ever running, and the mutant would survive for no fault of the tests.
+    """
+    import functools
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if not (name == "generator" or name.startswith("generator.")) or module is None:
+            continue
+        for value in list(vars(module).values()):
+            holders = [value, *vars(value).values()] if isinstance(value, type) else [value]
+            for held in holders:
+                if isinstance(held, functools._lru_cache_wrapper):
+                    held.cache_clear()
+    for module, name in MEMOS:
+        getattr(sys.modules[module], name).clear() if module in sys.modules else None
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fresh_under_a_mutant():
+    """Under mutmut, each mutant's run starts with nothing remembered from the runs before it."""
+    if os.environ.get("MUTANT_UNDER_TEST", "") not in ("", "stats", "fail"):
+        forget_memos()
+    yield

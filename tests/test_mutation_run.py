@@ -144,3 +144,20 @@ def test_recording_merges_a_run_into_the_recorded_results_and_the_docs(tmp_path,
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
     assert "| `generator/b.py` | 2 | 1 | 0 | 1 | 50.0% (below 90%) | 2026-11-25 def |" in text
     assert "| `generator/a.py` | 1 | 1 | 0 | 0 | 100.0% | 2026-01-01 abc |" in text
+
+
+def test_the_memos_forgotten_under_mutmut_are_the_package_s(monkeypatch):
+    import importlib
+
+    from tests.conftest import MEMOS, forget_memos
+    from generator.objectmeta import label_value_problem
+
+    for module, name in MEMOS:
+        memo = getattr(importlib.import_module(module), name)
+        assert isinstance(memo, dict), (module, name)
+        memo["x"] = 1
+    label_value_problem("forgotten")
+    assert label_value_problem.cache_info().currsize
+    forget_memos()
+    assert label_value_problem.cache_info().currsize == 0
+    assert all(getattr(importlib.import_module(module), name) == {} for module, name in MEMOS)

@@ -35,6 +35,7 @@ def test_names_that_are_not(name, errors) -> None:
 @pytest.mark.parametrize("key", ["cpu", "instancetype.kubevirt.io/cpu", "A_b.C-9", "a" * 63, "example.com/" + "a" * 63,
                                  "x/y"])
 def test_label_keys_that_are_qualified_names(key) -> None:
+    assert qualified_name_errors(key) == []
     assert label_key_problem(key) is None
 
 

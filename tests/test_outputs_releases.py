@@ -28,8 +28,8 @@ from generator.outputs.releases import Op, ReleaseDelta, release_deltas
 from generator.pipeline import Build, BuildOptions, generate
 from generator.schemas.releases import Release, known, newest
 from tests.helpers import copy_catalog, default_build, kubectl, parse_stream
-from tests.test_helm import NOTES, expected, keyed
-from tests.test_kustomize import KUBECTL_ENV
+from tests.test_outputs_helm import NOTES, expected, keyed
+from tests.test_outputs_kustomize import KUBECTL_ENV
 
 pytestmark = pytest.mark.heavy(7)  # seconds of a worker's time: Helm and kubectl for every release
 

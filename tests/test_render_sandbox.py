@@ -1,6 +1,6 @@
 """render/sandbox.py and render/limits.py on their own: the bounds, in process, on small templates.
 
-tests/test_template_bounds.py runs whole builds of hostile catalogs in a child
+tests/test_render_limits.py runs whole builds of hostile catalogs in a child
 process; these render a line through the environment directly, with small
 limits, so each bound is pinned at its edge (the largest value allowed, the
 smallest refused) and an operation that takes a size is seen to be refused

@@ -24,7 +24,7 @@ from generator.cli import main
 from generator.pipeline import BuildOptions, generate
 from tests.conftest import UPSTREAM, shared_file
 from tests.helpers import REPO, default_build
-from tests.test_render_dump import KEY, PROSE, in_template, prose_data
+from tests.test_render_yamltext import KEY, PROSE, in_template, prose_data
 
 pytestmark = pytest.mark.heavy(11)  # seconds of a worker's time: run early (conftest.py)
 

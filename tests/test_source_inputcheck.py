@@ -7,7 +7,7 @@ come back located, one per mistake, in the explainer's words (source/inputcheck.
 "unknown key 'x' (did you mean 'y'?)", "missing required key 'x'", "expected a whole
 number, got 1.0". In family and trait files an unknown key's message names the
 mapping ("in a family file", "in preference 'alpine'", "in a trait"): the words these
-files had before they had a schema, which tests/test_traits.py and tests/cases/broken/
+files had before they had a schema, which tests/test_load_traits.py and tests/cases/broken/
 quote. The schemas carry those words (source/formats/preferences.py) and the same
 explainer applies them.
 """
