@@ -8,6 +8,7 @@ preferences into objects is tested in tests/test_load_traits.py and the expand t
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -292,16 +293,17 @@ def test_only_yaml_files_are_family_files(tmp_path: Path) -> None:
 
 
 def test_a_preference_defined_twice_is_reported_where_the_second_is_and_the_first_kept(tmp_path: Path) -> None:
+    """The rest of the second file still loads: here ``linux``, written after the duplicate."""
     root = write(tmp_path, {"preferences/alpine.yaml": MINIMAL, "preferences/linux.yaml": """
         preferences:
-          linux:
-            description: Linux.
           alpine:
             description: Again.
+          linux:
+            description: Linux.
         """})
     catalog, problems = read_preference_catalog(root)
     assert [str(p) for p in problems] == [
-        "preferences/linux.yaml:4:3: preferences.alpine: preference 'alpine' is already defined at "
+        "preferences/linux.yaml:2:3: preferences.alpine: preference 'alpine' is already defined at "
         "preferences/alpine.yaml:2"]
     assert catalog.preferences["alpine"].description == "  Alpine.  "
     assert list(catalog.preferences) == ["alpine", "linux"]
@@ -344,6 +346,20 @@ def test_files_linked_from_outside_the_catalog_are_refused(tmp_path: Path) -> No
         "preferences/traits/rng.yaml: is a symbolic link to a file outside the catalog directory; citgen reads only "
         "files inside the catalog"]
     assert catalog.families == {}
+
+
+def test_a_preferences_folder_that_cannot_be_read_is_refused_by_its_name(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the folder reads to a user without read permission on it (the tests may run as root, whom no
+    permission bit stops, so os.access answers as it would for that user)."""
+    root = write(tmp_path, {"preferences/alpine.yaml": MINIMAL, "preferences/traits/rng.yaml": RNG})
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != root / "preferences" and access(path, mode))
+    with pytest.raises(InputError) as caught:
+        read_preference_catalog(root)
+    assert [str(p) for p in caught.value.problems] == [
+        "preferences: cannot read the folder: permission denied; citgen reads all of a catalog folder or refuses "
+        "it, so that no file of it is left out unnoticed"]
 
 
 def test_load_preference_catalog_returns_the_catalog_read_without_problems(tmp_path: Path) -> None:

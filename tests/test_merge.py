@@ -77,6 +77,13 @@ def test_merge_patch_leaves_the_target_and_the_patch_as_they_were():
     assert out == {"a": {"b": 1, "c": [2, 3]}}
 
 
+def test_merge_patch_copies_a_replacing_value_all_the_way_down():
+    patch = {"gpus": [{"name": "gpu1", "deviceName": "nvidia.com/A400"}]}
+    out = merge_patch({}, patch)
+    out["gpus"][0]["name"] = "changed"
+    assert patch == {"gpus": [{"name": "gpu1", "deviceName": "nvidia.com/A400"}]}
+
+
 def test_merge_patch_of_a_mapping_onto_something_else_starts_from_an_empty_mapping():
     assert merge_patch("text", {"a": 1, "b": None}) == {"a": 1}
     assert merge_patch(None, {"a": {"b": None}}) == {"a": {}}

@@ -39,7 +39,8 @@ def test_a_field_the_schema_does_not_know_is_an_error_with_the_field_perhaps_mea
 
 def test_every_document_is_checked_and_each_bad_field_found_once() -> None:
     it = instancetype(cpu=2.5, labels={"cpu": 2})
-    assert findings(crd_schema, typo(), instancetype(), it, preference(kind=NPREF, devices={"preferredDiskBus": 3})) == [
+    pref = preference(kind=NPREF, devices={"preferredDiskBus": 3})
+    assert findings(crd_schema, typo(), instancetype(), it, pref) == [
         "b.yaml#0 (u1.large) $.spec.cpu.gueest: unknown field 'gueest'; did you mean 'guest'? [schema]",
         "b.yaml#2 (u1.large) $.metadata.labels['instancetype.kubevirt.io/cpu']: expected string, got integer 2 "
         "[schema]",

@@ -47,3 +47,13 @@ def test_labels_that_are_not_a_mapping_or_keys_that_are_not_text_are_left_to_oth
     listed = obj(CIT, "u1.small")
     listed["metadata"]["labels"] = ["instancetype.kubevirt.io/colour"]
     assert findings(known_labels, odd, listed) == []
+
+
+def test_every_label_of_an_object_is_looked_at_whatever_comes_before_it() -> None:
+    """A known label, another prefix's label or a key that is no text before an unknown one hides nothing."""
+    for before in ({"instancetype.kubevirt.io/cpu": "2"}, {"example.com/team": "a"}, {7: "x"}):
+        labelled = obj(CIT, "u1.large")
+        labelled["metadata"]["labels"] = {**before, "instancetype.kubevirt.io/colour": "blue"}
+        assert findings(known_labels, labelled) == [
+            "b.yaml#0 (u1.large) $.metadata.labels['instancetype.kubevirt.io/colour']: unknown label "
+            "'instancetype.kubevirt.io/colour' [known-labels]"], before
