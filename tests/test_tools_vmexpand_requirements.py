@@ -132,3 +132,39 @@ def test_memory_is_checked_after_cpu_and_before_architecture() -> None:
         "spec.template.spec.architecture: preference requires architecture arm64 but amd64 is being requested")
     spec["domain"]["cpu"]["threads"] = 1
     assert check(None, preference, spec).reason == "cpu"
+
+
+def test_requirements_against_the_vm_without_instancetype() -> None:
+    preference = {"cpu": {"preferredCPUTopology": "cores"}, "requirements": {"cpu": {"guest": 4}}}
+    error = check(None, preference, {"domain": {"cpu": {"cores": 2}}})
+    assert str(error) == ("spec.template.spec.domain.cpu.cores: insufficient CPU resources of 2 vCPU provided by "
+                          "VirtualMachine, preference requires 4 vCPU provided as cores")
+    error = check(None, preference, {"domain": {}})
+    assert str(error) == ("spec.template.spec.domain.cpu: no CPU resources provided by VirtualMachine, "
+                          "preference requires 4 vCPU")
+    assert check(None, preference, {"domain": {"cpu": {"cores": 4}}}) is None
+
+
+def test_requirements_any_and_spread_count_the_product() -> None:
+    any_pref = {"cpu": {"preferredCPUTopology": "any"}, "requirements": {"cpu": {"guest": 8}}}
+    error = check(None, any_pref, {"domain": {"cpu": {"cores": 2, "sockets": 2, "threads": 1}}})
+    assert error.field == ("spec.template.spec.domain.cpu.cores, spec.template.spec.domain.cpu.sockets, "
+                           "spec.template.spec.domain.cpu.threads")
+    assert error.message.endswith("of 4 vCPU provided by VirtualMachine, preference requires 8 vCPU "
+                                  "provided as cores, sockets and threads")
+    spread = {"cpu": {"preferredCPUTopology": "spread"}, "requirements": {"cpu": {"guest": 8}}}
+    error = check(None, spread, {"domain": {"cpu": {"cores": 2, "sockets": 2, "threads": 2}}})
+    assert error.message.endswith("of 4 vCPU provided by VirtualMachine, preference requires 8 vCPU provided as SocketsCores")
+
+
+def test_memory_requirement_against_the_vm() -> None:
+    preference = {"requirements": {"memory": {"guest": "1.5Gi"}}}
+    error = check(None, preference, {"domain": {"memory": {"guest": "1Gi"}}})
+    assert str(error) == ("spec.template.spec.domain.memory: insufficient Memory resources of 1Gi provided by "
+                          "VirtualMachine, preference requires 1536Mi")
+    assert check(None, preference, {"domain": {"memory": {"guest": "1536Mi"}}}) is None
+
+
+def test_requirements_compare_quantities_not_text() -> None:
+    preference = {"requirements": {"memory": {"guest": "1024Mi"}}}
+    assert check({"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}, preference, {}) is None
