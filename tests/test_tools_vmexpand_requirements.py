@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from generator.tools.vmexpand import expand
+from generator.tools.vmexpand.conflicts import ExpandError
 from generator.tools.vmexpand.requirements import check
 
 CPU = "spec.template.spec.domain.cpu"
@@ -168,3 +169,91 @@ def test_memory_requirement_against_the_vm() -> None:
 def test_requirements_compare_quantities_not_text() -> None:
     preference = {"requirements": {"memory": {"guest": "1024Mi"}}}
     assert check({"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}, preference, {}) is None
+
+
+# -- what each refusal names: field, KubeVirt's message and the requirement unmet ------------------
+
+
+def test_an_instancetype_with_too_few_vcpus_is_refused_for_cpu() -> None:
+    error = check({"cpu": {"guest": 2}, "memory": {"guest": "4Gi"}}, preferring("sockets", 4), {})
+    assert error == ExpandError("spec.instancetype", "insufficient CPU resources of 2 vCPU provided by instance type, "
+                                "preference requires 4 vCPU", "cpu")
+
+
+def test_an_instancetype_naming_no_vcpus_provides_none() -> None:
+    """KubeVirt's guest count is a uint32: left out, it is 0, and 0 does not meet a requirement of 1."""
+    error = check({"memory": {"guest": "1Gi"}}, preferring("sockets", 1), {})
+    assert error == ExpandError("spec.instancetype", "insufficient CPU resources of 0 vCPU provided by instance type, "
+                                "preference requires 1 vCPU", "cpu")
+
+
+def test_a_cpu_requirement_without_a_guest_count_requires_nothing() -> None:
+    preference = {"requirements": {"cpu": {}}}
+    assert check({"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}, preference, {}) is None
+    # a VM whose CPU names no count at all offers 0 vCPUs, and 0 meets a requirement of 0
+    assert check(None, preference, {"domain": {"cpu": {}}}) is None
+
+
+def test_a_vm_without_cpu_is_refused_for_cpu() -> None:
+    error = check(None, preferring("sockets", 2), {"domain": {"memory": {"guest": "1Gi"}}})
+    assert error == ExpandError(CPU, "no CPU resources provided by VirtualMachine, preference requires 2 vCPU", "cpu")
+
+
+def test_a_vm_with_too_few_sockets_is_refused_for_cpu() -> None:
+    error = check(None, preferring("sockets", 3), vm_cpu(2, 1, 1))
+    assert error == ExpandError(f"{CPU}.sockets", "insufficient CPU resources of 2 vCPU provided by VirtualMachine, "
+                                "preference requires 3 vCPU provided as sockets", "cpu")
+
+
+def test_a_spread_across_an_unknown_layout_counts_no_vcpus() -> None:
+    """KubeVirt's switch over ``across`` has no case for another value, so the VM provides 0 vCPUs."""
+    error = check(None, preferring("spread", 1, "Sideways"), vm_cpu(2, 2, 2))
+    assert (error.message, error.reason) == (
+        "insufficient CPU resources of 0 vCPU provided by VirtualMachine, preference requires 1 vCPU provided as "
+        "Sideways", "cpu")
+
+
+def test_an_instancetype_with_too_little_memory_is_refused_in_gos_notation() -> None:
+    instancetype = {"cpu": {"guest": 2}, "memory": {"guest": "1.5Gi"}}
+    error = check(instancetype, {"requirements": {"memory": {"guest": "2048Mi"}}}, {})
+    assert error == ExpandError("spec.instancetype", "insufficient Memory resources of 1536Mi provided by instance type, "
+                                "preference requires 2Gi", "memory")
+    assert check(instancetype, {"requirements": {"memory": {"guest": "1536Mi"}}}, {}) is None
+
+
+def test_with_an_instancetype_the_vms_own_memory_is_not_looked_at() -> None:
+    instancetype = {"cpu": {"guest": 2}, "memory": {"guest": "1Gi"}}
+    vmi_spec = {"domain": {"memory": {"guest": "8Gi"}}}
+    error = check(instancetype, {"requirements": {"memory": {"guest": "2Gi"}}}, vmi_spec)
+    assert str(error) == ("spec.instancetype: insufficient Memory resources of 1Gi provided by instance type, "
+                          "preference requires 2Gi")
+
+
+def test_an_instancetype_naming_no_memory_provides_none() -> None:
+    error = check({"cpu": {"guest": 2}}, {"requirements": {"memory": {"guest": "1Gi"}}}, {})
+    assert error == ExpandError("spec.instancetype", "insufficient Memory resources of 0 provided by instance type, "
+                                "preference requires 1Gi", "memory")
+
+
+def test_a_memory_requirement_without_a_guest_size_requires_nothing() -> None:
+    preference = {"requirements": {"memory": {}}}
+    assert check({"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}, preference, {}) is None
+    assert check(None, preference, {"domain": {"memory": {"guest": "1Mi"}}}) is None
+
+
+def test_a_vm_with_too_little_memory_is_refused_for_memory() -> None:
+    error = check(None, {"requirements": {"memory": {"guest": "2Gi"}}}, {"domain": {"memory": {"guest": "1Gi"}}})
+    assert error.reason == "memory"
+
+
+def test_another_architecture_is_refused_for_architecture() -> None:
+    error = check(None, {"requirements": {"architecture": "arm64"}}, {"architecture": "amd64"})
+    assert error == ExpandError("spec.template.spec.architecture",
+                                "preference requires architecture arm64 but amd64 is being requested", "architecture")
+    assert check(None, {"requirements": {"architecture": "arm64"}}, {"architecture": "arm64"}) is None
+
+
+def test_a_vm_naming_no_architecture_requests_the_empty_one() -> None:
+    """Go prints the empty string: two spaces between "but" and "is"."""
+    error = check(None, {"requirements": {"architecture": "arm64"}}, {})
+    assert error.message == "preference requires architecture arm64 but  is being requested"

@@ -1,0 +1,156 @@
+"""write.py's output lock and what it refuses to replace, at their exact edges.
+
+The lock is a file beside the output directory (``.<name>.lock``) holding one JSON
+line, the pid and start time of the build that holds it; a build that finds it held
+waits for ``--lock-timeout`` seconds, then names the holder. An output directory is
+replaced only when it holds what ``citgen <command>`` wrote there.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from generator import write
+from generator.errors import CitgenError, InputError
+from generator.write import MANIFEST, OutputLock, Staging, lock_path
+
+
+def lock_text(path: Path) -> dict:
+    text = path.read_text()
+    assert text.endswith("\n") and text.count("\n") == 1, text
+    return json.loads(text)
+
+
+def test_the_lock_holds_one_json_line_of_the_holder_s_pid_and_start_time(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with OutputLock(out, timeout=1) as lock:
+        held = lock_text(lock.path)
+        assert held["pid"] == os.getpid()
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", held["started"]), held
+        assert set(held) == {"pid", "started"}
+        assert lock.path == tmp_path / ".out.lock" == lock_path(out)
+        assert (lock.path.stat().st_mode & 0o777) == 0o644
+    assert not lock.path.exists()
+
+
+def padded(size: int) -> bytes:
+    """A lock of ours, ``size`` bytes long (spaces inside the JSON)."""
+    head, tail = b'{"pid": 1, "started": "2026-11-25T00:00:00Z"', b"}"
+    return head + b" " * (size - len(head) - len(tail)) + tail
+
+
+@pytest.mark.parametrize("size, ours", [(4096, True), (4097, False)])
+def test_a_lock_file_is_ours_up_to_4096_bytes(tmp_path: Path, size: int, ours: bool) -> None:
+    lock = tmp_path / ".out.lock"
+    lock.write_bytes(padded(size))
+    assert len(lock.read_bytes()) == size
+    fd = os.open(lock, os.O_RDONLY)
+    try:
+        assert write._holds_a_lock(fd) is ours
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("content", [b'{"pid": 1}', b'{"pid": 1, "started": "x", "more": 2}', b'[1, 2]',
+                                     b"not json", b'{"pid": 1, "started"'])
+def test_a_file_that_is_not_exactly_a_lock_of_ours_is_not_one(tmp_path: Path, content: bytes) -> None:
+    lock = tmp_path / ".out.lock"
+    lock.write_bytes(content)
+    fd = os.open(lock, os.O_RDONLY)
+    try:
+        assert write._holds_a_lock(fd) is False
+    finally:
+        os.close(fd)
+
+
+def test_a_lock_held_by_another_is_waited_for_and_then_its_holder_is_named(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    path = lock_path(out)
+    path.write_text(json.dumps({"pid": 4242, "started": "2026-11-25T01:02:03Z"}) + "\n")
+    holder = os.open(path, os.O_RDWR)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        started = time.monotonic()
+        with pytest.raises(CitgenError) as exc:
+            OutputLock(out, timeout=0.3).acquire()
+        waited = time.monotonic() - started
+    finally:
+        os.close(holder)
+    [problem] = exc.value.problems
+    assert problem.message == ("another citgen build is writing this output directory (pid 4242, started "
+                               "2026-11-25T01:02:03Z); gave up after waiting 0.3 seconds (--lock-timeout sets how "
+                               "long to wait)")
+    assert waited >= 0.3
+    assert lock_text(path) == {"pid": 4242, "started": "2026-11-25T01:02:03Z"}  # the holder's, untouched
+
+
+def test_a_lock_released_while_waiting_is_taken(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    path = lock_path(out)
+    path.write_text("")
+    holder = os.open(path, os.O_RDWR)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    threading.Timer(0.2, os.close, [holder]).start()
+    lock = OutputLock(out, timeout=5)
+    lock.acquire()
+    try:
+        assert lock_text(path)["pid"] == os.getpid()
+    finally:
+        lock.release()
+
+
+def test_a_holder_that_has_not_written_its_pid_yet_is_said_so(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    path = lock_path(out)
+    path.write_text("")
+    holder = os.open(path, os.O_RDWR)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        with pytest.raises(CitgenError) as exc:
+            OutputLock(out, timeout=0).acquire()
+    finally:
+        os.close(holder)
+    assert "(a process that has not written its pid yet)" in exc.value.problems[0].message
+
+
+def test_releasing_a_lock_never_taken_does_nothing(tmp_path: Path) -> None:
+    lock = OutputLock(tmp_path / "out")
+    lock.release()
+    assert not lock.path.exists()
+
+
+def output_of(tmp_path: Path, first_line: str) -> Path:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / MANIFEST).write_text(f"{first_line}\nbundle.yaml\n")
+    (out / "bundle.yaml").write_text("x")
+    return out
+
+
+@pytest.mark.parametrize("first_line, who", [("citgen site", "`citgen site`"), ("make-bundles 2.0", "another program"),
+                                             ("", "another program")])
+def test_the_output_of_another_command_or_program_is_named_and_not_replaced(tmp_path: Path, first_line: str,
+                                                                           who: str) -> None:
+    out = output_of(tmp_path, first_line)
+    with pytest.raises(InputError) as exc:
+        with Staging(out) as staging:
+            staging.write({"bundle.yaml": b"y"})
+    assert exc.value.problems[0].message == (f"holds the output of {who}, not of `citgen build`; choose an "
+                                             "empty or new --out")
+    assert (out / "bundle.yaml").read_text() == "x"
+
+
+def test_an_output_of_the_same_command_is_replaced(tmp_path: Path) -> None:
+    out = output_of(tmp_path, "citgen build")
+    with Staging(out) as staging:
+        staging.write({"bundle.yaml": b"y"})
+        staging.commit()
+    assert (out / "bundle.yaml").read_text() == "y"
