@@ -209,8 +209,9 @@ def diff_of(copy: Path, mutant: str) -> str:
 # --------------------------------------------------------------------------- the score and the table
 
 
-def load_equivalent(path: Path = EQUIVALENT) -> dict[str, dict[str, str]]:
+def load_equivalent(path: Path | None = None) -> dict[str, dict[str, str]]:
     """``mutation/equivalent.yaml``: surviving mutants that change nothing a caller can see, with the reason."""
+    path = EQUIVALENT if path is None else path
     if not path.is_file():
         return {}
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}

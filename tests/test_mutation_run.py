@@ -130,7 +130,7 @@ def test_recording_merges_a_run_into_the_recorded_results_and_the_docs(tmp_path,
     results, docs = tmp_path / "results.json", tmp_path / "testing.md"
     results.write_text(json.dumps({"generator/a.py": {**result(m1="killed"), "module": "generator/a.py",
                                                       "run": {"date": "2026-01-01", "commit": "abc"}}}))
-    docs.write_text(f"before\n{run.TABLE_START}\nold\n{run.TABLE_END}\nafter\n")
+    docs.write_text(f"before\n{run.TABLE_START}\nTHE OLD TABLE\n{run.TABLE_END}\nafter\n")
     fresh = tmp_path / "fresh.json"
     fresh.write_text(json.dumps({"run": {"date": "2026-11-25", "commit": "def"}, "modules": [
         {**result(m1="killed", m2="survived"), "module": "generator/b.py", "error": ""},
@@ -142,7 +142,8 @@ def test_recording_merges_a_run_into_the_recorded_results_and_the_docs(tmp_path,
     merged = json.loads(results.read_text())
     assert sorted(merged) == ["generator/a.py", "generator/b.py"]  # a run that failed records nothing
     text = docs.read_text()
-    assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
+    assert text.startswith("before\n") and text.endswith("after\n") and "THE OLD TABLE" not in text
+    assert "No surviving mutant is taken for equivalent." in text
     assert "| `generator/b.py` | 2 | 1 | 0 | 1 | 50.0% (below 90%) | 2026-11-25 def |" in text
     assert "| `generator/a.py` | 1 | 1 | 0 | 0 | 100.0% | 2026-01-01 abc |" in text
 

@@ -130,6 +130,19 @@ def test_each_value_of_a_preference_body_is_held_to_its_type(adding: bool):
 
 
 @pytest.mark.parametrize("adding", [True, False])
+def test_an_override_spec_that_is_no_mapping_is_refused(adding: bool):
+    assert problems(overlay._preference(adding=adding), "{description: d, overrideSpec: [a]}\n") == [
+        "f.yaml:1:32: overrideSpec: expected a mapping, got a list"]
+
+
+def test_the_family_of_a_preference_added_is_text_and_not_empty():
+    adding = overlay._preference(adding=True)
+    assert problems(adding, "{description: d, family: 5}\n") == ["f.yaml:1:26: family: expected a string, got 5"]
+    assert problems(adding, "{description: d, family: [fedora]}\n") == [
+        "f.yaml:1:26: family: expected a string, got a list"]
+
+
+@pytest.mark.parametrize("adding", [True, False])
 def test_a_preference_body_that_is_not_a_mapping_is_refused(adding: bool):
     assert problems(overlay._preference(adding=adding), "[description]\n") == [
         "f.yaml:1:1: expected a mapping, got a list"]
@@ -365,7 +378,8 @@ def test_a_series_change_holds_its_values_to_the_series_format():
 
 
 def test_a_feature_of_a_series_change_is_removed_by_null_or_refused_in_words_that_say_so():
-    assert of_overlay("series:\n  change:\n    u:\n      features: {hugepages: 3, numa: 1, overcommitPercent: x}\n") == [
+    assert of_overlay("series:\n  change:\n    u:\n"
+                      "      features: {hugepages: 3, numa: 1, overcommitPercent: x}\n") == [
         "overlay.yaml:4:29: series.change.u.features.hugepages: expected 2Mi, 1Gi, or null to remove hugepages, got 3",
         "overlay.yaml:4:38: series.change.u.features.numa: expected true, false, or null to remove numa, got 1",
         "overlay.yaml:4:60: series.change.u.features.overcommitPercent: expected a whole number from 1 to 100, or "

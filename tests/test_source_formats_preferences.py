@@ -122,14 +122,14 @@ def test_a_preference_name_of_253_characters_is_accepted_and_of_254_refused_with
 @pytest.mark.parametrize("key", ["osType", "iconClass"])
 def test_an_os_type_or_icon_class_must_be_text_that_is_not_blank(key: str):
     assert family(f"{key}: ' '\npreferences: {{a: {{description: d, {key}: 5}}}}\n") == [
-        f"{F}:1:{len(key) + 3}: {key}: {key} must be a non-empty string, got a string",
+        f"{F}:1:{len(key) + 3}: {key}: {key} must be a non-empty string, got ' '",
         f"{F}:2:{37 + len(key)}: preferences.a.{key}: {key} must be a non-empty string, got a number",
     ]
 
 
 def test_a_display_name_or_based_on_must_be_text_that_is_not_blank():
     assert family("preferences: {a: {description: d, displayName: '', basedOn: null}}\n") == [
-        f"{F}:1:48: preferences.a.displayName: displayName must be a non-empty string, got a string",
+        f"{F}:1:48: preferences.a.displayName: displayName must be a non-empty string, got ''",
         f"{F}:1:61: preferences.a.basedOn: basedOn must be a non-empty string, got nothing (null)",
     ]
 
@@ -162,7 +162,8 @@ def test_a_trait_entry_is_a_name_or_a_mapping_with_the_trait_and_whether_it_over
 
 
 def test_traits_written_as_one_name_rather_than_a_list_are_refused():
-    assert family("traits: rng\npreferences: {a: {description: d}}\n") == [f"{F}:1:9: traits: expected a list, got 'rng'"]
+    assert family("traits: rng\npreferences: {a: {description: d}}\n") == [
+        f"{F}:1:9: traits: expected a list, got 'rng'"]
 
 
 def test_requirements_are_a_vcpu_count_of_1_or_more_and_a_memory_quantity_greater_than_zero():
@@ -205,7 +206,7 @@ def test_a_family_file_is_read_on_without_what_breaks_its_format():
     assert kept.data == {"osType": "linux", "preferences": {"a": {"description": "d"}}}
     assert sorted(str(p) for p in found) == [
         f"{F}:2:1: iconclass: unknown key 'iconclass' in a family file; did you mean 'iconClass'?",
-        f"{F}:4:36: preferences.a.displayName: displayName must be a non-empty string, got a string",
+        f"{F}:4:36: preferences.a.displayName: displayName must be a non-empty string, got ''",
         f"{F}:5:3: preferences.B: preference name 'B' must be lower-case letters, digits, dashes and dots, "
         "starting and ending with a letter or digit",
     ]
@@ -230,7 +231,8 @@ def test_a_preference_name_is_a_dns_subdomain(name: str, fits: bool):
 ])
 def test_a_trait_name_is_lowercase_letters_digits_and_inner_dashes(name: str, fits: bool):
     assert problems(TRAIT_NAME, f"'{name}'\n") == ([] if fits else [
-        f"f.yaml:1:1: expected a trait name of lower-case letters, digits and '-' such as efi-secureboot, got '{name}'"])
+        "f.yaml:1:1: expected a trait name of lower-case letters, digits and '-' such as efi-secureboot, "
+        f"got '{name}'"])
 
 
 def test_a_family_name_has_at_most_63_characters_alphanumeric_at_both_ends():

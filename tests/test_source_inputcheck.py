@@ -152,3 +152,34 @@ def test_the_cases_cover_every_schema_of_the_formats():
                "overlay": formats.OVERLAY}
     assert set(covered) == set(CASES)
     assert {id(schema) for schema in covered.values()} == {id(schema) for schema in formats.FILE_KINDS.values()}
+
+
+# --------------------------------------------------------------------------- how a value and a count are said
+
+
+def test_a_value_with_a_control_character_shows_it_escaped_once():
+    from generator.source.inputcheck import describe
+
+    assert describe(" \t ") == "' \\t '"  # read: ' \t ', a tab between two spaces
+    assert describe("a\\tb") == "'a\\\\tb'"  # a backslash and a t, told apart from a tab
+    assert describe("\x1b[31m") == "'\\x1b[31m'"
+    assert describe("it's") == '"it\'s"'
+
+
+def test_a_long_value_is_cut_and_says_how_much_more_there_was():
+    from generator.problems import EXCERPT
+    from generator.source.inputcheck import describe
+
+    assert describe("x" * EXCERPT) == repr("x" * EXCERPT)
+    assert describe("x" * (EXCERPT + 3)) == repr("x" * EXCERPT + "... (3 more characters)")
+
+
+@pytest.mark.parametrize("least, found, said", [
+    (1, 0, "expected at least one entry, got an empty mapping"),
+    (2, 1, "expected at least 2 entries, got 1"),
+    (3, 0, "expected at least 3 entries, got 0"),
+])
+def test_a_mapping_with_too_few_entries_is_told_how_many_it_needs(least, found, said):
+    from generator.source.inputcheck import _at_least
+
+    assert _at_least(least, found, "entry", "entries", "mapping") == said

@@ -2,12 +2,58 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
-from generator.tools.vmexpand.goquantity import go_string
+from generator.tools.vmexpand.goquantity import canonical, float32, go_string, quantity_format
 
 
 @pytest.mark.parametrize("text, printed", [("1.5Gi", "1536Mi"), ("2Gi", "2Gi"), ("1000M", "1G"), ("0.5", "500m"),
                                            ("1536", "1536"), ("1e3", "1e3"), ("100Mi", "100Mi")])
 def test_quantities_print_as_go_prints_them(text, printed) -> None:
     assert go_string(text) == printed
+
+
+@pytest.mark.parametrize(
+    "text, fmt",
+    [
+        ("1Gi", "BinarySI"), (" 1Ki ", "BinarySI"), ("1e3", "DecimalExponent"), ("1E3", "DecimalExponent"),
+        ("-1e3", "DecimalExponent"), ("+2e3", "DecimalExponent"), ("1E", "DecimalSI"), ("1G", "DecimalSI"),
+        ("1500m", "DecimalSI"), ("1536", "DecimalSI"),
+    ],
+)
+def test_the_format_is_the_suffix_family_written(text, fmt) -> None:
+    assert quantity_format(text) == fmt
+
+
+def test_an_integer_from_yaml_is_decimal() -> None:
+    assert quantity_format(1024) == "DecimalSI"
+    assert go_string(2048) == "2048"
+
+
+@pytest.mark.parametrize(
+    "text, printed",
+    [
+        ("1Ki", "1Ki"), ("1024", "1024"), ("1536Ki", "1536Ki"), ("1.5Ki", "1536"), ("0.5Ki", "512"),
+        ("1023", "1023"), ("0Gi", "0"), ("1024Ei", "1024Ei"), ("1048576Ki", "1Gi"), ("-2Gi", "-2Gi"),
+        ("1000k", "1M"), ("1500k", "1500k"), ("1.5", "1500m"), ("0.000000001", "1n"), ("0.0000000001", "1n"),
+        ("0.0000015", "1500n"), ("1000", "1k"), ("1000000000000000000000", "1e21"), ("1e-3", "1e-3"),
+        ("1000e0", "1e3"), ("100e0", "100"), ("1.5e3", "1500"), ("0e3", "0"), ("-1.5", "-1500m"),
+        ("1000E", "1e21"), ("1u", "1u"), ("1000m", "1"), ("1P", "1P"), ("1000T", "1P"), ("1E", "1E"),
+    ],
+)
+def test_more_quantities_print_as_go_prints_them(text, printed) -> None:
+    assert go_string(text) == printed
+
+
+def test_a_fractional_binary_quantity_prints_as_decimal() -> None:
+    assert canonical(Fraction(2049, 2), "BinarySI") == "1024500m"
+    assert canonical(-1024, "BinarySI") == "-1Ki"
+    assert canonical(-1023, "BinarySI") == "-1023"
+    assert canonical(2**70, "BinarySI") == "1024Ei"
+
+
+def test_float32_rounds_to_single_precision() -> None:
+    assert float32(0.1) == 0.10000000149011612
+    assert float32(0.5) == 0.5

@@ -140,3 +140,87 @@ def test_small_matrix_written_here() -> None:
         ("b.small", "needs-2g", False),
         ("b.small", "spread3", False),
     ]
+
+
+def _it(name: str, cpu: int, memory: str) -> dict:
+    return {"kind": "VirtualMachineClusterInstancetype", "metadata": {"name": name},
+            "spec": {"cpu": {"guest": cpu}, "memory": {"guest": memory}}}
+
+
+def _pref(name: str, spec: dict) -> dict:
+    return {"kind": "VirtualMachineClusterPreference", "metadata": {"name": name}, "spec": spec}
+
+
+def test_a_pair_records_its_verdict_and_first_refusal() -> None:
+    objects = [_it("small", 1, "1Gi"), _pref("needs-2", {"requirements": {"cpu": {"guest": 2}}}), _pref("any", {})]
+    assert matrix(objects, objects) == [
+        PairResult("small", "any", True, None, None),
+        PairResult("small", "needs-2", False,
+                   "insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU", "cpu"),
+    ]
+
+
+def test_the_matrix_expands_for_the_clusters_architecture() -> None:
+    objects = [_it("small", 1, "1Gi"), _pref("arm", {"requirements": {"architecture": "arm64"}})]
+    assert [r.ok for r in matrix(objects, objects, arch="arm64")] == [True]
+    refused = matrix(objects, objects)
+    assert [(r.ok, r.reason, r.error) for r in refused] == [
+        (False, "architecture", "preference requires architecture arm64 but amd64 is being requested")]
+
+
+def test_objects_without_metadata_or_of_other_kinds_are_left_out() -> None:
+    objects = ["text", {"kind": "VirtualMachineClusterPreference"}, {"kind": "VirtualMachineClusterPreference", "metadata": []},
+               _it("b", 1, "1Gi"), _it("a", 1, "1Gi"), _pref("z", {}), _pref("y", {}),
+               {"kind": "VirtualMachinePreference", "metadata": {"name": "ns"}, "spec": {}}]
+    assert [(r.instancetype, r.preference) for r in matrix(objects, objects)] == [
+        ("a", "y"), ("a", "z"), ("b", "y"), ("b", "z")]
+    assert matrix([_it("a", 1, "1Gi")], [_pref("y", {})]) == [PairResult("a", "y", True)]
+    assert matrix([_pref("y", {})], [_it("a", 1, "1Gi")]) == []
+
+
+def test_the_default_vm_names_the_pair_as_cluster_kinds() -> None:
+    assert default_vm("u1.small", "fedora") == {
+        "apiVersion": "kubevirt.io/v1",
+        "kind": "VirtualMachine",
+        "metadata": {"name": "matrix"},
+        "spec": {
+            "instancetype": {"kind": "VirtualMachineClusterInstancetype", "name": "u1.small"},
+            "preference": {"kind": "VirtualMachineClusterPreference", "name": "fedora"},
+            "runStrategy": "Halted",
+            "template": {"spec": {"domain": {"devices": {}}, "volumes": [
+                {"name": "containerdisk", "containerDisk": {"image": "quay.io/containerdisks/fedora:latest"}},
+                {"name": "cloudinitdisk", "cloudInitNoCloud": {"userData": "#cloud-config\n"}},
+            ]}},
+        },
+    }
+
+
+SMALL = [
+    PairResult("a", "p", True),
+    PairResult("a", "q", False, "too small", "memory"),
+    PairResult("b", "p", False, "cannot spread", "topology"),
+    PairResult("b", "q", False, "too few", "memory"),
+]
+
+
+def test_the_summary_counts_refusals_by_reason_in_name_order() -> None:
+    counted = summary(iter(SMALL))
+    assert counted == {"pairs": 4, "accepted": 1, "rejected": 3, "rejected_memory": 2, "rejected_topology": 1}
+    assert list(counted) == ["pairs", "accepted", "rejected", "rejected_memory", "rejected_topology"]
+    assert summary([]) == {"pairs": 0, "accepted": 0, "rejected": 0}
+
+
+def test_the_text_lists_refusals_then_the_totals() -> None:
+    assert format_text(iter(SMALL)) == ("a + q: too small\nb + p: cannot spread\nb + q: too few\n"
+                                        "1 of 4 pairs accepted, 3 rejected\n")
+    assert format_text(SMALL, all_pairs=True) == ("a + p: ok\na + q: too small\nb + p: cannot spread\nb + q: too few\n"
+                                                  "1 of 4 pairs accepted, 3 rejected\n")
+
+
+def test_the_json_is_an_indented_list_of_records() -> None:
+    text = format_json(SMALL[:2])
+    assert text == json.dumps([
+        {"instancetype": "a", "preference": "p", "ok": True, "error": None},
+        {"instancetype": "a", "preference": "q", "ok": False, "error": "too small"},
+    ], indent=2) + "\n"
+    assert SMALL[1].record() == {"instancetype": "a", "preference": "q", "ok": False, "error": "too small"}

@@ -176,3 +176,11 @@ def test_an_unknown_spread_layout_is_neither_refused_nor_laid_out() -> None:
     """KubeVirt's switches over ``across`` have no case for another value: no refusal, the 1 x 1 x 1 default."""
     assert check_spread({"cpu": {"guest": 3}}, spread(across="Sideways")) is None
     assert guest_topology(4, spread(across="Sideways")) == {"sockets": 1, "cores": 1, "threads": 1}
+
+
+@pytest.mark.parametrize("across", ["SocketsCores", "CoresThreads", "SocketsCoresThreads"])
+def test_a_spread_layout_counts_in_whole_numbers(across) -> None:
+    """The counts are written into the VM: 2, not 2.0, as the YAML a user reads back."""
+    layout = guest_topology(8, spread(across=across))
+    assert [type(layout[k]) for k in ("sockets", "cores", "threads")] == [int, int, int]
+    assert layout["sockets"] * layout["cores"] * layout["threads"] == 8

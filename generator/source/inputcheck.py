@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from .. import quantity
 from ..errors import InputError
 from ..objectmeta import label_value_problem
-from ..problems import Path, Problem, excerpt
+from ..problems import EXCERPT, Path, Problem, excerpt
 from .schema_fast import Check, compile_schema, strict_validator_class
 from .yamlsrc import Document, load_file
 
@@ -105,8 +105,9 @@ def describe(value: Any) -> str:
         return f"the boolean {str(value).lower()}"
     if value is None:
         return "nothing (null)"
-    if isinstance(value, str):
-        return repr(excerpt(value))
+    if isinstance(value, str):  # quoted as Python quotes it, which escapes each control character once
+        more = len(value) - EXCERPT
+        return repr(value if more <= 0 else f"{value[:EXCERPT]}... ({more} more characters)")
     return excerpt(repr(value))
 
 
@@ -213,12 +214,19 @@ def _message(error: jsonschema.ValidationError) -> tuple[Path, str]:
     if kind == "maximum":
         return path, f"expected a number at most {error.validator_value}, got {describe(error.instance)}"
     if kind == "minProperties":
-        return path, "expected at least one entry, got an empty mapping"
+        return path, _at_least(error.validator_value, len(error.instance), "entry", "entries", "mapping")
     if kind == "minLength" and error.validator_value == 1:
         return path, "expected a non-empty string, got ''"
     if kind == "minItems":
-        return path, "expected at least one item, got an empty list"
+        return path, _at_least(error.validator_value, len(error.instance), "item", "items", "list")
     return path, error.message
+
+
+def _at_least(least: int, found: int, one: str, many: str, what: str) -> str:
+    """``expected at least one entry, got an empty mapping``; ``expected at least 2 entries, got 1``."""
+    if least == 1:
+        return f"expected at least one {one}, got an empty {what}"
+    return f"expected at least {least} {many}, got {found}"
 
 
 def _key_error(error: jsonschema.ValidationError) -> bool:

@@ -53,7 +53,9 @@ TRAIT_REF: dict[str, Any] = {
 TRAIT_LIST: dict[str, Any] = {"type": "array", "items": TRAIT_REF}
 
 #: Text a person reads (a display name, an OS type, an icon class): anything but blank.
-_TEXT: dict[str, Any] = {"type": "string", "pattern": r"\S", "x-message": "{name} must be a non-empty string, got {kind}"}
+_TEXT: dict[str, Any] = {"type": "string", "pattern": r"\S", "x-message": {
+    "type": "{name} must be a non-empty string, got {kind}",
+    "pattern": "{name} must be a non-empty string, got {got}"}}
 _FLAG: dict[str, Any] = {"type": "boolean", "x-message": "{name} must be true or false, got {kind}"}
 #: A spec fragment: its fields are KubeVirt's, checked against KubeVirt's schema (load/traits.py).
 _FRAGMENT: dict[str, Any] = {"type": "object"}
