@@ -323,11 +323,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     copy = make_copy(workdir)
     log = workdir / "mutmut.log"
     run = {"date": dt.date.today().isoformat(), "commit": git_commit(), "tool": mutmut_version()}
-    results = []
+    results: list[ModuleResult] = []
     equivalent = load_equivalent()
+    args.results.parent.mkdir(parents=True, exist_ok=True)
     for module in wanted:
         result = run_module(copy, module, args.children, log)
         results.append(result)
+        save(args.results, run, results)  # after each module: a long run stopped midway keeps what it did
         shown = row(asdict(result), equivalent) if not result.error else None
         print(f"{module}: " + (result.error if shown is None else
                                f"{shown.mutants} mutants, {shown.killed} killed, {shown.equivalent} equivalent, "
@@ -337,9 +339,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name in result.survivors():
                 if name not in equivalent:
                     print(f"  survived: {name}\n" + "\n".join("    " + line for line in diff_of(copy, name).splitlines()))
-    args.results.parent.mkdir(parents=True, exist_ok=True)
-    args.results.write_text(json.dumps({"run": run, "modules": [asdict(r) for r in results]}, indent=1) + "\n",
-                            encoding="utf-8")
     recorded = {r.module: {**asdict(r), "run": run} for r in results if not r.error}
     print()
     print(table(recorded, equivalent))
@@ -347,6 +346,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"copy and mutmut's log: {workdir}")
     failing = [r for r in results if r.error or not row(asdict(r), equivalent).meets]
     return 1 if failing else 0
+
+
+def save(path: Path, run: Mapping[str, str], results: Sequence[ModuleResult]) -> None:
+    path.write_text(json.dumps({"run": run, "modules": [asdict(r) for r in results]}, indent=1) + "\n",
+                    encoding="utf-8")
 
 
 def mutmut_version() -> str:

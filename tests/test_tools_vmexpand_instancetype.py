@@ -168,7 +168,9 @@ def test_the_instancetypes_cpu_and_memory_values_are_copies() -> None:
     _, spec, _ = applied(it)
     domain = spec["domain"]
     domain["cpu"]["numa"]["x"] = domain["cpu"]["realtime"]["x"] = domain["memory"]["hugepages"]["x"] = 1
+    domain["cpu"]["numa"]["guestMappingPassthrough"]["x"] = 1
     domain["launchSecurity"]["x"] = 1
+    domain["launchSecurity"]["sev"]["x"] = 1
     domain["devices"]["gpus"][0]["x"] = domain["devices"]["hostDevices"][0]["x"] = 1
     assert it == before
 
@@ -278,3 +280,16 @@ def test_an_instancetype_without_extras_writes_only_cpu_and_memory() -> None:
     assert errors == []
     assert spec == {"domain": {"cpu": {"sockets": 2, "cores": 1, "threads": 1}, "memory": {"guest": "1Gi"}}}
     assert metadata == {"annotations": {}}
+
+
+def test_an_overcommit_of_one_percent_lowers_the_request() -> None:
+    _, spec, _ = applied(instancetype(memory="1Gi", memory_extra={"overcommitPercent": 1}))
+    # float32(1 - float32(1)/100) is 0.99000001; 2^30 times that is 1063004416 exactly in single precision,
+    # not a whole number of KiB, so Go prints the bytes
+    assert spec["domain"]["resources"]["requests"]["memory"] == "1063004416"
+
+
+def test_an_instancetype_naming_no_vcpus_lays_out_zero_sockets() -> None:
+    """KubeVirt's guest count is a uint32, 0 when left out; only a count of exactly 1 keeps the 1 x 1 x 1 default."""
+    _, spec, _ = applied({"memory": {"guest": "1Gi"}})
+    assert spec["domain"]["cpu"] == {"sockets": 0, "cores": 1, "threads": 1}

@@ -122,3 +122,9 @@ def test_no_default_network_when_the_vm_names_one_or_opts_out() -> None:
     add_default_network(spec, "masquerade")
     assert spec["networks"] == [{"name": "default", "pod": {}}]
     assert spec["domain"]["devices"]["interfaces"] == [{"name": "default", "masquerade": {}}]
+
+
+def test_a_volume_that_is_not_a_mapping_gets_no_disk() -> None:
+    spec = {"volumes": ["root", None, {"name": "data"}]}
+    add_volume_disks(spec)
+    assert spec["domain"]["devices"]["disks"] == [{"name": "data"}]

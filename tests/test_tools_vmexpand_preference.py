@@ -333,3 +333,22 @@ def test_no_preference_changes_nothing() -> None:
 def test_the_launch_security_fills_an_unset_one_only() -> None:
     spec, _ = applied({"preferredLaunchSecurity": {"sev": {}}}, {"domain": {"launchSecurity": {"snp": {}}}})
     assert spec["domain"]["launchSecurity"] == {"snp": {}}
+
+
+def test_a_vms_own_bios_is_not_replaced_by_the_preferred_one() -> None:
+    spec, _ = applied({"firmware": {"preferredUseBios": True, "preferredUseBiosSerial": True}},
+                      {"domain": {"firmware": {"bootloader": {"bios": {"useSerial": False}}}}})
+    assert spec["domain"]["firmware"] == {"bootloader": {"bios": {"useSerial": False}}}
+
+
+def test_a_vms_own_efi_is_not_replaced_by_the_deprecated_efi_flag() -> None:
+    spec, _ = applied({"firmware": {"preferredUseEfi": True, "preferredUseSecureBoot": True}},
+                      {"domain": {"firmware": {"bootloader": {"efi": {"persistent": True}}}}})
+    assert spec["domain"]["firmware"] == {"bootloader": {"efi": {"persistent": True, "secureBoot": True}}}
+
+
+def test_the_preferred_clock_offset_is_copied_not_shared() -> None:
+    preference = {"clock": {"preferredClockOffset": {"utc": {"offsetSeconds": 0}}}}
+    spec, _ = applied(preference)
+    spec["domain"]["clock"]["utc"]["offsetSeconds"] = 3600
+    assert preference["clock"]["preferredClockOffset"] == {"utc": {"offsetSeconds": 0}}
