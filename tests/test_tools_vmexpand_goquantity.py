@@ -57,3 +57,15 @@ def test_a_fractional_binary_quantity_prints_as_decimal() -> None:
 def test_float32_rounds_to_single_precision() -> None:
     assert float32(0.1) == 0.10000000149011612
     assert float32(0.5) == 0.5
+
+
+def test_a_value_finer_than_a_nano_rounds_up_to_the_next_nano() -> None:
+    assert go_string("0.0000000015") == "2n"
+    assert go_string("1.0000000005") == "1000000001n"
+
+
+def test_a_binary_value_under_1024_prints_in_decimal_notation() -> None:
+    """Go switches a BinarySI value strictly between -1024 and 1024 to DecimalSI: 1000 bytes print as 1k."""
+    assert canonical(1000, "BinarySI") == "1k"
+    assert canonical(-1000, "BinarySI") == "-1k"
+    assert go_string("0.9765625Ki") == "1k"

@@ -132,7 +132,8 @@ def test_every_cpu_conflict_is_reported_in_kubevirts_order() -> None:
     errors, spec, _ = applied(it, vmi_spec)
     assert errors == [conflict_message(f) for f in (
         "domain.resources.requests.cpu", "domain.resources.limits.cpu", "domain.cpu.sockets", "domain.cpu.cores",
-        "domain.cpu.threads", "domain.cpu.model", "domain.cpu.dedicatedCPUPlacement", "domain.cpu.isolateEmulatorThread",
+        "domain.cpu.threads", "domain.cpu.model", "domain.cpu.dedicatedCPUPlacement",
+        "domain.cpu.isolateEmulatorThread",
         "domain.cpu.numa", "domain.cpu.realtime")]
     assert spec["domain"]["cpu"]["model"] == "Haswell"  # nothing written once a conflict is found
 
@@ -268,8 +269,8 @@ def test_no_overcommit_requests_nothing() -> None:
 
 
 def test_io_threads_and_policy_are_written_when_the_vm_has_none() -> None:
-    errors, spec, _ = applied(instancetype(ioThreadsPolicy="supplementalPool", ioThreads={"supplementalPoolThreadCount": 4}),
-                              {"domain": {"ioThreads": {}}})
+    it = instancetype(ioThreadsPolicy="supplementalPool", ioThreads={"supplementalPoolThreadCount": 4})
+    errors, spec, _ = applied(it, {"domain": {"ioThreads": {}}})
     assert errors == []
     assert (spec["domain"]["ioThreadsPolicy"], spec["domain"]["ioThreads"]) == ("supplementalPool",
                                                                                 {"supplementalPoolThreadCount": 4})

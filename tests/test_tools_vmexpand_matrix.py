@@ -169,7 +169,8 @@ def test_the_matrix_expands_for_the_clusters_architecture() -> None:
 
 
 def test_objects_without_metadata_or_of_other_kinds_are_left_out() -> None:
-    objects = ["text", {"kind": "VirtualMachineClusterPreference"}, {"kind": "VirtualMachineClusterPreference", "metadata": []},
+    objects = ["text", {"kind": "VirtualMachineClusterPreference"},
+               {"kind": "VirtualMachineClusterPreference", "metadata": []},
                _it("b", 1, "1Gi"), _it("a", 1, "1Gi"), _pref("z", {}), _pref("y", {}),
                {"kind": "VirtualMachinePreference", "metadata": {"name": "ns"}, "spec": {}}]
     assert [(r.instancetype, r.preference) for r in matrix(objects, objects)] == [
@@ -224,3 +225,10 @@ def test_the_json_is_an_indented_list_of_records() -> None:
         {"instancetype": "a", "preference": "q", "ok": False, "error": "too small"},
     ], indent=2) + "\n"
     assert SMALL[1].record() == {"instancetype": "a", "preference": "q", "ok": False, "error": "too small"}
+
+
+def test_two_objects_of_one_name_are_both_checked_in_their_order() -> None:
+    objects = [_it("a", 1, "1Gi"), _it("a", 4, "1Gi"), _pref("needs-2", {"requirements": {"cpu": {"guest": 2}}})]
+    assert [(r.instancetype, r.ok) for r in matrix(objects, objects)] == [("a", False), ("a", True)]
+    objects = [_it("a", 1, "1Gi"), _pref("p", {"requirements": {"cpu": {"guest": 2}}}), _pref("p", {})]
+    assert [(r.preference, r.ok) for r in matrix(objects, objects)] == [("p", False), ("p", True)]

@@ -90,7 +90,8 @@ DISK_PREFS = {"preferredDiskBus": "virtio", "preferredDiskBlockSize": {"custom":
 
 def test_a_disk_without_a_target_becomes_a_disk_and_takes_every_disk_preference() -> None:
     disks = devices_after(DISK_PREFS, {"disks": [{"name": "root"}]})["disks"]
-    assert disks == [{"name": "root", "disk": {"bus": "virtio"}, "blockSize": {"custom": {"logical": 512, "physical": 512}},
+    assert disks == [{"name": "root", "disk": {"bus": "virtio"},
+                      "blockSize": {"custom": {"logical": 512, "physical": 512}},
                       "cache": "none", "io": "native", "dedicatedIOThread": True}]
 
 
@@ -104,7 +105,8 @@ def test_a_disk_keeps_its_own_bus_block_size_cache_io_and_io_thread() -> None:
 def test_a_dedicated_io_thread_only_for_a_virtio_disk() -> None:
     disks = devices_after(DISK_PREFS, {"disks": [{"name": "a", "disk": {"bus": "sata"}}]})["disks"]
     assert "dedicatedIOThread" not in disks[0]
-    disks = devices_after({"preferredDiskDedicatedIoThread": False}, {"disks": [{"name": "a", "disk": {"bus": "virtio"}}]})["disks"]
+    disks = devices_after({"preferredDiskDedicatedIoThread": False},
+                          {"disks": [{"name": "a", "disk": {"bus": "virtio"}}]})["disks"]
     assert disks[0]["dedicatedIOThread"] is False
 
 
@@ -129,7 +131,8 @@ def test_a_lun_takes_only_the_lun_bus() -> None:
 
 def test_every_disk_is_filled_on_its_own() -> None:
     disks = devices_after({"preferredDiskBus": "virtio", "preferredCdromBus": "sata"},
-                          {"disks": [{"name": "a", "disk": {"bus": "scsi"}}, {"name": "b"}, {"name": "c", "cdrom": {}}]})["disks"]
+                          {"disks": [{"name": "a", "disk": {"bus": "scsi"}}, {"name": "b"},
+                                     {"name": "c", "cdrom": {}}]})["disks"]
     assert disks == [{"name": "a", "disk": {"bus": "scsi"}}, {"name": "b", "disk": {"bus": "virtio"}},
                      {"name": "c", "cdrom": {"bus": "sata"}}]
 
@@ -162,7 +165,8 @@ def test_interfaces_take_the_model_and_masquerade_on_the_pod_network_only() -> N
 
 @pytest.mark.parametrize("binding", ["bridge", "slirp", "masquerade", "sriov", "macvtap", "passt", "binding"])
 def test_an_interface_with_any_binding_is_not_given_masquerade(binding) -> None:
-    devices = devices_after({"preferredInterfaceMasquerade": {}}, {"interfaces": [{"name": "default", binding: {"x": 1}}]},
+    devices = devices_after({"preferredInterfaceMasquerade": {}},
+                            {"interfaces": [{"name": "default", binding: {"x": 1}}]},
                             networks=[{"name": "default", "pod": {}}])
     assert devices["interfaces"] == [{"name": "default", binding: {"x": 1}}]
 

@@ -216,8 +216,8 @@ def test_a_spread_across_an_unknown_layout_counts_no_vcpus() -> None:
 def test_an_instancetype_with_too_little_memory_is_refused_in_gos_notation() -> None:
     instancetype = {"cpu": {"guest": 2}, "memory": {"guest": "1.5Gi"}}
     error = check(instancetype, {"requirements": {"memory": {"guest": "2048Mi"}}}, {})
-    assert error == ExpandError("spec.instancetype", "insufficient Memory resources of 1536Mi provided by instance type, "
-                                "preference requires 2Gi", "memory")
+    assert error == ExpandError("spec.instancetype", "insufficient Memory resources of 1536Mi provided by "
+                                "instance type, preference requires 2Gi", "memory")
     assert check(instancetype, {"requirements": {"memory": {"guest": "1536Mi"}}}, {}) is None
 
 

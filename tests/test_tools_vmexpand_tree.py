@@ -1,4 +1,7 @@
-"""Walking and filling plain-dict objects as KubeVirt's Go tests nil and zero values (generator/tools/vmexpand/_tree.py)."""
+"""Walking and filling plain-dict objects as KubeVirt's Go tests nil and zero values.
+
+The tests of generator/tools/vmexpand/_tree.py.
+"""
 
 from __future__ import annotations
 
