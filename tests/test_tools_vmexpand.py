@@ -241,5 +241,7 @@ def test_expand_with_uses_the_clusters_architecture() -> None:
     result = expand_with(with_matchers(instancetype={"name": "x"}, preference={"name": "p"}), OBJECTS, arch="arm64")
     spec = result.vm["spec"]["template"]["spec"]
     assert (spec["architecture"], spec["domain"]["machine"]) == ("arm64", {"type": "virt"})
+    assert spec["domain"]["cpu"] == {"sockets": 1, "cores": 1, "threads": 1}  # the instancetype named was applied
+    assert spec["domain"]["memory"] == {"guest": "2Gi"}
     assert spec["subdomain"] == "cluster"
     assert expand_with(with_matchers(), OBJECTS).vm["spec"]["template"]["spec"]["architecture"] == "amd64"

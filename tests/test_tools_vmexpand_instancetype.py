@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from generator.tools.vmexpand import expand
-from generator.tools.vmexpand.instancetype import apply_instancetype
+from generator.tools.vmexpand.instancetype import _apply_device_list, apply_instancetype
 from tests.vmexpand_helpers import instancetype, template_spec, vm
 
 
@@ -294,3 +294,25 @@ def test_an_instancetype_naming_no_vcpus_lays_out_zero_sockets() -> None:
     """KubeVirt's guest count is a uint32, 0 when left out; only a count of exactly 1 keeps the 1 x 1 x 1 default."""
     _, spec, _ = applied({"memory": {"guest": "1Gi"}})
     assert spec["domain"]["cpu"] == {"sockets": 0, "cores": 1, "threads": 1}
+
+
+@pytest.mark.parametrize("key", ["gpus", "hostDevices"])
+def test_a_device_list_applier_copies_the_list_or_reports_the_vms_own(key) -> None:
+    """apply_gpus and apply_host_devices are made by one factory at import; built again here, it is exercised too."""
+    apply = _apply_device_list(key)
+    assert apply.__doc__ == f"Copy the instancetype's {key}; a VM listing its own conflicts."
+    wanted = [{"name": "a", "deviceName": "vendor.com/a", "tag": {"nested": "x"}}]
+    it = {key: wanted}
+    vmi_spec: dict = {}
+    assert apply(it, vmi_spec) == []
+    assert vmi_spec == {"domain": {"devices": {key: wanted}}}
+    vmi_spec["domain"]["devices"][key][0]["tag"]["nested"] = "changed"
+    assert wanted[0]["tag"] == {"nested": "x"}
+    own = {"domain": {"devices": {key: [{"name": "mine"}]}}}
+    assert [str(e) for e in apply(it, own)] == [conflict_message(f"domain.devices.{key}")]
+    assert own == {"domain": {"devices": {key: [{"name": "mine"}]}}}
+    empty = {"domain": {"devices": {key: []}}}
+    assert apply(it, empty) == [] and empty["domain"]["devices"][key] == wanted
+    untouched: dict = {}
+    assert apply({key: []}, untouched) == [] and apply({}, untouched) == []
+    assert untouched == {}
