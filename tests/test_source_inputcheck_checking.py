@@ -225,3 +225,25 @@ def test_a_schema_is_never_checked_with_what_was_compiled_for_another_one_of_the
     quick = quick_check_for(schema)
     assert quick is not None and quick("x") is True
     assert said(schema_problems(document("5\n"), schema)) == ["f.yaml:1:1: expected a string, got 5"]
+
+
+def test_what_breaks_the_schema_within_an_item_of_a_list_is_left_out_of_that_item():
+    schema = mapping(traits={"type": "array", "items": mapping(trait={"type": "string"}, why={"type": "string"})})
+    kept, found = checked(document("traits: [{trait: rng, colour: 1}, {trait: 5, why: x}, [a]]\n"), schema)
+    assert said(found) == [
+        "f.yaml:1:23: traits[0].colour: unknown key 'colour'; expected one of: trait, why",
+        "f.yaml:1:43: traits[1].trait: expected a string, got 5",
+        "f.yaml:1:55: traits[2]: expected a mapping, got a list",
+    ]
+    assert kept is not None and kept.data == {"traits": [{"trait": "rng"}, {"why": "x"}, LEFT_OUT]}
+
+
+def test_a_schema_without_a_type_is_checked_for_what_it_asks_of_a_mapping():
+    schema = {"required": ["a"]}
+    assert said(schema_problems(document("b: 1\n"), schema)) == ["f.yaml:1:1: missing required key 'a'"]
+    assert schema_problems(document("a: 1\n"), schema) == []
+
+
+def test_one_byte_is_a_memory_quantity_greater_than_zero():
+    assert _is_quantity("1") is True
+    assert _is_quantity("1Ki") is True

@@ -141,3 +141,32 @@ def test_unusable_input_exits_2(tmp_path: Path, builds):
     assert result.exit_code == 2
     assert result.output == (f"error: {twice}#1 (a) $.metadata.name: A 'a' appears twice (first as document 0)\n"
                              f"error: {twice}#2 $.kind: expected a Kubernetes object with a kind\n")
+
+
+def test_documents_without_a_name_are_each_reported_where_the_name_should_be(tmp_path: Path, builds):
+    """A bundle with unnamed objects cannot be matched by (kind, name): exit 2, every such document named."""
+    nameless = tmp_path / "nameless.yaml"
+    nameless.write_text("kind: VirtualMachineClusterInstancetype\nmetadata: {labels: {}}\n---\n"
+                        "kind: VirtualMachineClusterInstancetype\nmetadata: {name: u1.small}\n---\n"
+                        "kind: VirtualMachinePreference\nspec: {}\n")
+    result = run(builds["old"], nameless)
+    assert result.exit_code == 2
+    assert result.output == (f"error: {nameless}#0 $.metadata.name: expected an object with metadata.name\n"
+                             f"error: {nameless}#2 $.metadata.name: expected an object with metadata.name\n")
+
+
+def test_a_release_that_drops_one_object_says_so_in_the_singular(tmp_path: Path):
+    old = tmp_path / "old.yaml"
+    old.write_text("kind: VirtualMachineClusterInstancetype\nmetadata: {name: u1.small}\n---\n"
+                   "kind: VirtualMachineClusterInstancetype\nmetadata: {name: u1.gone}\n")
+    new = tmp_path / "new.yaml"
+    new.write_text("kind: VirtualMachineClusterInstancetype\nmetadata: {name: u1.small}\n")
+    result = run(old, new)
+    assert result.exit_code == 1
+    assert result.output == (
+        f"citgen diff {old} {new}\n\nremoved (1):\n  - u1.gone (VirtualMachineClusterInstancetype)\n\n"
+        "note: 1 removed object may still be referenced by existing VirtualMachines (spec.instancetype.name, "
+        f"spec.preference.name). To keep shipping it, labelled deprecated, build with --retain-from {old}\n\n"
+        "summary: 0 added, 1 removed, 0 changed, 0 newly deprecated\n")
+    report = json.loads(run(old, new, "--format", "json").output)
+    assert (report["old"], report["new"], report["retainFrom"]) == (str(old), str(new), str(old))

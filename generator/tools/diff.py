@@ -12,6 +12,7 @@ differs between any two versions by design, so it is ignored unless asked for.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,7 @@ class Entry:
     name: str
     deprecated: bool = False  # labelled deprecated (on the side that has it; the new one if both)
     changes: tuple[Change, ...] = ()
+    became_deprecated: bool = False  # a changed object labelled deprecated in the new build only
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "name": self.name}
@@ -91,8 +93,7 @@ class Diff:
     @property
     def newly_deprecated(self) -> tuple[Entry, ...]:
         """Changed objects that gained the deprecated label: the ones a release note should warn about."""
-        return tuple(e for e in self.changed if any(
-            c.path == ("metadata", "labels", DEPRECATED_LABEL) and c.new == "true" for c in e.changes))
+        return tuple(e for e in self.changed if e.became_deprecated)
 
     @property
     def retain_source(self) -> str:
@@ -150,11 +151,27 @@ def _same(old: Any, new: Any) -> bool:
     """Whether two leaves are written the same: Python's 1 == True == 1.0 are three YAML values.
 
     Floats compare by their spelling, so ``.nan`` equals ``.nan`` and ``-0.0``
-    differs from ``0.0``, as in the bundle text.
+    differs from ``0.0``, as in the bundle text; so do timestamps, which Python
+    calls equal across time zones (``10:00+00:00`` and ``11:00+01:00``) where the
+    API server keeps two different texts.
     """
     if type(old) is not type(new):
         return False
-    return repr(old) == repr(new) if type(old) is float else old == new
+    if type(old) is float or isinstance(old, dt.date):
+        return _text(old) == _text(new)
+    return old == new
+
+
+def _text(value: Any) -> str:
+    """A leaf's spelling: a timestamp in ISO 8601, as YAML writes it; anything else as Python repr's it."""
+    return value.isoformat() if isinstance(value, dt.date) else repr(value)
+
+
+def _plain(value: Any) -> Any:
+    """What JSON cannot hold as it is, as text: a YAML timestamp, which the reader makes a date."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def compare(old: Any, new: Any, path: KeyPath = ()) -> list[Change]:
@@ -206,7 +223,8 @@ def diff_objects(old: Mapping[Key, BundleDoc], new: Mapping[Key, BundleDoc], *, 
     for key in sorted(set(old) & set(new), key=_order):
         changes = compare(_without(old[key].data, ignored_labels), _without(new[key].data, ignored_labels))
         if changes:
-            changed.append(Entry(key[0], key[1], _deprecated(new[key]), tuple(changes)))
+            now = _deprecated(new[key])
+            changed.append(Entry(key[0], key[1], now, tuple(changes), now and not _deprecated(old[key])))
     return Diff(old_name, new_name, added, removed, tuple(changed), tuple(ignored_labels))
 
 
@@ -221,7 +239,7 @@ def diff_paths(old: Path, new: Path, *, include_version_label: bool = False) -> 
 
 
 def _value(value: Any) -> str:
-    return "(absent)" if value is ABSENT else json.dumps(value, sort_keys=True)
+    return "(absent)" if value is ABSENT else json.dumps(value, sort_keys=True, default=_plain)
 
 
 def _grouped(entries: Sequence[Entry]) -> list[tuple[str, list[str], Entry]]:
@@ -291,4 +309,4 @@ def render_json(diff: Diff) -> str:
         "summary": {"added": len(diff.added), "removed": len(diff.removed), "changed": len(diff.changed),
                     "newlyDeprecated": len(diff.newly_deprecated)},
     }
-    return json.dumps(out, indent=2, sort_keys=True) + "\n"
+    return json.dumps(out, indent=2, sort_keys=True, default=_plain) + "\n"
