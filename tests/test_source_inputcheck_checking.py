@@ -247,3 +247,13 @@ def test_a_schema_without_a_type_is_checked_for_what_it_asks_of_a_mapping():
 def test_one_byte_is_a_memory_quantity_greater_than_zero():
     assert _is_quantity("1") is True
     assert _is_quantity("1Ki") is True
+
+
+def test_a_key_of_the_whole_file_that_is_no_valid_name_is_left_out_and_the_rest_kept():
+    names = {"pattern": "^[a-z]+$", "x-expected": "a lower-case name"}
+    kept, found = checked(document("ok: 1\nBig: 2\n"), {"type": "object", "propertyNames": names})
+    assert said(found) == ["f.yaml:1:1: expected a lower-case name, got 'Big'"]
+    assert kept is not None and kept.data == {"ok": 1}
+    kept, found = checked(document("ok: 1\nBig: 2\n"), {"type": "object", "propertyNames": {**names, "x-at-key": True}})
+    assert said(found) == ["f.yaml:2:1: Big: expected a lower-case name, got 'Big'"]
+    assert kept is not None and kept.data == {"ok": 1}
