@@ -40,7 +40,8 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     """``text``, or its first ``limit`` characters and how many more there are, on one line (``printable``)."""
     if len(text) <= limit:
         return printable(text)
-    return f"{printable(text[:limit])}... ({len(text) - limit} more characters)"
+    more = len(text) - limit
+    return f"{printable(text[:limit])}... ({more} more character{'s' if more != 1 else ''})"
 
 
 def dotted(path: Path) -> str:

@@ -172,6 +172,9 @@ def test_a_long_value_is_cut_and_says_how_much_more_there_was():
 
     assert describe("x" * EXCERPT) == repr("x" * EXCERPT)
     assert describe("x" * (EXCERPT + 3)) == repr("x" * EXCERPT + "... (3 more characters)")
+    assert describe("x" * (EXCERPT + 1)) == repr("x" * EXCERPT + "... (1 more character)")
+    assert describe(10 ** (EXCERPT + 1)) == "1" + "0" * (EXCERPT - 1) + "... (2 more characters)"
+    assert describe(10 ** EXCERPT) == "1" + "0" * (EXCERPT - 1) + "... (1 more character)"
 
 
 @pytest.mark.parametrize("least, found, said", [

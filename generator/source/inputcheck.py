@@ -107,7 +107,7 @@ def describe(value: Any) -> str:
         return "nothing (null)"
     if isinstance(value, str):  # quoted as Python quotes it, which escapes each control character once
         more = len(value) - EXCERPT
-        return repr(value if more <= 0 else f"{value[:EXCERPT]}... ({more} more characters)")
+        return repr(value if more <= 0 else f"{value[:EXCERPT]}... ({more} more character{'s' if more != 1 else ''})")
     return excerpt(repr(value))
 
 

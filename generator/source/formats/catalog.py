@@ -64,7 +64,8 @@ SPELLINGS: dict[str, Any] = {
                 "propertyNames": FIELD_PATH,
                 "additionalProperties": {
                     "type": "object",
-                    "properties": {"value": {}, "from": {"type": "string", "pattern": r"^[A-Za-z][A-Za-z0-9]*$"}},
+                    "properties": {"value": {}, "from": {"type": "string", "pattern": r"^[A-Za-z][A-Za-z0-9]*$",
+                                                         "x-expected": "a subfield name such as secureBoot"}},
                     "minProperties": 1,
                     "maxProperties": 1,
                     "additionalProperties": False,
@@ -148,7 +149,8 @@ SIZES: dict[str, Any] = {
         "matrices": {
             "type": "object",
             "minProperties": 1,
-            "propertyNames": {"pattern": r"^[a-z0-9][a-z0-9-]*$"},
+            "propertyNames": {"pattern": r"^[a-z0-9][a-z0-9-]*$",
+                              "x-expected": "a matrix name of lowercase letters, digits and '-' (such as standard)"},
             "additionalProperties": {
                 "type": "object",
                 "minProperties": 1,
