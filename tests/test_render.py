@@ -309,6 +309,14 @@ def test_a_template_that_writes_a_key_twice_is_refused_not_merged(tmp_path):
         f"(the text:13:1: kind: duplicate key 'kind' (first at line 3)); {PASS_VALUES}"]
 
 
+def test_every_problem_of_the_text_is_listed_in_one_refusal(tmp_path):
+    source = "kind: {{ kind }}\nmetadata: {name: {{ name }}}\nkind: again\nmetadata: again\n"
+    assert refused_by_render_all(tmp_path, source) == [
+        f"{IT_FILE}: rendering 'u1.small' as {CLUSTER_IT} gave text that is not valid YAML "
+        "(the text:3:1: kind: duplicate key 'kind' (first at line 1); "
+        "the text:4:1: metadata: duplicate key 'metadata' (first at line 2)); " + PASS_VALUES]
+
+
 def test_a_refusal_is_named_with_the_display_prefix(tmp_path):
     assert refused_by_render_all(tmp_path, "[]\n", display_prefix="catalogs/acme/templates/") == [
         f"catalogs/acme/templates/instancetype.yaml.j2: rendering 'u1.small' as {CLUSTER_IT} gave a list, "

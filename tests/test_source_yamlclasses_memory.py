@@ -37,7 +37,7 @@ def asked(monkeypatch) -> list[tuple[str, object]]:
 @pytest.mark.parametrize("cls", [Loader, Dumper], ids=["Loader", "Dumper"])
 def test_a_text_is_worked_out_once_then_answered_from_memory(cls, asked):
     instance = cls("") if cls is Loader else cls(None)
-    for text, implicit, tag in [("0x1f-once", (True, False), STR), ("0o17", (True, False), INT),
+    for text, implicit, tag in [("0x1f-once", (True, False), STR), ("0x1F", (True, False), INT),
                                 ("yes", (True, False), BOOL), ("yes", (False, True), STR)]:
         cls.remembered().pop((text, implicit), None)
         assert [instance.resolve(ScalarNode, text, implicit) for _ in range(3)] == [tag] * 3

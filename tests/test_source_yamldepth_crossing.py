@@ -53,7 +53,7 @@ def test_a_list_closed_inside_the_stretch_is_counted_out_once():
 def test_a_stretch_that_never_crosses_the_limit_is_refused_at_libyamls_mark():
     text = "a: [[[b]], [c]]\n"
     assert crossing(text, mark(text, 9), None, 1, 0, NESTING_LIMIT) == (0, 9)
-    assert crossing(text, mark(text, 15), None, 1, 0, 3) == (0, 15)  # three deep at most: not more than 3
+    assert crossing(text, mark(text, 15), None, 1, 0, 4) == (0, 15)  # the mapping and three lists: not more than 4
 
 
 def test_the_stretch_includes_the_character_libyaml_stopped_at():
