@@ -8,18 +8,7 @@ from collections import OrderedDict
 from generator.expand.traits import Composition, Layer, _same, _short, _show, compose, trait_layers
 from generator.model import Trait, TraitRef
 from generator.problems import Location
-
-
-def at(line: int) -> Location:
-    return Location("preferences/linux.yaml", line, 3)
-
-
-def layer(name: str, spec: dict, line: int, override: bool = False) -> Layer:
-    return Layer(f"trait {name!r}", spec, at(line), override)
-
-
-def messages(composition) -> list[str]:
-    return [str(p) for p in composition.problems]
+from tests.test_expand_traits import at, layer, messages  # the same layers and messages as the module's cases
 
 
 def conflict(later: str, path: str, value: str, line: int, earlier: str, earlier_line: int, where: str,
