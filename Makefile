@@ -41,7 +41,7 @@ help:
 	@echo '  readme    regenerate the tables in README.md (citgen readme)'
 	@echo '  bench     run the benchmarks (docs/performance.md)'
 	@echo '  fuzz      run every property-based test with the long hypothesis profile (2000 examples)'
-	@echo '  mutate    mutation testing with mutmut, each module against its own tests (MODULE=generator/x.py for one)'
+	@echo '  mutate    mutation testing with mutmut, each module against its own tests (MODULE=generator/x.py for one; RESUME=results.json goes on with a run)'
 	@echo '  lock      resolve the newest versions pyproject.toml allows into requirements/*.txt (uv, from the index)'
 	@echo '  test-latest  the whole suite in .venv-latest, with the newest versions pyproject.toml allows'
 	@echo '  test-lowest  the whole suite in .venv-lowest, with the lowest versions pyproject.toml allows'
@@ -99,7 +99,7 @@ $(MUTATE_VENV)/.installed: $(MUTATE_LOCK)
 	touch $@
 
 mutate: $(MUTATE_VENV)/.installed
-	$(MUTATE_VENV)/bin/python mutation/run.py $(if $(MODULE),--module $(MODULE))
+	$(MUTATE_VENV)/bin/python mutation/run.py $(if $(MODULE),--module $(MODULE)) $(if $(RESUME),--resume --results $(RESUME))
 
 # --- moving on deliberately: the lock, and the suite under the newest and the lowest versions
 

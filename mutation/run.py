@@ -310,6 +310,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--record", type=Path, default=None, metavar="RESULTS",
                         help="write a run's results into mutation/results.json and docs/testing.md, and stop")
     parser.add_argument("--show-survivors", action="store_true", help="print what each surviving mutant changes")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the run whose results are in --results: skip the modules it has done "
+                             "(refused unless the tree is at the commit that run started from)")
     args = parser.parse_args(argv)
     if args.record is not None:
         record(args.record)
@@ -324,6 +327,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     log = workdir / "mutmut.log"
     run = {"date": dt.date.today().isoformat(), "commit": git_commit(), "tool": mutmut_version()}
     results: list[ModuleResult] = []
+    if args.resume:
+        try:
+            run, results = resumed(args.results, run)
+        except ValueError as problem:
+            parser.error(str(problem))
+        done = {r.module for r in results}
+        wanted = [m for m in wanted if m not in done]
     equivalent = load_equivalent()
     args.results.parent.mkdir(parents=True, exist_ok=True)
     for module in wanted:
@@ -346,6 +356,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"copy and mutmut's log: {workdir}")
     failing = [r for r in results if r.error or not row(asdict(r), equivalent).meets]
     return 1 if failing else 0
+
+
+def resumed(path: Path, run: Mapping[str, str]) -> tuple[dict[str, str], list[ModuleResult]]:
+    """The run saved in ``path`` and the modules it judged without error, if the tree is where it started.
+
+    A whole-package run takes longer than a sitting; resuming it keeps one commit for every
+    module, so its table is the score of one tree. A module that ended in an error is run again.
+    """
+    if not path.is_file():
+        return dict(run), []
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    if saved["run"].get("commit") != run["commit"] or run["commit"].endswith("+changes"):
+        raise ValueError(f"{path} holds a run of {saved['run'].get('commit')}, the tree is at {run['commit']}: "
+                         "a run is resumed only at the clean commit it started from")
+    kept = [ModuleResult(**entry) for entry in saved["modules"] if not entry.get("error")]
+    return dict(saved["run"]), kept
 
 
 def save(path: Path, run: Mapping[str, str], results: Sequence[ModuleResult]) -> None:

@@ -148,6 +148,33 @@ def test_recording_merges_a_run_into_the_recorded_results_and_the_docs(tmp_path,
     assert "| `generator/a.py` | 1 | 1 | 0 | 0 | 100.0% | 2026-01-01 abc |" in text
 
 
+def saved_run(path, commit, *modules):
+    path.write_text(json.dumps({"run": {"date": "2026-11-24", "commit": commit}, "modules": [
+        {**result(m1="killed"), "module": name, "error": "no test file names this module" if name.endswith("!")
+         else ""} for name in modules]}))
+    return path
+
+
+def test_a_run_resumed_at_its_commit_keeps_its_date_and_the_modules_it_judged(tmp_path):
+    saved = saved_run(tmp_path / "r.json", "abc1234", "generator/a.py", "generator/b.py!")
+    kept_run, kept = run.resumed(saved, {"date": "2026-11-25", "commit": "abc1234"})
+    assert kept_run == {"date": "2026-11-24", "commit": "abc1234"}
+    assert [r.module for r in kept] == ["generator/a.py"]  # the module that ended in an error runs again
+    assert kept[0].status == {"m1": "killed"}
+
+
+def test_nothing_to_resume_starts_the_run_afresh(tmp_path):
+    fresh = {"date": "2026-11-25", "commit": "abc1234"}
+    assert run.resumed(tmp_path / "none.json", fresh) == (fresh, [])
+
+
+@pytest.mark.parametrize("now", ["def5678", "abc1234+changes"])
+def test_a_run_is_not_resumed_on_another_tree(tmp_path, now):
+    saved = saved_run(tmp_path / "r.json", "abc1234" if now == "def5678" else now, "generator/a.py")
+    with pytest.raises(ValueError, match="resumed only at the clean commit it started from"):
+        run.resumed(saved, {"date": "2026-11-25", "commit": now})
+
+
 def test_the_memos_forgotten_under_mutmut_are_the_package_s(monkeypatch):
     import importlib
 
