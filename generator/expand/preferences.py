@@ -66,8 +66,8 @@ def _layers(pref: PreferenceDef, chain: list[PreferenceDef], family: Family, os_
             catalog: PreferenceCatalog, problems: list[Problem]) -> list[Layer]:
     os_location = next((p.os_type_location for p in reversed(chain) if p.os_type is not None),
                        family.os_type_location) or pref.location
-    layers = [Layer("osType", {"annotations": {OS_ANNOTATION: os_type}}, os_location,
-                    fix="set the os annotation through osType")]
+    # the first layer: nothing comes before it to conflict with, so it needs no advice of its own
+    layers = [Layer("osType", {"annotations": {OS_ANNOTATION: os_type}}, os_location)]
     refs = list(family.traits) + [ref for p in chain for ref in p.traits]
     found_layers, found = trait_layers(refs, catalog.traits)
     layers += found_layers
