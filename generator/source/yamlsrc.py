@@ -118,7 +118,7 @@ def _unclear_number(text: str, tag: str) -> str | None:
     regular expression.
     """
     if tag == _INT:
-        if (text.isdigit() and (text[0] != "0" or len(text) == 1)) or _DECIMAL_INT.fullmatch(text):
+        if (text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1)) or _DECIMAL_INT.fullmatch(text):
             return None
         return (f"{excerpt(text)!r} is not a decimal number: YAML 1.1 would read it as "
                 f"{_yaml11_reading(text)}; write the number in decimal digits (10, not 010, 0x0a or 1_0), or "
