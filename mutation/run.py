@@ -191,12 +191,19 @@ def run_module(copy: Path, module: str, children: int, log: Path) -> ModuleResul
         out.flush()
         done = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)],
                               cwd=copy, stdout=out, stderr=subprocess.STDOUT, env=env)
-    meta = copy / "mutants" / f"{module}.meta"
+    return read_meta(result, copy / "mutants" / f"{module}.meta", done.returncode, log)
+
+
+def read_meta(result: ModuleResult, meta: Path, returncode: int, log: Path) -> ModuleResult:
+    """The statuses mutmut wrote for a module; an error when it wrote none or stopped before the mutants."""
     if not meta.is_file():
-        result.error = f"mutmut exited with {done.returncode} and wrote no results (see {log})"
+        result.error = f"mutmut exited with {returncode} and wrote no results (see {log})"
         return result
     codes = json.loads(meta.read_text(encoding="utf-8")).get("exit_code_by_key", {})
     result.status = {name: status_of(code) for name, code in sorted(codes.items())}
+    if "not checked" in result.status.values():  # mutmut stops before the mutants when the tests fail unmutated
+        result.error = (f"mutmut exited with {returncode} before testing every mutant (the tests must pass "
+                        f"unmutated, under mutmut too: see {log})")
     return result
 
 

@@ -148,6 +148,23 @@ def test_recording_merges_a_run_into_the_recorded_results_and_the_docs(tmp_path,
     assert "| `generator/a.py` | 1 | 1 | 0 | 0 | 100.0% | 2026-01-01 abc |" in text
 
 
+def test_mutmut_s_statuses_are_read_from_the_module_s_meta_file(tmp_path):
+    meta = tmp_path / "merge.py.meta"
+    meta.write_text(json.dumps({"exit_code_by_key": {"m2": 0, "m1": 1}}))
+    read = run.read_meta(run.ModuleResult("generator/merge.py", []), meta, 0, tmp_path / "log")
+    assert (read.status, read.error) == ({"m1": "killed", "m2": "survived"}, "")
+
+
+def test_a_run_that_stopped_before_the_mutants_is_an_error_not_a_score(tmp_path):
+    """The tests failed unmutated (under mutmut): no mutant was tried, so none survived."""
+    meta = tmp_path / "merge.py.meta"
+    meta.write_text(json.dumps({"exit_code_by_key": {"m1": None, "m2": None}}))
+    read = run.read_meta(run.ModuleResult("generator/merge.py", []), meta, 1, tmp_path / "log")
+    assert read.error.startswith("mutmut exited with 1 before testing every mutant")
+    missing = run.read_meta(run.ModuleResult("generator/merge.py", []), tmp_path / "none.meta", 2, tmp_path / "log")
+    assert missing.error == f"mutmut exited with 2 and wrote no results (see {tmp_path / 'log'})"
+
+
 def saved_run(path, commit, *modules):
     path.write_text(json.dumps({"run": {"date": "2026-11-24", "commit": commit}, "modules": [
         {**result(m1="killed"), "module": name, "error": "no test file names this module" if name.endswith("!")

@@ -9,6 +9,7 @@ the tests skip, except under CI=true, where its absence is a failure.
 
 from __future__ import annotations
 
+import copy
 import os
 import subprocess
 import textwrap
@@ -162,7 +163,7 @@ def test_a_gitops_overlay_takes_the_u_series_relabels_prefixes_and_drops_a_size(
               metadata:
                 name: {dropped}
         """)
-    source = expected_objects("kustomize/instancetypes/cluster/u")
+    source = copy.deepcopy(expected_objects("kustomize/instancetypes/cluster/u"))  # the cached objects are shared
     assert dropped in {d["metadata"]["name"] for d in source}
     expected = []
     for doc in source:
