@@ -224,6 +224,18 @@ def test_keys_merged_in_are_located_where_they_are_written_unless_written_beside
                                ("d", "z"): (3, 3), ("d", "x"): (5, 3), ("d", "y"): (1, 17)}
 
 
+def test_keys_merged_from_a_list_of_mappings_are_located_where_the_first_to_have_them_writes_them():
+    """Each key at its line in the mapping it came from, not under the place of the list's items."""
+    doc = read("base: &b {a: 1, c: 5}\nm:\n  x: 0\n  <<: [{a: 2, b: [3]}, *b]\n  y: 9\n")
+    assert doc.data["m"] == {"a": 2, "b": [3], "c": 5, "x": 0, "y": 9}
+    assert doc.source.values == {(): (1, 1), ("base",): (1, 7), ("base", "a"): (1, 14), ("base", "c"): (1, 20),
+                                 ("m",): (3, 3), ("m", "x"): (3, 6), ("m", "a"): (4, 12), ("m", "b"): (4, 18),
+                                 ("m", "b", 0): (4, 19), ("m", "c"): (1, 20), ("m", "y"): (5, 6)}
+    assert doc.source.keys == {("base",): (1, 1), ("base", "a"): (1, 11), ("base", "c"): (1, 17), ("m",): (2, 1),
+                               ("m", "x"): (3, 3), ("m", "a"): (4, 9), ("m", "b"): (4, 15), ("m", "c"): (1, 17),
+                               ("m", "y"): (5, 3)}
+
+
 def test_a_key_written_before_the_merge_keeps_its_place():
     doc = read("d:\n  x: 9\n  <<: {x: 1, y: [2]}\n")
     assert doc.source.values == {(): (1, 1), ("d",): (2, 3), ("d", "x"): (2, 6), ("d", "y"): (3, 17),

@@ -156,7 +156,7 @@ class _Frame:
     """A list or mapping being built: its value, where it is, what it expects next."""
 
     __slots__ = ("value", "is_map", "flow", "path", "key", "anchor", "size", "log_start", "merged", "merging",
-                 "index")
+                 "index", "spread")
 
     def __init__(self, value: Any, flow: bool, path: Path | None, anchor: str | None, log_start: int,
                  merging: bool):
@@ -171,6 +171,7 @@ class _Frame:
         self.merged: dict[Any, Any] | None = None
         self.merging = merging    # part of a merge key's value: its marks yield to explicit keys
         self.index = 0            # items of a list so far
+        self.spread = False       # a merge key's list of mappings: its items' keys land in the mapping itself
 
 
 @dataclass(frozen=True)
@@ -335,7 +336,9 @@ class _Reader:
             self.open_anchors[event.anchor] = event.start_mark.line + 1
         merging = top is not None and (top.merging or top.key is _MERGE)
         # a list or mapping as a key is read (its own problems reported), then dropped with its value
-        stack.append(_Frame({} if is_map else [], bool(event.flow_style), path, event.anchor, log_start, merging))
+        frame = _Frame({} if is_map else [], bool(event.flow_style), path, event.anchor, log_start, merging)
+        frame.spread = not is_map and top is not None and top.key is _MERGE
+        stack.append(frame)
 
     def _close(self, event: Any, stack: list[_Frame], root: list[Any]) -> None:
         """A mapping or list ends: finish its anchor, if any, and place it in its parent."""
@@ -374,7 +377,7 @@ class _Reader:
         if top.path is None:
             return None
         if not top.is_map:
-            return top.path + (top.index,)
+            return top.path if top.spread else top.path + (top.index,)
         key = top.key
         if key is _MERGE:
             return top.path  # merged keys land in the mapping itself
