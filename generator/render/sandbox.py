@@ -59,6 +59,7 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import math
 import types
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -264,7 +265,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         texts = []
         made = 0
         for value in values:
-            text = value if type(value) is str else str(value)
+            text = value if isinstance(value, str) else str(value)
             made += len(text)
             if made > self.limits.size:
                 raise too_large("the text built with '~'", self.limits)
@@ -458,6 +459,8 @@ def _bounded_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
             env, args = args[0], args[1:]
         else:
             env = environment_of(args[0])
+        if env.budget.deadline == math.inf:  # Jinja folding constants while compiling: the bounds of
+            raise nodes.Impossible()  # '~' and literals apply only when rendering, so leave it to that
         env.budget.tick()
         if signature is not None:
             bound = signature.bind(*args, **kwargs)
