@@ -172,7 +172,10 @@ def checkout_state() -> dict[str, tuple[int, int]]:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    if not hasattr(session.config, "workerinput"):  # the one process that sees the whole run
+    # under mutmut the "checkout" is mutmut's own copy, where it writes each mutant's result while
+    # other mutants' tests run: watching it would fail them for mutmut's writes, not their own
+    under_mutmut = "MUTANT_UNDER_TEST" in os.environ
+    if not hasattr(session.config, "workerinput") and not under_mutmut:  # the one process that sees the whole run
         session.config.stash[_CHECKOUT] = checkout_state()
 
 
