@@ -159,7 +159,7 @@ class _Frame:
                  "index", "spread")
 
     def __init__(self, value: Any, flow: bool, path: Path | None, anchor: str | None, log_start: int,
-                 merging: bool):
+                 merging: bool, spread: bool):
         self.value = value
         self.is_map = type(value) is dict
         self.flow = flow          # written in flow style ([...] or {...})
@@ -171,7 +171,7 @@ class _Frame:
         self.merged: dict[Any, Any] | None = None
         self.merging = merging    # part of a merge key's value: its marks yield to explicit keys
         self.index = 0            # items of a list so far
-        self.spread = False       # a merge key's list of mappings: its items' keys land in the mapping itself
+        self.spread = spread      # a merge key's list of mappings: its items' keys land in the mapping itself
 
 
 @dataclass(frozen=True)
@@ -336,9 +336,9 @@ class _Reader:
             self.open_anchors[event.anchor] = event.start_mark.line + 1
         merging = top is not None and (top.merging or top.key is _MERGE)
         # a list or mapping as a key is read (its own problems reported), then dropped with its value
-        frame = _Frame({} if is_map else [], bool(event.flow_style), path, event.anchor, log_start, merging)
-        frame.spread = not is_map and top is not None and top.key is _MERGE
-        stack.append(frame)
+        spread = not is_map and top is not None and top.key is _MERGE
+        stack.append(_Frame({} if is_map else [], bool(event.flow_style), path, event.anchor, log_start, merging,
+                            spread))
 
     def _close(self, event: Any, stack: list[_Frame], root: list[Any]) -> None:
         """A mapping or list ends: finish its anchor, if any, and place it in its parent."""
