@@ -168,6 +168,8 @@ def test_yaml_scalar_round_trips_any_text(text):
 @example({"a": "line\u2028separator", "b": "next\x85line", "c": "paragraph\u2029separator"})
 @example({"multi": "line one\n\nline three\n"})
 @example({"0": "\n"})  # a literal block would keep the break and end the document with "..."
+@example({"0": " \u2028\n"})  # double-quoted: a reader drops a space before a raw U+2028
+@example({"0": " " + "word " * 24 + "end"})  # a reader keeps the line breaks of a folded line starting with a space
 def test_yaml_block_round_trips_any_mapping_of_text(mapping):
     assert yaml.safe_load(f"outer:\n  inner:{yaml_block(mapping, 4)}\n  after: 1\n") == {
         "outer": {"inner": mapping, "after": 1}}

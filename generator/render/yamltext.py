@@ -134,8 +134,11 @@ def _block_ok(value: str, newlines: int) -> bool:
 
 def _folding_ok(value: str) -> bool:
     """Can a folded block carry ``value`` and pass the lint? As a block can, and without two
-    spaces in a row: the emitter may fold after the first of them and leave it trailing."""
-    return "  " not in value and _block_ok(value, 2)
+    spaces in a row: the emitter may fold after the first of them and leave it trailing; nor
+    with a line that starts with a space and holds another: the emitter may fold that line too,
+    but a reader keeps the line breaks of a line that starts with a space (a more indented line)."""
+    return "  " not in value and _block_ok(value, 2) and not any(
+        line.startswith(" ") and " " in line[1:] for line in value.split("\n"))
 
 
 def _node(value: Any, seen: set[int], long: _Long | None = None, column: int = 0, block: int = 0) -> yaml.Node:
@@ -208,8 +211,10 @@ def _string(value: str, long: _Long | None, column: int, block: int) -> yaml.Sca
     return yaml.ScalarNode(_STR, value)
 
 
-#: How YAML's double quotes write the characters that cannot stand for themselves.
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\x00": "\\0"}
+#: How YAML's double quotes write the characters that cannot stand for themselves. U+2028 and
+#: U+2029 are printable, but a reader takes them for line breaks (and drops spaces before them).
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\x00": "\\0",
+            "\u2028": "\\L", "\u2029": "\\P"}
 
 
 def _escaped(char: str) -> str:
