@@ -322,3 +322,26 @@ def test_a_bad_matrix_or_size_of_a_change_is_named_at_the_overlay_and_nothing_ch
 def test_an_unknown_series_to_change_is_named_at_its_key():
     assert problems("series:\n  change:\n    q: {icon: x}\n") == [
         f"o.yaml:3:5: series.change.q: unknown series 'q' {SERIES}"]
+
+
+def test_after_an_unknown_series_to_change_the_next_change_is_still_checked():
+    assert problems("series:\n  change:\n    q: {icon: x}\n    u: {matrix: nope}\n") == [
+        f"o.yaml:3:5: series.change.q: unknown series 'q' {SERIES}",
+        "o.yaml:4:17: series.change.u.matrix: unknown size matrix 'nope' (defined: network, standard; add one "
+        "under matrices.add)"]
+
+
+def test_after_a_series_that_exists_the_next_new_series_is_still_checked():
+    body = "      class: c\n      displayName: X\n      description: X.\n      icon: i\n      ratio: \"1:4\"\n"
+    assert problems(f"series:\n  add:\n    u:\n      version: 1\n{body}    z:\n      version: 1\n"
+                    f"      matrix: standrd\n{body}") == [
+        "o.yaml:3:5: series.add.u: series 'u1' is already in the catalog; change it under series.change, or give "
+        "the new series another prefix or version",
+        "o.yaml:12:15: series.add.z.matrix: unknown size matrix 'standrd'; did you mean 'standard'? (defined: "
+        "network, standard; add one under matrices.add)"]
+
+
+def test_an_unknown_field_in_a_new_series_spec_is_named_at_its_key():
+    """The series loader reports it through the overlay's source map, seen from a series file's paths."""
+    assert problems(U2 + "      spec:\n        cpu: {nope: 1}\n") == [
+        "o.yaml:11:15: series.add.u.spec.cpu.nope: unknown field 'nope'"]

@@ -236,8 +236,8 @@ class _Overlay:
         """An overlay that removes every series leaves a catalog of no instancetypes: refused."""
         if self.catalog.series or not before or self.problems:
             return  # with a problem already found, the series left are only guesswork
-        section = self.section("series")
-        where = ("series", "keep") if "keep" in section else ("series", "drop") if "drop" in section else ("series",)
+        # Only series.keep and series.drop remove series: one of them did it.
+        where = ("series", "keep") if "keep" in self.section("series") else ("series", "drop")
         self.problem(where, f"leaves the catalog without instancetypes (it removes every series: "
                      f"{_names(s.name for s in before)}); keep at least one, or add one under series.add", key=True)
 
@@ -343,10 +343,10 @@ class _Overlay:
             if matrix is None:
                 self.problem(base + ("matrix",), self.unknown_matrix(matrix_name))
             else:
-                # A new matrix without a selection offers all of its sizes.
-                selection = body.get("sizes") if "sizes" in body or "matrix" not in body else None
+                # A new matrix without a selection offers all of its sizes (select_sizes of None).
                 changes["matrix"] = matrix_name
-                changes["sizes"] = select_sizes(selection, matrix, self.rebased(body, (), base), self.problems)
+                changes["sizes"] = select_sizes(body.get("sizes"), matrix, self.rebased(body, (), base),
+                                                self.problems)
         if "features" in body:
             features = dict(series.features)
             for flag, value in body["features"].items():
