@@ -167,6 +167,12 @@ def test_a_missing_key_is_told_missing_even_where_the_mapping_has_expected_words
     assert problems(schema, "description: x\n") == ["f.yaml:1:1: missing required key 'spec'"]
 
 
+def test_a_missing_key_whose_name_jsonschema_quotes_otherwise_is_told_as_a_question_mark():
+    """jsonschema names a missing key by its repr: a name holding ' comes in double quotes, and is not read."""
+    schema = {"type": "object", "required": ["it's"]}
+    assert problems(schema, "description: x\n") == ["f.yaml:1:1: missing required key '?'"]
+
+
 # --------------------------------------------------------------------------- bounds
 
 

@@ -212,3 +212,100 @@ def test_a_valid_build_never_imports_jsonschema():
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == [str(len(default_build().documents)), "True", "False"]
+
+
+# --------------------------------------------------------------------------- each keyword, exactly
+
+
+def test_a_schema_of_annotations_only_accepts_anything():
+    check = compile_schema({"title": "t", "description": "anything", "x-kubernetes-list-type": "atomic"})
+    assert [check(v) for v in (None, 0, "x", [1], {"a": 1})] == [True] * 5
+
+
+def test_true_accepts_anything_and_false_nothing():
+    assert [compile_schema(True)(v) for v in (None, 0, "x", {})] == [True] * 4
+    assert [compile_schema(False)(v) for v in (None, 0, "x", {})] == [False] * 4
+    check = compile_schema({"type": "object", "properties": {"gone": False, "any": True}})
+    assert (check({"any": [1]}), check({"gone": None})) == (True, False)
+
+
+def test_a_number_is_an_int_or_a_float_never_a_bool_or_text():
+    check = compile_schema({"type": "number"})
+    assert [check(v) for v in (1, 1.5, 0.0, True, "1", None)] == [True, True, True, False, False, False]
+
+
+def test_null_is_none_only():
+    check = compile_schema({"type": "null"})
+    assert [check(v) for v in (None, 0, "", False, [])] == [True, False, False, False, False]
+
+
+def test_a_list_of_types_takes_any_of_them():
+    check = compile_schema({"type": ["null", "number"]})
+    assert [check(v) for v in (None, 2, 2.5, "2", False)] == [True, True, True, False, False]
+
+
+def test_keywords_starting_with_x_dash_are_annotations():
+    check = compile_schema({"type": "string", "x-kubernetes-int-or-string": True, "x-expected": "text"})
+    assert (check("a"), check(1)) == (True, False)
+
+
+def test_an_enum_or_const_of_values_python_compares_loosely_is_left_to_jsonschema():
+    """True == 1 and 1.0 == 1 to Python; only str, int and null compare as JSON does."""
+    assert compile_schema({"enum": ["a", True]}) is None
+    assert compile_schema({"enum": [1.0]}) is None
+    assert compile_schema({"enum": [[1]]}) is None
+    assert compile_schema({"const": 2.5}) is None
+    assert compile_schema({"const": {"a": 1}}) is None
+    assert compile_schema({"const": False}) is None
+
+
+def test_an_enum_takes_its_values_by_type_and_value():
+    check = compile_schema({"enum": ["a", 1, None]})
+    assert [check(v) for v in ("a", 1, None, True, 1.0, "1", [1])] == [True, True, True, False, False, False, False]
+    const = compile_schema({"const": 1})
+    assert [const(v) for v in (1, True, 1.0, "1")] == [True, False, False, False]
+
+
+def test_minimum_and_maximum_are_inclusive():
+    check = compile_schema({"minimum": 1, "maximum": 16})
+    assert [check(v) for v in (1, 1.0, 16, 16.0, 0.5, 16.5, "0")] == [True, True, True, True, False, False, True]
+
+
+def test_if_without_then_or_else_leaves_that_branch_unchecked():
+    condition = {"required": ["count"]}
+    then_only = compile_schema({"if": condition, "then": {"required": ["device"]}})
+    assert (then_only({"count": 1, "device": "x"}), then_only({"count": 1}), then_only({})) == (True, False, True)
+    else_only = compile_schema({"if": condition, "else": {"maxProperties": 0}})
+    assert (else_only({"count": 1, "x": 2}), else_only({"x": 2}), else_only({})) == (True, False, True)
+
+
+def test_properties_without_additional_properties_take_other_keys():
+    check = compile_schema({"properties": {"a": {"type": "string"}}})
+    assert (check({"a": "x", "b": 1}), check({"a": 1})) == (True, False)
+    open_extra = compile_schema({"properties": {"a": {"type": "string"}}, "additionalProperties": True})
+    assert open_extra({"b": 1}) is True
+    typed_extra = compile_schema({"properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}})
+    assert (typed_extra({"a": "x", "b": 1}), typed_extra({"b": "x"})) == (True, False)
+
+
+def test_properties_say_nothing_of_a_value_that_is_no_mapping():
+    """Whether it must be a mapping is ``type``'s to say, as in JSON Schema."""
+    closed = compile_schema({"properties": {"a": {"type": "string"}}, "additionalProperties": False})
+    opened = compile_schema({"properties": {"a": {"type": "string"}}})
+    assert [closed(v) for v in (5, "a", ["a"])] == [True] * 3
+    assert [opened(v) for v in (5, "a", ["a"])] == [True] * 3
+
+
+class _Key(str):
+    """A key of a str subclass, as a reader other than citgen's YAML reader may make."""
+
+
+def test_a_key_of_a_str_subclass_is_judged_by_its_property_as_jsonschema_judges_it():
+    """It is still the property's name: never more lenient than jsonschema, nor stricter."""
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    closed = {**schema, "additionalProperties": False}
+    for shape, value in ((schema, "x"), (schema, 1), (closed, "x"), (closed, 1)):
+        data = {_Key("a"): value}
+        assert compile_schema(shape)(data) is not any(validator_for(shape).iter_errors(data))
+    assert [compile_schema(schema)({_Key("a"): v}) for v in ("x", 1)] == [False, True]
+    assert [compile_schema(closed)({_Key("a"): v}) for v in ("x", 1)] == [False, True]

@@ -5,6 +5,7 @@ problem at them (validate/provenance.py)."""
 from __future__ import annotations
 
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from generator.paths import builtin_catalog
 from generator.pipeline import BuildOptions, catalog_objects, generate
 from generator.problems import Location, Problem
 from generator.runtime import background
+from generator.source.documents import BundleDoc
 from generator.validate.provenance import point_at_sources
 
 
@@ -252,3 +254,73 @@ def test_a_series_given_a_new_version_keeps_the_lines_that_shaped_it():
     first = write("o.yaml", "series:\n  change:\n    u: {displayName: Ours}\n")
     found = objects(first, write("p.yaml", "series:\n  change:\n    u: {version: 2}\n"))
     assert found["u2.large"].shaped_by == (SERIES_CHANGE, at(3, 5, "series", "change", "u", file="p.yaml"))
+
+
+def instancetype_obj(name: str, *, shaped_by: tuple[Location, ...] = ()) -> CatalogObject:
+    return CatalogObject("instancetype", name, "u", {}, {}, {}, Location("series/u.yaml", 3), shaped_by=shaped_by)
+
+
+def test_five_other_objects_are_all_named_without_an_ellipsis():
+    shaped = (SERIES_CHANGE,)
+    names = ["a", "b", "c", "d", "e", "f"]
+    pointed = point_at_sources([found(i, name) for i, name in enumerate(names)],
+                               [obj(name, shaped_by=shaped) for name in names])
+    assert [str(p) for p in pointed] == [
+        "o.yaml:3:5: series.change.u: makes preference 'a' invalid (and 5 more: b, c, d, e, f): "
+        "$.spec.requirements: too big [requirements-met]"]
+
+
+def test_every_earlier_line_that_shaped_an_object_is_named_in_order():
+    lines = (at(3, 5, "series"), at(4, 5, "series", file="p.yaml"), at(5, 5, "series", file="q.yaml"))
+    pointed = point_at_sources([found(0, "a")], [obj("a", shaped_by=lines)])
+    assert [str(p) for p in pointed] == [
+        "q.yaml:5:5: series: makes preference 'a' invalid: $.spec.requirements: too big "
+        "(also shaped by o.yaml:3, p.yaml:4) [requirements-met]"]
+
+
+def test_a_problem_blamed_on_a_line_keeps_the_release_that_introduced_its_check():
+    dated = Problem(Location("all.yaml", doc=0, name="a", path=("metadata", "labels")), "label missing",
+                    "labels-match-spec", since="v1.1.0")
+    pointed = point_at_sources([dated], [obj("a", shaped_by=(SERIES_CHANGE,))])
+    assert [(str(p), p.since) for p in pointed] == [
+        ("o.yaml:3:5: series.change.u: makes preference 'a' invalid: $.metadata.labels: label missing "
+         "[labels-match-spec]", "v1.1.0")]
+
+
+def test_a_definition_without_a_line_is_named_by_its_file():
+    defined = CatalogObject("preference", "a", "a", {}, {}, {}, Location("preferences/x.yaml"))
+    assert [str(p) for p in point_at_sources([found(0, "a")], [defined])] == [
+        "all.yaml#0 (a) $.spec.requirements: too big (defined in preferences/x.yaml) [requirements-met]"]
+
+
+def test_the_kind_of_a_problems_document_tells_objects_of_one_name_apart():
+    """An instancetype and a preference both named 'a': each problem goes to the object of its document's kind."""
+    documents = [BundleDoc("all.yaml", 0, {"kind": "VirtualMachineClusterInstancetype", "metadata": {"name": "a"}}),
+                 BundleDoc("all.yaml", 1, {"kind": "VirtualMachineClusterPreference", "metadata": {"name": "a"}})]
+    pointed = point_at_sources([found(0, "a"), found(1, "a")], [instancetype_obj("a", shaped_by=(SERIES_CHANGE,)),
+                                                                obj("a")], documents=documents)
+    assert [str(p) for p in pointed] == [
+        "o.yaml:3:5: series.change.u: makes instancetype 'a' invalid: $.spec.requirements: too big "
+        "[requirements-met]",
+        "all.yaml#1 (a) $.spec.requirements: too big (defined in preferences/x.yaml:7) [requirements-met]"]
+
+
+def test_a_problem_on_no_catalog_object_or_of_an_older_release_is_kept_as_it_is_in_its_place():
+    older = replace(found(2, "c"), older_release="v1.0.0", since="v1.1.0")
+    unknown = found(1, "zzz")
+    pointed = point_at_sources([found(0, "a"), unknown, older, found(3, "b")],
+                               [obj("a"), obj("b"), obj("c", shaped_by=(SERIES_CHANGE,))])
+    assert pointed[1:3] == [unknown, older]
+    assert [str(p) for p in pointed] == [
+        "all.yaml#0 (a) $.spec.requirements: too big (defined in preferences/x.yaml:7) [requirements-met]",
+        "all.yaml#1 (zzz) $.spec.requirements: too big [requirements-met]",
+        "all.yaml#2 (c) $.spec.requirements: too big [requirements-met]",
+        "all.yaml#3 (b) $.spec.requirements: too big (defined in preferences/x.yaml:7) [requirements-met]"]
+
+
+def test_an_empty_name_is_a_name_a_retained_object_is_found_by():
+    """An old bundle may hold an object named ''; a problem on its document still names where it was defined."""
+    problem = Problem(Location("all.yaml", doc=0, name="", path=("metadata",)), "metadata.name is required",
+                      "object-metadata")
+    assert [str(p) for p in point_at_sources([problem], [obj("", retained=True)], [SIZES])] == [
+        "all.yaml#0 $.metadata: metadata.name is required (defined in preferences/x.yaml:7) [object-metadata]"]

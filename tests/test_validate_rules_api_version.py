@@ -35,3 +35,14 @@ def test_a_document_that_is_no_mapping_is_one_problem() -> None:
         "b.yaml#0: a document must be a mapping (a Kubernetes object) [api-version]",
         "b.yaml#1: a document must be a mapping (a Kubernetes object) [api-version]"]
 
+
+
+def test_documents_after_one_of_another_kind_are_checked() -> None:
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}
+    old = obj(CIT, "u1.large")
+    old["apiVersion"] = "instancetype.kubevirt.io/v1alpha2"
+    assert findings(api_version, config, old) == [
+        "b.yaml#0 (c) $.kind: kind is 'ConfigMap', expected one of VirtualMachineClusterInstancetype, "
+        "VirtualMachineInstancetype, VirtualMachineClusterPreference, VirtualMachinePreference [api-version]",
+        "b.yaml#1 (u1.large) $.apiVersion: apiVersion is 'instancetype.kubevirt.io/v1alpha2', "
+        "expected 'instancetype.kubevirt.io/v1beta1' [api-version]"]

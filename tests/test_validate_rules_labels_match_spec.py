@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from generator.source.documents import BundleDoc
@@ -151,3 +153,42 @@ def test_other_kinds_are_not_looked_at() -> None:
                     obj(CPREF, "p", {"required-cpu": "9"})) == [
         f"b.yaml#1 (p) $.metadata.labels['{P}required-cpu']: label {P}required-cpu is '9' but "
         f"spec.requirements.cpu.guest is not set {RULE}"]
+
+
+def test_a_label_value_that_is_no_text_is_shown_as_written() -> None:
+    """YAML reads an unquoted 2024-01-01 as a date; the message shows it as the file has it."""
+    assert findings(labels_match_spec, labelled(labels={"memory": dt.date(2024, 1, 1)})) == [
+        f"b.yaml#0 (u1.large) $.metadata.labels['{P}memory']: label {P}memory is 2024-01-01 but spec.memory.guest "
+        f"is '8Gi' {RULE}"]
+
+
+def test_only_the_size_labels_own_key_holds_the_size() -> None:
+    """A label under a null key (YAML ``~: large``) that happens to hold the size is not the size label."""
+    sizeless = labelled(labels={"size": None})
+    sizeless["metadata"]["labels"][None] = "large"
+    assert findings(labels_match_spec, sizeless) == [
+        f"b.yaml#0 (u1.large) $.metadata.labels: the size in the name u1.large is 'large' but label {P}size is "
+        f"missing {RULE}"]
+
+
+def test_an_architecture_that_is_no_text_is_left_to_the_schema() -> None:
+    assert findings(labels_match_spec, preference("fedora", preferredArchitecture=64),
+                    preference("rhel", requirements={"architecture": ["amd64"]})) == []
+
+
+def test_a_malformed_spec_value_does_not_stop_the_check_of_the_next_label() -> None:
+    broken = labelled(labels={"memory": "4Gi"})
+    broken["spec"]["cpu"]["guest"] = "two"
+    assert findings(labels_match_spec, broken) == [
+        f"b.yaml#0 (u1.large) $.metadata.labels['{P}memory']: label {P}memory is '4Gi' but spec.memory.guest "
+        f"is '8Gi' {RULE}"]
+
+
+def test_a_wrong_page_size_is_not_dated_on_an_object_from_before_page_size_labels() -> None:
+    """Only a "true" flag is what a release before v1.4.0 wrote; any other wrong value counts at every release."""
+    old = {"vendor": "kubevirt.io", "common-instancetypes-version": "v1.0.0"}
+    wrong = labelled(labels={"hugepages": "2Mi", **old})
+    wrong["spec"]["memory"]["hugepages"] = {"pageSize": "1Gi"}
+    found = list(labels_match_spec.check([BundleDoc("b.yaml", 0, wrong)], RuleContext()))
+    assert [(p.message, p.since) for p in found] == [
+        (f"label {P}hugepages is '2Mi' but spec.memory.hugepages.pageSize is '1Gi'", None)]

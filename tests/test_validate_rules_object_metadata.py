@@ -97,3 +97,22 @@ def test_annotations_may_take_256_kib_together_and_no_more() -> None:
     assert findings(object_metadata, over) == [
         "b.yaml#0 (u1.large) $.metadata.annotations: annotations take 262145 bytes (keys and values together), "
         "more than the 262144 bytes (256 KiB) the API server allows on one object [object-metadata]"]
+
+
+def test_every_key_of_a_mapping_is_checked_after_one_that_is_not_text() -> None:
+    bad = obj(CIT, "u1.large", annotations={5: "x", "example.com/a b": "y"})
+    assert findings(object_metadata, bad) == [
+        "b.yaml#0 (u1.large) $.metadata.annotations: annotation keys must be strings, got the integer 5 "
+        "[object-metadata]",
+        "b.yaml#0 (u1.large) $.metadata.annotations['example.com/a b']: 'example.com/a b' is not a valid "
+        "annotation key: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+        "end with an alphanumeric character [object-metadata]"]
+
+
+def test_documents_after_one_that_is_no_object_or_has_no_metadata_are_checked() -> None:
+    config = obj(CIT, "x")
+    config["metadata"] = "x"
+    assert findings(object_metadata, "not an object", config, obj(CIT, "U1.large")) == [
+        "b.yaml#1 $.metadata: metadata must be a mapping holding at least the name [object-metadata]",
+        f"b.yaml#2 (U1.large) $.metadata.name: 'U1.large' is not a valid object name: {SUBDOMAIN} "
+        "[object-metadata]"]

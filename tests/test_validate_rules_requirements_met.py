@@ -110,3 +110,29 @@ def test_instancetypes_with_unreadable_sizes_offer_nothing() -> None:
     assert findings(requirements_met, instancetype("u1.large", "two", "8Gi"), instancetype("u1.small", 1, "lots"),
                     instancetype("u1.nano", 1, "1Gi"), requiring(1, "2Gi")) == [
         unmet(3, "1 vCPU, 2Gi of memory", "at most 1Gi of memory is offered")]
+
+
+def test_each_preference_is_judged_whatever_the_ones_before_it() -> None:
+    """A preference without requirements, then one whose requirements are met, do not end the check."""
+    assert findings(requirements_met, instancetype("u1.large", 2, "8Gi"), preference("none"), requiring(2, "8Gi"),
+                    requiring(4, name="q")) == [unmet(3, "4 vCPUs", "at most 2 vCPUs are offered", "q")]
+
+
+def test_as_much_memory_as_offered_but_not_with_the_vcpus_is_none_has_both() -> None:
+    """The most memory on offer is exactly what is required, only on an instancetype with too few vCPUs."""
+    assert findings(requirements_met, instancetype("cx1.large", 8, "2Gi"), instancetype("m1.large", 1, "16Gi"),
+                    requiring(4, "16Gi")) == [unmet(2, "4 vCPUs, 16Gi of memory", "none has both")]
+
+
+def test_a_preference_without_an_architecture_is_met_by_an_instancetype_labelled_with_one() -> None:
+    arm = instancetype("u1.large", 2, "8Gi", labels={"arch": "arm64"})
+    assert findings(requirements_met, arm, requiring(2, "8Gi")) == []
+    assert findings(requirements_met, arm, requiring(4, "8Gi")) == [
+        unmet(1, "4 vCPUs, 8Gi of memory", "at most 2 vCPUs are offered")]
+
+
+def test_a_requirement_of_memory_alone_asks_for_no_vcpus() -> None:
+    """Without ``cpu.guest`` any vCPU count will do, an instancetype of 0 vCPUs too, and none is named."""
+    assert findings(requirements_met, instancetype("u1.none", 0, "8Gi"), requiring(memory="8Gi")) == []
+    assert findings(requirements_met, instancetype("u1.large", 2, "8Gi"), requiring(memory="16Gi")) == [
+        unmet(1, "16Gi of memory", "at most 8Gi of memory is offered")]

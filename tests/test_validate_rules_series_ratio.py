@@ -58,3 +58,12 @@ def test_the_namespaced_kind_is_held_to_the_ratio_too() -> None:
     assert findings(series_ratio, instancetype("cx1.large", 2, "3Gi", kind=NIT), ctx=CTX) == [
         "b.yaml#0 (cx1.large) $.spec.memory.guest: 2 vCPUs with '3Gi' of memory break series cx1's ratio of "
         "2Gi per vCPU (expected 4Gi), and large is not a declared exception [series-ratio]"]
+
+
+def test_instancetypes_not_held_to_a_ratio_do_not_stop_the_check_of_the_ones_after_them() -> None:
+    """A preference, a name of no known series, a size without a dot and unreadable sizes are passed over."""
+    unreadable = instancetype("cx1.small", "two", "lots")
+    assert findings(series_ratio, obj(CPREF, "u1.large"), instancetype("zz1.large", 2, "1Gi"),
+                    instancetype("nodot", 2, "1Gi"), unreadable, instancetype("u1.large", 2, "9Gi"), ctx=CTX) == [
+        "b.yaml#4 (u1.large) $.spec.memory.guest: 2 vCPUs with '9Gi' of memory break series u1's ratio of "
+        "4Gi per vCPU (expected 8Gi), and large is not a declared exception [series-ratio]"]

@@ -82,3 +82,59 @@ def test_the_first_object_of_a_kind_and_name_is_the_one_compared() -> None:
     later = copy.deepcopy(namespaced)
     later["spec"]["cpu"]["guest"] = 8
     assert findings(twins_identical, cluster, namespaced, later) == []
+
+
+def test_a_namespaced_list_longer_than_its_cluster_twins() -> None:
+    cluster, namespaced = twins(instancetype("gn1.xlarge", gpus=[{"name": "a"}]))
+    namespaced["spec"]["gpus"].append({"name": "b"})
+    assert findings(twins_identical, cluster, namespaced) == [
+        "b.yaml#1 (gn1.xlarge) $.spec.gpus[1]: differs from its VirtualMachineClusterInstancetype twin at "
+        "b.yaml#0: {'name': 'b'} here, absent there [twins-identical]"]
+
+
+def test_a_list_against_a_value_of_another_type_is_one_difference() -> None:
+    """A list is compared item by item only with another list; against text it differs as a whole."""
+    cluster, namespaced = twins(instancetype("gn1.xlarge", gpus="ab"))
+    namespaced["spec"]["gpus"] = ["a", "b"]
+    assert findings(twins_identical, cluster, namespaced) == [
+        "b.yaml#1 (gn1.xlarge) $.spec.gpus: differs from its VirtualMachineClusterInstancetype twin at "
+        "b.yaml#0: ['a', 'b'] here, 'ab' there [twins-identical]"]
+
+
+def test_keys_of_other_types_than_text_are_compared_too() -> None:
+    """YAML reads ``1: x`` with an integer key; keys of mixed types are walked without a TypeError."""
+    cluster, namespaced = twins(preference("fedora", annotations={1: "one", "a": "x", None: "nothing"}))
+    namespaced["spec"]["annotations"][1] = "two"
+    assert findings(twins_identical, cluster, namespaced) == [
+        "b.yaml#1 (fedora) $.spec.annotations[1]: differs from its VirtualMachineClusterPreference twin at "
+        "b.yaml#0: 'two' here, 'one' there [twins-identical]"]
+
+
+def test_equal_values_that_are_not_the_same_object_do_not_differ() -> None:
+    """Twins parsed from two documents hold equal values, never the same Python objects."""
+    cluster = instancetype("u1.large", memory="8Gi", ioThreadsPolicy="".join(["au", "to"]),
+                           annotations={"x": float("2.5")})
+    namespaced = instancetype("u1.large", memory="8Gi", ioThreadsPolicy="".join(["a", "uto"]),
+                              annotations={"x": float("2.5")}, kind=NIT)
+    assert cluster["spec"]["ioThreadsPolicy"] is not namespaced["spec"]["ioThreadsPolicy"]
+    assert findings(twins_identical, cluster, namespaced) == []
+
+
+def test_an_object_without_a_twin_does_not_stop_the_check_of_later_twins() -> None:
+    cluster, namespaced = twins(instancetype("u1.large"))
+    namespaced["spec"]["cpu"]["guest"] = 4
+    assert findings(twins_identical, instancetype("u1.small", kind=NIT), cluster, namespaced) == [
+        "b.yaml#2 (u1.large) $.spec.cpu.guest: differs from its VirtualMachineClusterInstancetype twin at "
+        "b.yaml#1: 4 here, 2 there [twins-identical]"]
+
+
+def test_objects_without_a_name_or_of_another_kind_are_no_twins_and_do_not_stop_the_check() -> None:
+    """A nameless object is the object-metadata rule's to report: two of them are not compared."""
+    nameless, nameless_twin = twins(instancetype(None))
+    nameless_twin["spec"]["cpu"]["guest"] = 4
+    cluster, namespaced = twins(instancetype("u1.large"))
+    namespaced["spec"]["cpu"]["guest"] = 8
+    other = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "u1.large"}}
+    assert findings(twins_identical, other, nameless, nameless_twin, cluster, namespaced) == [
+        "b.yaml#4 (u1.large) $.spec.cpu.guest: differs from its VirtualMachineClusterInstancetype twin at "
+        "b.yaml#3: 8 here, 2 there [twins-identical]"]

@@ -25,3 +25,9 @@ def test_objects_without_a_kind_or_name_are_not_compared() -> None:
     kindless = obj(CIT, "u1.large")
     del kindless["kind"]
     assert findings(unique_names, nameless, nameless, kindless, kindless, "text", "text") == []
+
+
+def test_duplicates_after_an_object_without_a_name_are_found() -> None:
+    assert findings(unique_names, obj(CIT, None), obj(CIT, "u1.large"), obj(CIT, "u1.large")) == [
+        "b.yaml#2 (u1.large) $.metadata.name: duplicate VirtualMachineClusterInstancetype name 'u1.large' "
+        "(first defined at b.yaml#1) [unique-names]"]

@@ -195,3 +195,8 @@ def test_an_object_the_webhook_cannot_decode_gets_only_the_decode_error() -> Non
         "b.yaml#0 (fedora) $.spec.features.preferredHyperv.spinlocks.spinlocks: KubeVirt v1.8 refuses it: json: "
         "cannot unmarshal number -1 into Go struct field FeatureSpinlocks.spec.features.preferredHyperv.spinlocks"
         ".spinlocks of type uint32 [webhook-decode]"]
+
+
+def test_a_preference_without_a_topology_does_not_stop_the_check_of_the_ones_after_it() -> None:
+    assert findings(webhook_cpu_topology, preference(), topology(2), topology("foo"), ctx=V1_8) == [
+        unknown("foo", index=2)]

@@ -173,6 +173,8 @@ def test_the_largest_uint64_rounds_up_on_the_way_and_is_refused() -> None:
     (1e21, "1e+21"),
     (-1e21, "-1e+21"),
     (INT64_MIN - 1, "-9223372036854776000"),
+    (INT64_MIN, "-9223372036854775808"),
+    (2**53 + 1, "9007199254740993"),
 ])
 def test_the_number_as_the_api_server_sends_it(value, sent) -> None:
     assert as_sent(value) == sent
@@ -217,3 +219,37 @@ def test_a_field_the_release_does_not_have_is_not_decoded() -> None:
     docs = [BundleDoc("b.yaml", 0, instancetype(ioThreads={"supplementalPoolThreadCount": -1}))]
     found = validate_documents(docs, RuleContext(kubevirt=Release(1, 6)), rules=["schema", "webhook-decode"])
     assert [p.rule for p in found] == ["schema"]
+
+
+def test_an_integral_float_at_the_bottom_of_its_range_is_accepted() -> None:
+    assert findings(webhook_decode, instancetype(cpu=0.0), ctx=V1_8) == []
+
+
+def test_a_field_that_fits_does_not_stop_the_check_of_the_fields_after_it() -> None:
+    """cpu.guest 2.0 is looked at closely (a float) and fits; maxSockets after it is still checked."""
+    it = instancetype(cpu=2.0)
+    it["spec"]["cpu"]["maxSockets"] = -3
+    assert findings(webhook_decode, it, ctx=V1_8) == [
+        refused(0, "u1.large", "spec.cpu.maxSockets", "-3", "CPUInstancetype.spec.cpu.maxSockets", "uint32")]
+
+
+def test_documents_not_decoded_do_not_stop_the_check_of_the_ones_after_them() -> None:
+    """Before v1.3 a preference is not decoded; neither is a kind of no family. The instancetype after them is."""
+    spinlocks = preference(features={"preferredHyperv": {"spinlocks": {"spinlocks": -1}}})
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}
+    v1_2 = RuleContext(kubevirt=Release(1, 2))
+    assert findings(webhook_decode, spinlocks, config, instancetype(cpu=-1), ctx=v1_2) == [
+        refused(2, "u1.large", "spec.cpu.guest", "-1", "CPUInstancetype.spec.cpu.guest", "uint32", "v1.2")]
+
+
+def test_twins_alike_asks_about_the_contexts_release_and_answers_as_the_schemas_do(monkeypatch) -> None:
+    asked = []
+
+    def schemas_alike(release: Release) -> bool:
+        asked.append(release)
+        return release == Release(1, 9)
+
+    monkeypatch.setattr(webhook_decode, "schemas_alike", schemas_alike)
+    assert webhook_decode.twins_alike(V1_8) is False
+    assert webhook_decode.twins_alike(RuleContext(kubevirt=Release(1, 9))) is True
+    assert asked == [Release(1, 8), Release(1, 9)]

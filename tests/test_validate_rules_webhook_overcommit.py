@@ -126,3 +126,9 @@ def test_an_object_the_webhook_cannot_decode_gets_only_the_decode_error() -> Non
     assert validated(broken) == [
         "b.yaml#0 (o1.large) $.spec.cpu.guest: KubeVirt v1.8 refuses it: json: cannot unmarshal number -1 into "
         "Go struct field CPUInstancetype.spec.cpu.guest of type uint32 [webhook-decode]"]
+
+
+def test_objects_without_a_percentage_to_judge_do_not_stop_the_check_of_the_ones_after_them() -> None:
+    """A preference, then an instancetype without overcommitPercent, then one out of range."""
+    assert findings(webhook_overcommit, preference(), instancetype("u1.large"), overcommitted(101),
+                    ctx=V1_8) == [out_of_range(101, index=2)]

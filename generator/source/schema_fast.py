@@ -225,7 +225,7 @@ class _Compiler:
                 if type(v) is not dict:
                     return True
                 for key, value in v.items():
-                    sub = known.get(key) if type(key) is str else None
+                    sub = known.get(key)
                     if sub is None or not sub(value):
                         return False
                 return True
@@ -236,7 +236,7 @@ class _Compiler:
             if type(v) is not dict:
                 return True
             for key, value in v.items():
-                sub = known.get(key) if type(key) is str else None
+                sub = known.get(key)
                 if not (sub or extra)(value):
                     return False
             return True
