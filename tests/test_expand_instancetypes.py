@@ -119,3 +119,19 @@ def test_objects_are_sorted_by_name_and_a_name_made_twice_is_refused() -> None:
     with pytest.raises(InputError) as raised:
         unique(series_objects(a, catalog(a), {}) + series_objects(twice, catalog(twice), {}))
     assert str(raised.value) == "series/u1.yaml:1:1: instancetype 'u1.small' is defined twice (also by series/u1.yaml:1)"
+
+
+def test_max_sockets_match_the_vcpus_of_each_size() -> None:
+    sockets = series(sizes=("small", "large", "xlarge"), features={"maxSocketsMatchVCPUs": True})
+    assert [(o.name, o.spec["cpu"]) for o in series_objects(sockets, catalog(sockets), {})] == [
+        ("cx1.small", {"guest": 1, "maxSockets": 1}), ("cx1.large", {"guest": 2, "maxSockets": 2}),
+        ("cx1.xlarge", {"guest": 4, "maxSockets": 4})]
+
+
+def test_every_name_made_twice_is_named_and_the_rest_still_checked() -> None:
+    a = series("u1", Fraction(4), ("small", "large"))
+    with pytest.raises(InputError) as raised:
+        unique(series_objects(a, catalog(a), {}) * 2)
+    assert str(raised.value) == (
+        "series/u1.yaml:1:1: instancetype 'u1.large' is defined twice (also by series/u1.yaml:1)\n"
+        "series/u1.yaml:1:1: instancetype 'u1.small' is defined twice (also by series/u1.yaml:1)")
