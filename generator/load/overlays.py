@@ -117,7 +117,7 @@ class _Overlay:
     def rebased(self, data: Any, old: KeyPath, new: KeyPath) -> Document:
         return Document(data, _Rebased(self.doc.source, old, new), 0)
 
-    def find_series(self, name: str, path: KeyPath, *, key: bool = False) -> Series | None:
+    def find_series(self, name: str, path: KeyPath, *, key: bool) -> Series | None:
         """A series by name (``cx1``) or, when only one series has it, by prefix (``cx``)."""
         series = self.catalog.series
         found = [s for s in series if s.name == name] or [s for s in series if s.prefix == name]
@@ -218,7 +218,7 @@ class _Overlay:
             if op in section:
                 chosen[op] = {}
                 for i, name in enumerate(section[op]):
-                    if (found := self.find_series(name, ("series", op, i))) is not None:
+                    if (found := self.find_series(name, ("series", op, i), key=False)) is not None:
                         chosen[op].setdefault(found.name, i)
         self.contradictions("series", chosen, "series")
         kept, dropped = chosen.get("keep"), chosen.get("drop", {})
@@ -380,7 +380,7 @@ class _Overlay:
             # Reported here, once, at the trait; still added, so that its users do not call it unknown.
             self.problems += spec_problems(self.doc, ("traits", "add", name, "spec"), body["spec"])
             traits[name] = Trait(name, body["description"].strip(), body["spec"], tuple(body.get("tags", ())),
-                                 self.at("traits", "add", name, key=True), bool(body.get("essential", False)))
+                                 self.at("traits", "add", name, key=True), bool(body.get("essential")))
             self.record("trait", name, self.at("traits", "add", name, key=True))
         self.prefs = replace(self.prefs, traits=dict(sorted(traits.items())))
 
@@ -472,7 +472,7 @@ class _Overlay:
         ``family:`` if written; else the family of the preference it is based on;
         else the first part of its name (``acme-linux`` for ``acme-linux.arm64``).
         """
-        body = added.get(name, {})
+        body = added[name]
         if "family" in body:
             return body["family"], True
         base = body.get("basedOn")
