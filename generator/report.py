@@ -99,7 +99,7 @@ def text(problems: Sequence[Problem], documents: int) -> str:
         lines += [str(p) for p in warned]
         lines.append("")
     if newer:
-        if real:
+        if real and not warned:  # after warnings, their closing blank line already sets this apart
             lines.append("")
         lines.append(f"from rules newer than the objects' {_releases(newer)} (not counted):")
         lines += [_newer_line(p) for p in newer]

@@ -9,7 +9,9 @@ made read-only is shown with os.access answering as it would for its owner.
 from __future__ import annotations
 
 import errno
+import io
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -111,6 +113,86 @@ def test_an_interrupt_while_writing_leaves_the_old_file_and_no_temporary_one(tmp
     assert names(tmp_path) == ["README.md"]
 
 
+def test_the_new_text_is_first_a_hidden_file_beside_the_old_one_named_after_it(tmp_path: Path, monkeypatch) -> None:
+    target = tmp_path / "README.md"
+    target.write_text("old\n")
+    seen: list[tuple[str, list[str]]] = []
+    real = os.replace
+
+    def replace(src, dst):
+        seen.append((str(Path(src).parent), names(tmp_path)))
+        return real(src, dst)
+
+    monkeypatch.setattr(write.os, "replace", replace)
+    replace_file(target, "new\n")
+    [(folder, present)] = seen
+    assert folder == str(tmp_path)
+    assert len(present) == 2 and present[1] == "README.md", present
+    assert re.fullmatch(r"\.README\.md\.citgen-\w+", present[0]), present
+    assert names(tmp_path) == ["README.md"]
+
+
+def test_the_text_is_written_in_utf_8_whatever_the_locale_says(tmp_path: Path, monkeypatch) -> None:
+    target = tmp_path / "README.md"
+    target.write_text("old\n")
+    # a machine whose locale is plain ASCII (LANG=C without Python's UTF-8 mode): what a file opened
+    # without an encoding would be written in
+    real = io.text_encoding
+    monkeypatch.setattr(io, "text_encoding", lambda encoding, *args: "ascii" if encoding is None else real(encoding))
+    replace_file(target, "Größe\n")
+    assert target.read_bytes() == "Größe\n".encode("utf-8")
+
+
+def test_a_temporary_file_removed_meanwhile_is_a_message_and_the_file_unchanged(tmp_path: Path, monkeypatch) -> None:
+    target = tmp_path / "README.md"
+    target.write_text("old\n")
+    real = os.chmod
+
+    def removed_first(path, mode):
+        os.unlink(path)  # another process cleans the folder up while the text is written
+        return real(path, mode)
+
+    monkeypatch.setattr(write.os, "chmod", removed_first)
+    with pytest.raises(CitgenError) as exc:
+        replace_file(target, "new\n")
+    assert re.fullmatch(rf"{re.escape(str(target))}: cannot write it: No such file or directory "
+                        rf"\({re.escape(str(tmp_path))}/\.README\.md\.citgen-\w+\); it is unchanged", message(exc))
+    assert target.read_text() == "old\n"
+    assert names(tmp_path) == ["README.md"]
+
+
+def test_a_failure_the_system_names_no_file_for_is_said_of_the_file_being_replaced(tmp_path: Path,
+                                                                                   monkeypatch) -> None:
+    target = tmp_path / "README.md"
+    target.write_text("old\n")
+
+    def full(src, dst):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(write.os, "replace", full)
+    with pytest.raises(CitgenError) as exc:
+        replace_file(target, "new\n")
+    assert message(exc) == f"{target}: cannot write it: No space left on device ({target}); it is unchanged"
+    assert names(tmp_path) == ["README.md"]
+
+
+def test_an_interrupt_just_after_the_rename_is_the_interrupt_and_the_new_text_stays(tmp_path: Path,
+                                                                                    monkeypatch) -> None:
+    target = tmp_path / "README.md"
+    target.write_text("old\n")
+    real = os.replace
+
+    def replaced_then_interrupted(src, dst):
+        real(src, dst)
+        raise KeyboardInterrupt  # Ctrl-C handled as the rename returns: the temporary file is gone
+
+    monkeypatch.setattr(write.os, "replace", replaced_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        replace_file(target, "new\n")
+    assert target.read_text() == "new\n"
+    assert names(tmp_path) == ["README.md"]
+
+
 def test_the_reason_names_the_file_the_system_named_or_else_the_place_given() -> None:
     assert write._reason(OSError(errno.EIO, "Input/output error", "/a/b"), Path("/c")) == "Input/output error (/a/b)"
     assert write._reason(OSError(errno.EIO, "Input/output error"), Path("/c")) == "Input/output error (/c)"
@@ -159,6 +241,75 @@ def test_a_part_that_cannot_be_removed_at_first_is_made_writable_and_removed(tmp
     remove_tree(tree)
     assert refused and not tree.exists()
     assert (str(tree / "sealed"), 0o700) in chmods
+
+
+def recorded_chmods(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Every os.chmod call from now on, as (path, mode), each still made."""
+    chmods: list[tuple[str, int]] = []
+    real = os.chmod
+
+    def chmod(path, mode, **kwargs):
+        chmods.append((str(path), mode))
+        return real(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "chmod", chmod)
+    return chmods
+
+
+def test_a_folder_that_cannot_be_removed_at_first_is_made_writable_with_its_parent_and_nothing_else(
+        tmp_path: Path, monkeypatch) -> None:
+    tree = tmp_path / ".out.citgen-old-1"
+    (tree / "sealed").mkdir(parents=True)
+    (tree / "sealed" / "file.yaml").write_text("x")
+    real_rmdir, refused = os.rmdir, []
+
+    def rmdir_once(path, *args, **kwargs):  # as a read-only folder's folder refuses its owner, the first time
+        if os.fspath(path) in ("sealed", str(tree / "sealed")) and not refused:
+            refused.append(path)
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_rmdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "rmdir", rmdir_once)
+    chmods = recorded_chmods(monkeypatch)
+    remove_tree(tree)
+    assert refused and not tree.exists()
+    assert chmods == [(str(tree), 0o700), (str(tree / "sealed"), 0o700)]
+
+
+def test_a_file_that_cannot_be_removed_at_first_has_only_its_folder_made_writable(tmp_path: Path,
+                                                                                   monkeypatch) -> None:
+    tree = tmp_path / ".out.citgen-old-1"
+    (tree / "sealed").mkdir(parents=True)
+    (tree / "sealed" / "file.yaml").write_text("x")
+    real, refused = os.unlink, []
+
+    def unlink_once(path, *args, **kwargs):
+        if str(path).endswith("file.yaml") and not refused:
+            refused.append(path)
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink_once)
+    chmods = recorded_chmods(monkeypatch)
+    remove_tree(tree)
+    assert not tree.exists()
+    assert chmods == [(str(tree / "sealed"), 0o700)]  # the file itself keeps its mode until it goes
+
+
+def test_a_part_that_can_never_be_removed_is_left_behind_without_an_error(tmp_path: Path, monkeypatch) -> None:
+    tree = tmp_path / ".out.citgen-old-1"
+    (tree / "sealed").mkdir(parents=True)
+    (tree / "sealed" / "file.yaml").write_text("x")
+    real = os.unlink
+
+    def never(path, *args, **kwargs):
+        if str(path).endswith("file.yaml"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", never)
+    remove_tree(tree)
+    assert (tree / "sealed" / "file.yaml").read_text() == "x"
 
 
 def test_a_link_is_removed_and_what_it_names_is_left_alone(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ replaced only when it holds what ``citgen <command>`` wrote there.
 from __future__ import annotations
 
 import fcntl
+import io
 import json
 import os
 import re
@@ -154,3 +155,64 @@ def test_an_output_of_the_same_command_is_replaced(tmp_path: Path) -> None:
         staging.write({"bundle.yaml": b"y"})
         staging.commit()
     assert (out / "bundle.yaml").read_text() == "y"
+
+
+def test_the_give_up_message_is_said_of_the_output_directory(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    path = lock_path(out)
+    path.write_text(json.dumps({"pid": 4242, "started": "2026-11-25T01:02:03Z"}) + "\n")
+    holder = os.open(path, os.O_RDWR)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        with pytest.raises(CitgenError) as exc:
+            OutputLock(out, timeout=0).acquire()
+    finally:
+        os.close(holder)
+    [problem] = exc.value.problems
+    assert str(problem.location) == str(out)
+    assert problem.message.startswith("another citgen build is writing this output directory (pid 4242, ")
+
+
+def test_a_lock_file_its_holder_removed_just_as_it_was_locked_is_given_up_for_a_new_one(tmp_path: Path,
+                                                                                       monkeypatch) -> None:
+    out = tmp_path / "out"
+    path = lock_path(out)
+    locked: list[int] = []
+    real = fcntl.flock
+
+    def flock(fd, operation):
+        real(fd, operation)
+        locked.append(os.fstat(fd).st_ino)
+        if len(locked) == 1:
+            os.unlink(path)  # the holder before us released it: its file is gone, ours is a stale name
+
+    monkeypatch.setattr(write.fcntl, "flock", flock)
+    lock = OutputLock(out, timeout=1)
+    lock.acquire()
+    try:
+        assert len(locked) == 2
+        assert path.stat().st_ino == locked[1]
+        assert lock_text(path)["pid"] == os.getpid()
+    finally:
+        lock.release()
+    assert not path.exists()
+
+
+def test_the_holder_is_read_from_its_lock_file_as_utf_8_whatever_the_locale_says(tmp_path: Path,
+                                                                                 monkeypatch) -> None:
+    out = tmp_path / "out"
+    path = lock_path(out)
+    path.write_text(json.dumps({"pid": 4242, "started": "2026-11-25T01:02:03Z – Größe"}, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    holder = os.open(path, os.O_RDWR)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    # a machine whose locale is plain ASCII: what a file opened without an encoding is read in
+    real = io.text_encoding
+    monkeypatch.setattr(io, "text_encoding", lambda encoding, *args: "ascii" if encoding is None else real(encoding))
+    try:
+        with pytest.raises(CitgenError) as exc:
+            OutputLock(out, timeout=0).acquire()
+    finally:
+        os.close(holder)
+    assert exc.value.problems[0].message.startswith(
+        "another citgen build is writing this output directory (pid 4242, started 2026-11-25T01:02:03Z – Größe); ")
