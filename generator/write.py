@@ -45,6 +45,9 @@ MANIFEST = ".citgen-manifest"
 LOCK_TIMEOUT = 60.0
 #: How often a waiting build tries the lock again.
 _RETRY = 0.05
+#: shutil.rmtree's hook for a part it cannot remove: ``onexc`` from Python 3.12, where
+#: ``onerror`` is deprecated; ``again`` takes the arguments of either.
+_RMTREE_HOOK = "onexc" if sys.version_info >= (3, 12) else "onerror"
 
 
 def checksums(files: Mapping[str, bytes]) -> bytes:
@@ -147,10 +150,7 @@ def remove_tree(path: Path) -> None:
                 os.chmod(name, 0o700)
             function(name)
 
-    if sys.version_info >= (3, 12):
-        shutil.rmtree(path, onexc=again)
-    else:  # pragma: no cover - Python 3.10 and 3.11
-        shutil.rmtree(path, onerror=again)
+    shutil.rmtree(path, **{_RMTREE_HOOK: again})
 
 
 def lock_path(out: Path) -> Path:
