@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 import yaml
 from hypothesis import example, given, strategies as st
 from yaml.nodes import MappingNode, ScalarNode
 
 from generator.source import yamlclasses
 from generator.source.yamlclasses import Dumper, Loader
+from generator.source.yamlsrc import load_stream_fast
 
 #: Texts near PyYAML's implicit types, where a wrong answer would change a value.
 TRICKY = ["true", "True", "yes", "off", "null", "~", "", "0o17", "0x1F", "1_000", "1e3", "1.5",
@@ -15,9 +19,15 @@ TRICKY = ["true", "True", "yes", "off", "null", "~", "", "0o17", "0x1F", "1_000"
           "1:20", "+12", "0b101", "u1.small", "v1.8.0"]
 
 
+class PyYAML(yaml.SafeLoader):
+    """PyYAML's pure-Python safe loader with YAML 1.1's types as PyYAML ships them, nothing remembered."""
+
+    yaml_implicit_resolvers = yamlclasses.yaml_1_1_types()
+
+
 def reference(kind, value, implicit):
     """What PyYAML's own resolver says, on a loader with nothing remembered."""
-    return yaml.SafeLoader("").resolve(kind, value, implicit)
+    return PyYAML("").resolve(kind, value, implicit)
 
 
 @given(st.one_of(st.sampled_from(TRICKY), st.text(max_size=12)), st.booleans(), st.booleans())
@@ -52,4 +62,39 @@ def test_loading_and_dumping_round_trip_tricky_texts():
     data = {text: [text, 1, True, None] for text in TRICKY}
     dumped = yaml.dump(data, Dumper=Dumper, sort_keys=True)
     assert yaml.load(dumped, Loader=Loader) == data
-    assert yaml.load(dumped, Loader=yaml.SafeLoader) == data
+    assert yaml.load(dumped, Loader=PyYAML) == data
+
+
+@pytest.fixture
+def yamllint_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyYAML's shared table of types as importing yamllint's quoted-strings rule leaves it: 0o17 a number.
+
+    The table is a copy, put back after the test; the classes' memories are emptied
+    before, so that every answer is worked out with the changed table at hand.
+    """
+    table = {first: list(pairs) for first, pairs in yaml.resolver.Resolver.yaml_implicit_resolvers.items()}
+    monkeypatch.setattr(yaml.resolver.Resolver, "yaml_implicit_resolvers", table)
+    yaml.resolver.Resolver.add_implicit_resolver(INT, re.compile(r"^[-+]?0o?[0-7_]+$"), list("-+0"))
+    for cls in (Loader, Dumper):
+        monkeypatch.setattr(cls, "_resolved", {})
+
+
+INT = "tag:yaml.org,2002:int"
+
+
+def test_what_other_code_adds_to_pyyamls_types_changes_nothing_citgen_reads(yamllint_imported):
+    assert yaml.load("v: 0o17\n", Loader=yaml.SafeLoader) == {"v": 15}  # every other PyYAML reader
+    assert yaml.load("v: 0o17\n", Loader=Loader) == {"v": "0o17"}
+    assert load_stream_fast("v: 0o17\nw: 10\n") == [{"v": "0o17", "w": 10}]
+
+
+def test_what_other_code_adds_to_pyyamls_types_changes_nothing_citgen_writes(yamllint_imported):
+    assert yaml.dump({"v": "0o17"}, Dumper=yaml.SafeDumper) == "v: '0o17'\n"  # every other PyYAML writer
+    assert yaml.dump({"v": "0o17", "w": "017"}, Dumper=Dumper) == "v: 0o17\nw: '017'\n"
+
+
+def test_the_classes_types_are_pyyamls_yaml_1_1_types():
+    assert Loader.yaml_implicit_resolvers == Dumper.yaml_implicit_resolvers == PyYAML.yaml_implicit_resolvers
+    assert {tag for pairs in Loader.yaml_implicit_resolvers.values() for tag, _ in pairs} == {
+        f"tag:yaml.org,2002:{name}" for name in ("bool", "float", "int", "merge", "null", "timestamp", "value", "yaml")}
+    assert Loader.yaml_implicit_resolvers is not yaml.resolver.Resolver.yaml_implicit_resolvers

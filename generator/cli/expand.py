@@ -21,6 +21,7 @@ from ..problems import Location, Problem
 from ..result import Result
 from ..schemas import check_object
 from ..source.documents import BundleDoc, read_bundles
+from ..source.yamlclasses import Dumper
 from ..source.yamlsrc import Document, load_file
 from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
 from ..tools.vmexpand.mutate import MACHINE_TYPES
@@ -147,5 +148,5 @@ def expand_command(vm: Path, bundles: Sequence[Path], arch: str, output: str) ->
     if output == "json":
         shown = json.dumps(result.vm, indent=2, sort_keys=True) + "\n"
     else:
-        shown = yaml.safe_dump(result.vm, sort_keys=True, default_flow_style=False)
+        shown = yaml.dump(result.vm, Dumper=Dumper, sort_keys=True, default_flow_style=False)
     return Result("expand", product=shown, data={"vm": result.vm})

@@ -12,10 +12,18 @@ the class's resolver tables, which nothing here changes after import; path
 resolvers, the one context-dependent feature, are not used by these classes (and
 disable the memory if someone adds one). The memory is bounded: when full it is
 emptied, which costs only the time to learn the common texts again.
+
+The tables are the classes' own: YAML 1.1's implicit types as PyYAML's resolver
+module defines them, read from a private copy of that module. PyYAML's shared
+table belongs to every program in the process, and other code adds to it
+(importing yamllint's quoted-strings rule makes every PyYAML reader take ``0o17``
+for 15); a value citgen reads or writes must not depend on what else was
+imported before it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any, ClassVar
 
 import yaml
@@ -30,6 +38,20 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
 
 #: Scalars each class remembers before it starts over.
 MEMORY = 1 << 16
+
+
+def yaml_1_1_types() -> dict[str | None, list[tuple[str, Any]]]:
+    """PyYAML's implicit types as its resolver module defines them, whatever has been added since.
+
+    The module is run again as a private copy, registered nowhere, so its table is
+    made afresh by PyYAML's own code; the copy's classes are then dropped.
+    """
+    spec = importlib.util.find_spec("yaml.resolver")
+    if spec is None or spec.loader is None:  # pragma: no cover - PyYAML always ships it
+        raise ImportError("yaml.resolver")
+    private = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(private)
+    return {first: list(pairs) for first, pairs in private.Resolver.yaml_implicit_resolvers.items()}
 
 
 class _RememberingResolver:
@@ -63,6 +85,10 @@ class _RememberingResolver:
 class Loader(_RememberingResolver, _BaseLoader):  # type: ignore[misc, valid-type]
     """The safe loader (C where available) that every YAML read of the tool uses."""
 
+    yaml_implicit_resolvers = yaml_1_1_types()
+
 
 class Dumper(_RememberingResolver, _BaseDumper):  # type: ignore[misc, valid-type]
     """The safe dumper (C where available) that every YAML written by the tool goes through."""
+
+    yaml_implicit_resolvers = yaml_1_1_types()

@@ -134,7 +134,7 @@ def _unclear_number(text: str, tag: str) -> str | None:
 
 def _yaml11_reading(text: str) -> str:
     try:
-        return str(yaml.safe_load(text))
+        return str(yaml.load(text, Loader=Loader))  # YAML 1.1 as PyYAML defines it (yamlclasses)
     except yaml.YAMLError:  # pragma: no cover - the resolver said it was an int
         return "another number"
 

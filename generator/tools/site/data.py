@@ -17,6 +17,7 @@ import yaml
 from ...expand.kubevirt import oldest_accepting
 from ...model import CatalogObject, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Catalog, Series, label
 from ...query import Query
+from ...source.yamlclasses import Dumper
 from ..vmexpand.matrix import PairResult, default_vm
 
 #: Readable names of the series feature flags (features.py), in the order badges are shown.
@@ -238,7 +239,7 @@ def manifest_template() -> str:
     vm = default_vm("INSTANCETYPE", "PREFERENCE")
     vm["metadata"]["name"] = "my-vm"
     vm["spec"]["runStrategy"] = "Always"
-    return yaml.safe_dump(vm, sort_keys=False, default_flow_style=False)
+    return yaml.dump(vm, Dumper=Dumper, sort_keys=False, default_flow_style=False)
 
 
 def catalog_data(catalog: Catalog, version: str, objects: Sequence[CatalogObject],
