@@ -138,12 +138,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     `make test` hands whole modules to the workers in this order (``--no-loadscope-reorder``),
     so the modules that take seconds start early and the workers end at about the same time
     instead of one waiting for the other's wheel or pre-commit run at the end.
+
+    Under a mutant the order is turned around: mutmut stops a mutant's run at its first
+    failing test (``-x``), so the quick tests go first and a mutant they kill never starts
+    Helm or kubectl; only a mutant that survives them pays for the heavy ones.
     """
     def seconds(item: pytest.Item) -> float:
         mark = item.get_closest_marker("heavy")
         return float(mark.args[0]) if mark else 0.0
 
-    items.sort(key=lambda item: -seconds(item))  # stable: a module's tests keep their order
+    sign = 1 if under_a_mutant() else -1
+    items.sort(key=lambda item: sign * seconds(item))  # stable: a module's tests keep their order
 
 
 # --------------------------------------------------------------------------- the checkout stays as it was
@@ -229,9 +234,14 @@ def forget_memos() -> None:
         getattr(sys.modules[module], name).clear() if module in sys.modules else None
 
 
+def under_a_mutant() -> bool:
+    """Whether this session runs a mutant's tests (not mutmut's first runs, which record and check)."""
+    return os.environ.get("MUTANT_UNDER_TEST", "") not in ("", "stats", "fail")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _fresh_under_a_mutant():
     """Under mutmut, each mutant's run starts with nothing remembered from the runs before it."""
-    if os.environ.get("MUTANT_UNDER_TEST", "") not in ("", "stats", "fail"):
+    if under_a_mutant():
         forget_memos()
     yield

@@ -207,3 +207,26 @@ def test_the_memos_forgotten_under_mutmut_are_the_package_s(monkeypatch):
     forget_memos()
     assert label_value_problem.cache_info().currsize == 0
     assert all(getattr(importlib.import_module(module), name) == {} for module, name in MEMOS)
+
+
+@pytest.mark.parametrize("mutant, order", [
+    ("", ["wheel", "helm", "quick-1", "quick-2"]),
+    ("stats", ["wheel", "helm", "quick-1", "quick-2"]),
+    ("generator.write.x_remove_tree__mutmut_1", ["quick-1", "quick-2", "helm", "wheel"]),
+])
+def test_heavy_tests_run_first_in_the_suite_and_last_under_a_mutant(monkeypatch, mutant: str, order: list[str]):
+    """A mutant's run stops at its first failure: the quick tests that would kill it come before Helm's."""
+    from tests.conftest import pytest_collection_modifyitems
+
+    class Item:
+        def __init__(self, name: str, seconds: float | None):
+            self.name, self.seconds = name, seconds
+
+        def get_closest_marker(self, name: str):
+            assert name == "heavy"
+            return None if self.seconds is None else pytest.mark.heavy(self.seconds).mark
+
+    monkeypatch.setenv("MUTANT_UNDER_TEST", mutant)
+    items = [Item("quick-1", None), Item("helm", 10), Item("quick-2", None), Item("wheel", 30)]
+    pytest_collection_modifyitems(None, items)  # type: ignore[arg-type]
+    assert [item.name for item in items] == order
