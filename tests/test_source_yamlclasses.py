@@ -93,6 +93,16 @@ def test_what_other_code_adds_to_pyyamls_types_changes_nothing_citgen_writes(yam
     assert yaml.dump({"v": "0o17", "w": "017"}, Dumper=Dumper) == "v: 0o17\nw: '017'\n"
 
 
+def test_pyyamls_types_are_made_afresh_by_its_own_module_whatever_was_added_to_them(yamllint_imported):
+    fresh = yamlclasses.yaml_1_1_types()
+    assert fresh == Loader.yaml_implicit_resolvers
+    assert fresh is not yamlclasses.yaml_1_1_types()
+    assert [tag for tag, _ in fresh["0"]] == [f"tag:yaml.org,2002:{name}" for name in ("float", "int", "timestamp")]
+    assert not any(tag == INT and pattern.match("0o17") for tag, pattern in fresh["0"])
+    fresh["0"].clear()  # each call's lists are its own
+    assert Loader.yaml_implicit_resolvers["0"] and yamlclasses.yaml_1_1_types()["0"]
+
+
 def test_the_classes_types_are_pyyamls_yaml_1_1_types():
     assert Loader.yaml_implicit_resolvers == Dumper.yaml_implicit_resolvers == PyYAML.yaml_implicit_resolvers
     assert {tag for pairs in Loader.yaml_implicit_resolvers.values() for tag, _ in pairs} == {

@@ -46,11 +46,9 @@ def yaml_1_1_types() -> dict[str | None, list[tuple[str, Any]]]:
     The module is run again as a private copy, registered nowhere, so its table is
     made afresh by PyYAML's own code; the copy's classes are then dropped.
     """
-    spec = importlib.util.find_spec("yaml.resolver")
-    if spec is None or spec.loader is None:  # pragma: no cover - PyYAML always ships it
-        raise ImportError("yaml.resolver")
-    private = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(private)
+    spec = importlib.util.find_spec("yaml.resolver")  # PyYAML always ships it, as a file of source
+    private = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(private)  # type: ignore[union-attr]
     return {first: list(pairs) for first, pairs in private.Resolver.yaml_implicit_resolvers.items()}
 
 
