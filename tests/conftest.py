@@ -211,19 +211,21 @@ MEMOS = (("generator.outputs.kustomize", "_TEXTS"), ("generator.outputs.releases
          ("generator.outputs.releases", "_MADE"), ("generator.outputs.releases", "_KNOWN"))
 
 
-def forget_memos() -> None:
-    """Empty every lru_cache of the package and every memo of MEMOS.
+def forget_memos(*, tests: bool = False) -> None:
+    """Empty every lru_cache of the package and every memo of MEMOS; with ``tests``, the tests' caches too.
 
     mutmut runs each mutant's tests in a process forked from one that has already
     run them all: an answer cached there (a label value judged valid, a release's
-    differences) would be handed to the mutant's tests without the mutated code
-    ever running, and the mutant would survive for no fault of the tests.
+    differences, the default build of tests/helpers.py) would be handed to the
+    mutant's tests without the mutated code ever running, and the mutant would
+    survive for no fault of the tests.
     """
     import functools
     import sys
 
+    packages = ("generator", "tests") if tests else ("generator",)
     for name, module in list(sys.modules.items()):
-        if not (name == "generator" or name.startswith("generator.")) or module is None:
+        if name.split(".")[0] not in packages or module is None:
             continue
         for value in list(vars(module).values()):
             holders = [value, *vars(value).values()] if isinstance(value, type) else [value]
@@ -243,5 +245,20 @@ def under_a_mutant() -> bool:
 def _fresh_under_a_mutant():
     """Under mutmut, each mutant's run starts with nothing remembered from the runs before it."""
     if under_a_mutant():
-        forget_memos()
+        forget_memos(tests=True)
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _cold_for_mutmuts_record():
+    """mutmut's first run records which tests call each function: each test starts with nothing cached.
+
+    A function whose answer an earlier test left cached is not called again, so it would be
+    recorded for the first test that called it alone, and a mutant of it never run against
+    the tests that check that answer (a release's reasons, read by a test after the one
+    that first made the release's differences; the files of the default build, which
+    tests/helpers.py keeps). That first run takes longer for it, once per module.
+    """
+    if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+        forget_memos(tests=True)
     yield

@@ -230,3 +230,15 @@ def test_heavy_tests_run_first_in_the_suite_and_last_under_a_mutant(monkeypatch,
     items = [Item("quick-1", None), Item("helm", 10), Item("quick-2", None), Item("wheel", 30)]
     pytest_collection_modifyitems(None, items)  # type: ignore[arg-type]
     assert [item.name for item in items] == order
+
+
+def test_under_a_mutant_the_tests_caches_are_forgotten_too():
+    """The default build of tests/helpers.py, made before the mutant, would hide it from every test reading it."""
+    from tests.conftest import forget_memos
+    from tests.helpers import default_build
+
+    default_build()
+    forget_memos()
+    assert default_build.cache_info().currsize == 1
+    forget_memos(tests=True)
+    assert default_build.cache_info().currsize == 0
