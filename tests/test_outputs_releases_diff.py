@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from generator.errors import InputError
 from generator.model import CatalogObject, PREFERENCE_KINDS
 from generator.outputs.releases import Op, _Documents, diff, same
 from generator.problems import Location
@@ -115,3 +116,31 @@ def test_an_object_written_as_given_has_its_labels_annotations_and_spec_compared
         Op("remove", ("metadata", "labels", "instancetype.kubevirt.io/os-type")),
         Op("replace", ("metadata", "annotations", "tags"), "kubevirt,x"),
         Op("remove", ("spec", "devices", "preferredDiskBus")))
+
+
+def test_an_object_whose_templates_add_to_it_has_its_operations_read_off_the_rendered_document(tmp_path):
+    """And an object made alike again (a later release changing it the same way) is rendered once."""
+    (tmp_path / "preference.yaml.j2").write_text(
+        "kind: {{ kind }}\nmetadata:\n  name: {{ name | yaml_scalar }}\n  labels:{{ labels | yaml_block(4) }}\n"
+        "spec:{{ spec | yaml_block(2) }}\nbus: {{ (spec.devices.preferredDiskBus or 'none') | yaml_scalar }}\n")
+    old = preference()
+    document = {"kind": PREFERENCE_KINDS[0], "metadata": {"name": "p", "labels": dict(old.labels)},
+                "spec": old.spec, "bus": "virtio"}
+    documents = _Documents([tmp_path], {(PREFERENCE_KINDS[0], "p"): document}, [False])
+    new = preference(annotations={"ignored": "by this template"}, spec={"devices": {"preferredDiskBus": "sata"}})
+    ops = documents.ops(0, old, new)
+    assert ops == (Op("replace", ("spec", "devices", "preferredDiskBus"), "sata"), Op("replace", ("bus",), "sata"))
+    assert documents.ops(0, old, preference(annotations={"ignored": "by this template"},
+                                            spec={"devices": {"preferredDiskBus": "sata"}})) is ops
+
+
+@pytest.mark.parametrize("text", ["a: 1\n---\nb: 2\n", "- a list\n", "# nothing\n"])
+def test_a_template_that_renders_no_single_mapping_for_a_changed_object_is_refused(tmp_path, text: str):
+    (tmp_path / "preference.yaml.j2").write_text(text)
+    old = preference()
+    documents = _Documents([tmp_path], documents_of(old), [False])
+    with pytest.raises(InputError) as caught:
+        documents.ops(0, old, preference(spec={}))
+    assert [str(p) for p in caught.value.problems] == [
+        "common-instancetypes-all-bundle.yaml: p as VirtualMachineClusterPreference: the template did not render "
+        "one document"]
