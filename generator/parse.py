@@ -52,7 +52,7 @@ def _parse_twins(rendered: Rendered) -> list[Any] | None:
         for text in rendered.by_kind[namespaced]:
             original = text.replace(swap[1], swap[0], 1)
             twin = by_text.get(original) if original != text and original.replace(*swap, 1) == text else None
-            if twin is None or twin.get("kind") != cluster:
+            if not isinstance(twin, dict) or twin.get("kind") != cluster:  # none, or a document of another shape
                 alone = _parse_each([text])
                 if alone is None:
                     return None

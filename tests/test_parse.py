@@ -89,3 +89,11 @@ def test_text_that_is_not_yaml_is_located_in_the_all_bundle() -> None:
     [problem] = raised.value.problems
     assert problem.location.file == f"rendered {ALL}"
     assert problem.location.line == 7
+
+
+def test_twin_documents_that_are_no_mappings_are_parsed_each_on_its_own() -> None:
+    """A list is valid YAML: it is shipped as written, for validation to refuse, not called "not YAML"."""
+    text = "---\n[a,\nkind: {}\n]\n"
+    data, one_each = parse({CIT: [text.format(CIT)], NIT: [text.format(NIT)]})
+    assert one_each
+    assert data == [["a", {"kind": CIT}], ["a", {"kind": NIT}]]
