@@ -97,3 +97,10 @@ def test_twin_documents_that_are_no_mappings_are_parsed_each_on_its_own() -> Non
     data, one_each = parse({CIT: [text.format(CIT)], NIT: [text.format(NIT)]})
     assert one_each
     assert data == [["a", {"kind": CIT}], ["a", {"kind": NIT}]]
+
+
+def test_the_same_text_rendered_for_both_kinds_is_parsed_as_written_for_each() -> None:
+    """A template that writes the cluster kind for both: the namespaced bundle ships it so, and it is read so."""
+    data, one_each = parse({CIT: [doc(CIT, "a.x")], NIT: [doc(CIT, "a.x")]})
+    assert one_each
+    assert [d["kind"] for d in data] == [CIT, CIT]
