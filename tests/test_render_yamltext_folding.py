@@ -217,8 +217,8 @@ def test_a_short_string_with_a_line_break_is_a_literal_block(value: Any, written
 
 
 def test_without_an_indent_nothing_is_folded() -> None:
-    value = {"k": words(40), "l": [words(40)], "m": {"n": words(40)}}
-    assert _dump(value) == f"k: {words(40)}\nl:\n- {words(40)}\nm:\n  n: {words(40)}\n"
+    value = {"k": words(40), "l": [words(40)], "m": {"o": words(40)}}
+    assert _dump(value) == f"k: {words(40)}\nl:\n- {words(40)}\nm:\n  o: {words(40)}\n"
 
 
 def test_booleans_numbers_and_null_are_written_as_pyyaml_writes_them() -> None:

@@ -253,8 +253,32 @@ def test_an_inline_scalar_drops_the_document_end_of_the_pure_python_emitter(monk
 
 def test_the_pure_python_emitter_writes_the_direct_nodes_as_libyaml_does(monkeypatch: pytest.MonkeyPatch) -> None:
     """Its emitter, unlike libyaml's, refuses a collection without a tag: every node carries its tag."""
-    value = {"b": ["x", "y z"], "a": {"c": "y", "d": []}}
-    expected = "a:\n  c: y\n  d: []\nb:\n- x\n- y z\n"
+    value = {"b": ["x", "y z"], "a": {"c": "w", "d": []}}
+    expected = "a:\n  c: w\n  d: []\nb:\n- x\n- y z\n"
     assert _dump(value, 2) == expected
     monkeypatch.setattr(yamltext, "Dumper", yaml.SafeDumper)
     assert _dump(value, 2) == expected
+
+
+# --------------------------------------------------------------------------- text other readers take for numbers
+
+
+@pytest.mark.parametrize("text", [
+    "0o17", "0O17", "+0o17", "-0o7", "0B101", "0X1F", "0o", "0x",  # Go's base prefixes, YAML 1.2's octal
+    "08", "09", "-_1", "1_e3",  # digits Go reads once its "_" are dropped (08 as the float 8)
+    "1e3", "1E3", "1e+3", "-1e-3", "1.5e3", ".5e3", "1.e3",  # an exponent without YAML 1.1's sign or dot
+    "y", "Y", "n", "N",  # go-yaml's booleans
+])
+def test_text_kubernetes_or_yaml_1_2_would_read_as_a_number_or_boolean_is_quoted(text: str):
+    """kubectl and the API server read YAML with go-yaml v2: a label value 1e3 written plain arrives as 1000."""
+    assert yaml_scalar(text) == f"'{text}'"
+    assert yaml_block({"v": text}, 0) == f"\nv: '{text}'"
+    assert loads(f"v: {yaml_scalar(text)}\n") == [{"v": text}] * 2
+
+
+@pytest.mark.parametrize("text", [
+    "v1.8.0", "1.2.3", "1.0.0", "2Gi", "u1.medium", "e3", "1e", "ny", "yes-no", "x1", "+x1", "_", "._", ".", "1-2",
+    "abc_1",
+])
+def test_text_no_reader_takes_for_another_type_stays_plain(text: str):
+    assert yaml_scalar(text) == text

@@ -25,9 +25,15 @@ class PyYAML(yaml.SafeLoader):
     yaml_implicit_resolvers = yamlclasses.yaml_1_1_types()
 
 
-def reference(kind, value, implicit):
+class Writing(yaml.SafeLoader):
+    """The same, with the types a dumper quotes besides (yamlclasses.WRITTEN_QUOTED)."""
+
+    yaml_implicit_resolvers = yamlclasses.written_types()
+
+
+def reference(kind, value, implicit, resolver: type = PyYAML):
     """What PyYAML's own resolver says, on a loader with nothing remembered."""
-    return PyYAML("").resolve(kind, value, implicit)
+    return resolver("").resolve(kind, value, implicit)
 
 
 @given(st.one_of(st.sampled_from(TRICKY), st.text(max_size=12)), st.booleans(), st.booleans())
@@ -37,7 +43,7 @@ def test_the_remembered_tag_is_pyyamls(value: str, plain: bool, quoted: bool):
     implicit = (plain, quoted)
     for _ in range(2):  # the first answer is worked out, the second remembered
         assert Loader("").resolve(ScalarNode, value, implicit) == reference(ScalarNode, value, implicit)
-        assert Dumper(None).resolve(ScalarNode, value, implicit) == reference(ScalarNode, value, implicit)
+        assert Dumper(None).resolve(ScalarNode, value, implicit) == reference(ScalarNode, value, implicit, Writing)
 
 
 def test_collections_are_resolved_as_pyyaml_does():
@@ -88,9 +94,11 @@ def test_what_other_code_adds_to_pyyamls_types_changes_nothing_citgen_reads(yaml
     assert load_stream_fast("v: 0o17\nw: 10\n") == [{"v": "0o17", "w": 10}]
 
 
-def test_what_other_code_adds_to_pyyamls_types_changes_nothing_citgen_writes(yamllint_imported):
-    assert yaml.dump({"v": "0o17"}, Dumper=yaml.SafeDumper) == "v: '0o17'\n"  # every other PyYAML writer
-    assert yaml.dump({"v": "0o17", "w": "017"}, Dumper=Dumper) == "v: 0o17\nw: '017'\n"
+def test_what_other_code_does_to_pyyamls_types_changes_nothing_citgen_writes(monkeypatch):
+    monkeypatch.setattr(yaml.resolver.Resolver, "yaml_implicit_resolvers", {})  # every type forgotten
+    monkeypatch.setattr(Dumper, "_resolved", {})
+    assert yaml.dump({"v": "true"}, Dumper=yaml.SafeDumper) == "v: true\n"  # every other PyYAML writer
+    assert yaml.dump({"v": "true", "w": "1e3", "x": "2Gi"}, Dumper=Dumper) == "v: 'true'\nw: '1e3'\nx: 2Gi\n"
 
 
 def test_pyyamls_types_are_made_afresh_by_its_own_module_whatever_was_added_to_them(yamllint_imported):
@@ -103,8 +111,15 @@ def test_pyyamls_types_are_made_afresh_by_its_own_module_whatever_was_added_to_t
     assert Loader.yaml_implicit_resolvers["0"] and yamlclasses.yaml_1_1_types()["0"]
 
 
-def test_the_classes_types_are_pyyamls_yaml_1_1_types():
-    assert Loader.yaml_implicit_resolvers == Dumper.yaml_implicit_resolvers == PyYAML.yaml_implicit_resolvers
+def test_the_loaders_types_are_yaml_1_1s_and_the_dumper_quotes_those_and_what_other_readers_take():
+    assert Dumper.yaml_implicit_resolvers == yamlclasses.written_types()
+    for first, pairs in Loader.yaml_implicit_resolvers.items():
+        assert Dumper.yaml_implicit_resolvers[first][:len(pairs)] == pairs
+    added = {(first, tag) for first, pairs in Dumper.yaml_implicit_resolvers.items() for tag, _ in pairs} - {
+        (first, tag) for first, pairs in Loader.yaml_implicit_resolvers.items() for tag, _ in pairs}
+    assert added == {(first, tag) for tag, _, firsts in yamlclasses.WRITTEN_QUOTED for first in firsts} - {
+        (first, tag) for first, pairs in Loader.yaml_implicit_resolvers.items() for tag, _ in pairs}
+    assert Loader.yaml_implicit_resolvers == PyYAML.yaml_implicit_resolvers
     assert {tag for pairs in Loader.yaml_implicit_resolvers.values() for tag, _ in pairs} == {
         f"tag:yaml.org,2002:{name}" for name in ("bool", "float", "int", "merge", "null", "timestamp", "value", "yaml")}
     assert Loader.yaml_implicit_resolvers is not yaml.resolver.Resolver.yaml_implicit_resolvers

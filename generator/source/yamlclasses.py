@@ -24,6 +24,7 @@ imported before it.
 from __future__ import annotations
 
 import importlib.util
+import re
 from typing import Any, ClassVar
 
 import yaml
@@ -86,7 +87,39 @@ class Loader(_RememberingResolver, _BaseLoader):  # type: ignore[misc, valid-typ
     yaml_implicit_resolvers = yaml_1_1_types()
 
 
-class Dumper(_RememberingResolver, _BaseDumper):  # type: ignore[misc, valid-type]
-    """The safe dumper (C where available) that every YAML written by the tool goes through."""
+#: Plain text that readers of the files citgen writes take for a number or a boolean where
+#: YAML 1.1 reads a string. Kubernetes reads YAML with go-yaml v2 (kubectl, the API server,
+#: sigs.k8s.io/yaml): it drops every ``_`` from text starting with a digit, sign or dot and
+#: takes what Go's ParseInt (any base prefix, ``0o17``, ``0X1F``), ParseUint or ParseFloat
+#: (``1e3``, ``08``) then reads for a number, and ``y``, ``Y``, ``n``, ``N`` for booleans;
+#: YAML 1.2 reads ``0o17`` and ``1e3`` as numbers too. A dumper asked about such text says
+#: it is not a string, so the emitter quotes it. Wider than those readers on purpose: text
+#: quoted needlessly reads the same everywhere.
+WRITTEN_QUOTED = (
+    ("tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9_]*[0-9][0-9_]*$|^[-+]?_*0_*[bBoOxX][0-9a-fA-F_]*$"),
+     list("-+0123456789_")),
+    ("tag:yaml.org,2002:float", re.compile(  # go-yaml's float shape, wherever a "_" is
+        r"^[-+]?_*(?:\.[0-9_]*[0-9][0-9_]*|[0-9_]*[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+_]*[0-9_]*[0-9][0-9_]*)?$"),
+     list("-+.0123456789_")),
+    ("tag:yaml.org,2002:bool", re.compile(r"^[yYnN]$"), list("yYnN")),
+)
 
-    yaml_implicit_resolvers = yaml_1_1_types()
+
+def written_types() -> dict[str | None, list[tuple[str, Any]]]:
+    """YAML 1.1's types and the text other readers take for numbers or booleans: what a dumper quotes."""
+    table = yaml_1_1_types()
+    for tag, pattern, first in WRITTEN_QUOTED:
+        for char in first:
+            table.setdefault(char, []).append((tag, pattern))
+    return table
+
+
+class Dumper(_RememberingResolver, _BaseDumper):  # type: ignore[misc, valid-type]
+    """The safe dumper (C where available) that every YAML written by the tool goes through.
+
+    It quotes what YAML 1.1 reads as another type, and what Kubernetes' reader or YAML
+    1.2 would (WRITTEN_QUOTED): a label value ``1e3`` written plain reaches the API
+    server as the number 1000, which an object's labels cannot hold.
+    """
+
+    yaml_implicit_resolvers = written_types()
