@@ -72,12 +72,32 @@ def test_a_file_that_is_not_exactly_a_lock_of_ours_is_not_one(tmp_path: Path, co
         os.close(fd)
 
 
+def held_by_another(path: Path, text: str) -> int:
+    """The lock file written with ``text`` and locked through another descriptor, which is returned to close."""
+    path.write_text(text, encoding="utf-8")
+    holder = os.open(path, os.O_RDWR)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    return holder
+
+
+def given_up(out: Path, held: str) -> list:
+    """The problems of taking ``out``'s lock at once while another holds it, its file holding ``held``."""
+    holder = held_by_another(lock_path(out), held)
+    try:
+        with pytest.raises(CitgenError) as exc:
+            OutputLock(out, timeout=0).acquire()
+    finally:
+        os.close(holder)
+    return list(exc.value.problems)
+
+
+HOLDER = json.dumps({"pid": 4242, "started": "2026-11-25T01:02:03Z"}) + "\n"
+
+
 def test_a_lock_held_by_another_is_waited_for_and_then_its_holder_is_named(tmp_path: Path) -> None:
     out = tmp_path / "out"
     path = lock_path(out)
-    path.write_text(json.dumps({"pid": 4242, "started": "2026-11-25T01:02:03Z"}) + "\n")
-    holder = os.open(path, os.O_RDWR)
-    fcntl.flock(holder, fcntl.LOCK_EX)
+    holder = held_by_another(path, HOLDER)
     try:
         started = time.monotonic()
         with pytest.raises(CitgenError) as exc:
@@ -96,9 +116,7 @@ def test_a_lock_held_by_another_is_waited_for_and_then_its_holder_is_named(tmp_p
 def test_a_lock_released_while_waiting_is_taken(tmp_path: Path) -> None:
     out = tmp_path / "out"
     path = lock_path(out)
-    path.write_text("")
-    holder = os.open(path, os.O_RDWR)
-    fcntl.flock(holder, fcntl.LOCK_EX)
+    holder = held_by_another(path, "")
     threading.Timer(0.2, os.close, [holder]).start()
     lock = OutputLock(out, timeout=5)
     lock.acquire()
@@ -109,17 +127,7 @@ def test_a_lock_released_while_waiting_is_taken(tmp_path: Path) -> None:
 
 
 def test_a_holder_that_has_not_written_its_pid_yet_is_said_so(tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    path = lock_path(out)
-    path.write_text("")
-    holder = os.open(path, os.O_RDWR)
-    fcntl.flock(holder, fcntl.LOCK_EX)
-    try:
-        with pytest.raises(CitgenError) as exc:
-            OutputLock(out, timeout=0).acquire()
-    finally:
-        os.close(holder)
-    assert "(a process that has not written its pid yet)" in exc.value.problems[0].message
+    assert "(a process that has not written its pid yet)" in given_up(tmp_path / "out", "")[0].message
 
 
 def test_releasing_a_lock_never_taken_does_nothing(tmp_path: Path) -> None:
@@ -159,16 +167,7 @@ def test_an_output_of_the_same_command_is_replaced(tmp_path: Path) -> None:
 
 def test_the_give_up_message_is_said_of_the_output_directory(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    path = lock_path(out)
-    path.write_text(json.dumps({"pid": 4242, "started": "2026-11-25T01:02:03Z"}) + "\n")
-    holder = os.open(path, os.O_RDWR)
-    fcntl.flock(holder, fcntl.LOCK_EX)
-    try:
-        with pytest.raises(CitgenError) as exc:
-            OutputLock(out, timeout=0).acquire()
-    finally:
-        os.close(holder)
-    [problem] = exc.value.problems
+    [problem] = given_up(out, HOLDER)
     assert str(problem.location) == str(out)
     assert problem.message.startswith("another citgen build is writing this output directory (pid 4242, ")
 
@@ -202,10 +201,8 @@ def test_the_holder_is_read_from_its_lock_file_as_utf_8_whatever_the_locale_says
                                                                                  monkeypatch) -> None:
     out = tmp_path / "out"
     path = lock_path(out)
-    path.write_text(json.dumps({"pid": 4242, "started": "2026-11-25T01:02:03Z – Größe"}, ensure_ascii=False) + "\n",
-                    encoding="utf-8")
-    holder = os.open(path, os.O_RDWR)
-    fcntl.flock(holder, fcntl.LOCK_EX)
+    holder = held_by_another(path, json.dumps({"pid": 4242, "started": "2026-11-25T01:02:03Z – Größe"},
+                                              ensure_ascii=False) + "\n")
     # a machine whose locale is plain ASCII: what a file opened without an encoding is read in
     real = io.text_encoding
     monkeypatch.setattr(io, "text_encoding", lambda encoding, *args: "ascii" if encoding is None else real(encoding))

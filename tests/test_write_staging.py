@@ -167,20 +167,11 @@ def test_the_message_says_files_and_them_for_two_files_citgen_did_not_write(out:
                                "replacing it would delete; move them, or choose an empty or new --out")
 
 
-def test_an_empty_manifest_is_another_program_s(tmp_path: Path) -> None:
+@pytest.mark.parametrize("manifest", [b"", b"\xff\xfecitgen build\n"], ids=["empty", "not UTF-8"])
+def test_an_empty_manifest_or_one_that_is_not_utf_8_is_another_program_s(tmp_path: Path, manifest: bytes) -> None:
     out = tmp_path / "out"
     out.mkdir()
-    (out / MANIFEST).write_bytes(b"")
-    with pytest.raises(InputError) as raised:
-        write_outputs(out, LATER)
-    assert message(raised) == (f"{out}: holds the output of another program, not of `citgen build`; choose an "
-                               "empty or new --out")
-
-
-def test_a_manifest_that_is_not_utf_8_is_another_program_s(tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / MANIFEST).write_bytes(b"\xff\xfecitgen build\n")
+    (out / MANIFEST).write_bytes(manifest)
     with pytest.raises(InputError) as raised:
         write_outputs(out, LATER)
     assert message(raised) == (f"{out}: holds the output of another program, not of `citgen build`; choose an "
