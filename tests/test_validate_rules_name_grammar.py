@@ -34,3 +34,8 @@ def test_names_kubernetes_refuses_are_left_to_object_metadata() -> None:
     """An upper-case or overlong name is object-metadata's finding; this rule says nothing more."""
     assert findings(name_grammar, obj(CIT, "U1.Medium"), obj(CIT, "u1." + "x" * 260), obj(CIT, "u1.large-"),
                     obj(CIT, "cx1..large"), obj(CIT, None), obj(CIT, 5)) == []
+
+
+def test_names_it_does_not_judge_do_not_stop_the_check_of_the_ones_after_them() -> None:
+    assert findings(name_grammar, obj(CPREF, "fedora"), obj(CIT, None), obj(CIT, "U1.Medium"), obj(CIT, "u1")) == [
+        refusal("u1", 3)]

@@ -51,3 +51,10 @@ def test_when_no_object_carries_one() -> None:
 def test_other_kinds_are_neither_checked_nor_counted() -> None:
     config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "labels": {KEY: "other.io"}}}
     assert findings(vendor_label, config, by("one.io"), config) == []
+
+
+def test_documents_of_another_kind_do_not_stop_the_check_of_the_ones_after_them() -> None:
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}
+    assert findings(vendor_label, config, by("kubevirt.io"), ctx=ACME) == [
+        f"b.yaml#1 (u1.large) $.metadata.labels['{KEY}']: label {KEY} is 'kubevirt.io', expected 'acme.com' "
+        "[vendor-label]"]
