@@ -59,9 +59,8 @@ def refused(data: Any, release: Release) -> Optional[tuple[Path, str]]:
     if not _spreads(data, release) or not isinstance(dig(data, "spec", "cpu", "spreadOptions"), dict):
         return None
     across = dig(data, *ACROSS)
-    across = "SocketsCores" if across is None else across
     if not isinstance(across, str):
-        return None  # the schema's to report
+        return None  # absent: SocketsCores, which the webhook takes with any ratio; else the schema's to report
     if across not in SUPPORTED_ACROSS:
         return ACROSS, f"across {across} is not supported"
     ratio = _ratio(data)
