@@ -58,8 +58,8 @@ def checksums(files: Mapping[str, bytes]) -> bytes:
 
 def safe_relative(name: str) -> PurePosixPath:
     """An output path that stays inside the output directory, or an InputError."""
-    path = PurePosixPath(name)
-    if path.is_absolute() or not path.parts or any(p in ("..", ".", "") for p in path.parts) or "\\" in name:
+    path = PurePosixPath(name)  # its parts are never "." or "": "a/./b" and "a//b" are a/b
+    if path.is_absolute() or not path.parts or ".." in path.parts or "\\" in name:
         raise InputError.at(Location(name), "output path would leave the output directory; "
                             "names must not contain '..', '/' at the start or backslashes")
     return path

@@ -8,6 +8,7 @@ replaced only when it holds what ``citgen <command>`` wrote there.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import io
 import json
@@ -213,3 +214,15 @@ def test_the_holder_is_read_from_its_lock_file_as_utf_8_whatever_the_locale_says
         os.close(holder)
     assert exc.value.problems[0].message.startswith(
         "another citgen build is writing this output directory (pid 4242, started 2026-11-25T01:02:03Z – Größe); ")
+
+
+def test_a_lock_the_system_refuses_is_that_error_and_leaves_no_file_open(tmp_path: Path, monkeypatch) -> None:
+    def flock(fd, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(write.fcntl, "flock", flock)
+    before = sorted(os.listdir("/proc/self/fd"))
+    with pytest.raises(OSError) as exc:
+        OutputLock(tmp_path / "out", timeout=5).acquire()
+    assert exc.value.errno == errno.ENOLCK
+    assert sorted(os.listdir("/proc/self/fd")) == before
