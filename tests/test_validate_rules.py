@@ -606,3 +606,21 @@ def test_validation_marks_findings_newer_than_the_objects_release_and_only_those
     held = validate_documents(docs[:1], RuleContext(vendor=None), rules=["labels-match-spec"],
                               dated=lambda doc: False)
     assert [(p.since, p.older_release) for p in held] == [("v1.1.0", None)]
+
+
+def test_only_the_documents_dated_says_so_of_are_judged_by_their_own_release():
+    from generator.validate import validate_documents
+
+    docs = [BundleDoc("b.yaml", i, _released("v1.0.0")) for i in range(2)]
+    problems = validate_documents(docs, RuleContext(vendor=None), rules=["labels-match-spec"],
+                                  dated=lambda doc: doc.index == 1)
+    assert [(p.location.doc, p.older_release) for p in problems] == [(0, None), (1, "v1.0.0")]
+
+
+def test_every_unknown_rule_asked_for_is_named():
+    from generator.errors import CitgenError
+    from generator.validate import validate_documents
+
+    with pytest.raises(CitgenError) as caught:
+        validate_documents([], RuleContext(vendor=None), rules=["no-such-rule", "nor-this"])
+    assert str(caught.value.problems[0]).startswith("citgen: unknown rule 'no-such-rule', 'nor-this'; known rules: ")

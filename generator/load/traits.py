@@ -28,7 +28,7 @@ from ..source.yamlsrc import Document
 
 def suggest(word: str, known: Iterable[str]) -> str:
     """A ``; did you mean 'x'?`` suffix when ``word`` looks like a typo of a known name."""
-    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, sorted(known), n=1)  # difflib's cutoff, 0.6
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
@@ -72,7 +72,7 @@ def load_trait(path: Path, display: str, within: Path | None = None) -> tuple[Tr
         problems += spec_problems(doc, ("spec",), spec)
     tags = tuple(tag for _, tag in present(data.get("tags", [])))
     return Trait(name, data.get("description", "").strip(), spec, tags, doc.source.locate(()),
-                 bool(data.get("essential", False))), problems
+                 bool(data.get("essential"))), problems
 
 
 def load_traits(traits_dir: Path, display_dir: str = "preferences/traits",
