@@ -199,12 +199,12 @@ def _dump_releases(data: Mapping[str, Any]) -> bytes:
     def compact(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-    lines: dict[int, tuple[Any, str]] = {}  # releases that change an object alike share its operations
+    lines: dict[tuple[str, int], tuple[Any, str]] = {}  # releases that change an object alike share its operations
 
     def line(name: str, ops: Any) -> str:
-        found = lines.get(id(ops))
+        found = lines.get((name, id(ops)))
         if found is None or found[0] is not ops:
-            found = lines[id(ops)] = (ops, f"{compact(name)}:{compact(ops)}")
+            found = lines[(name, id(ops))] = (ops, f"{compact(name)}:{compact(ops)}")
         return found[1]
 
     releases = []
@@ -385,7 +385,7 @@ def _type_text(schema: Mapping[str, Any]) -> str:
     kind = schema.get("type")
     if kind == "array":
         items = schema.get("items") or {}
-        return "list of names" if "enum" in items else f"list of {items.get('type', 'values')}s"
+        return "list of names" if "enum" in items else f"list of {items.get('type', 'value')}s"
     if kind == "object":
         extra = schema.get("additionalProperties")
         return f"map of {extra['type']}s" if isinstance(extra, Mapping) and "type" in extra else "map"
