@@ -40,7 +40,8 @@ def context(build: Build | None = None, **changes) -> OutputContext:
 
 @pytest.fixture(autouse=True)
 def nothing_known(monkeypatch):
-    """Each test starts with no catalog's differences kept."""
+    """Each test starts with no catalog's differences kept (the default build, which keeps its own, made first)."""
+    default_build()
     monkeypatch.setattr(releases, "_KNOWN", {})
 
 
