@@ -352,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                f"{shown.mutants} mutants, {shown.killed} killed, {shown.equivalent} equivalent, "
                                f"{shown.survived} survived" + ("" if shown.score is None else f", {shown.score:.1%}")),
               flush=True)
-        if args.show_survivors:
+        if args.show_survivors and not result.error:  # a run that stopped early checked nothing
             for name in result.survivors():
                 if name not in equivalent:
                     print(f"  survived: {name}\n" + "\n".join("    " + line for line in diff_of(copy, name).splitlines()))
