@@ -119,10 +119,13 @@ def test_every_equivalent_mutant_is_one_mutmut_makes_of_a_recorded_module_and_sa
     """No stale entry: each names a mutant of the recorded runs (a slow one may time out there, which
     counts as killed), with what it changes and why that cannot be seen."""
     recorded = json.loads(run.RESULTS.read_text()) if run.RESULTS.is_file() else {}
-    made = {name for entry in recorded.values() for name in entry["status"]}
+    made = {name: status for entry in recorded.values() for name, status in entry["status"].items()}
     equivalent = yaml.safe_load(run.EQUIVALENT.read_text()) or {}
     for name, entry in equivalent.items():
         assert name in made, f"{name} is listed as equivalent but no recorded run made it"
+        # a mutant a test kills is no equivalent: the entry is about another mutant, which its
+        # function's changed code has moved to another number
+        assert made[name] != "killed", f"{name} is listed as equivalent but the recorded run killed it"
         assert entry.get("change") and entry.get("reason"), name
 
 
