@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
+import sys
 import textwrap
 from functools import lru_cache
 from pathlib import Path
@@ -114,3 +116,36 @@ def build_into(out: Path, overlay: str | None = None, **options: Any) -> Path:
     assert result.problems == ()
     write_outputs(out, result.files)
     return out
+
+
+#: The capabilities that let root read, enter and write whatever the permission bits say.
+_OVERRIDES = "-dac_override,-dac_read_search"
+
+
+def bits_apply(command: list[str]) -> list[str]:
+    """``command`` run so that permission bits apply to it, wherever the checkout lives.
+
+    Tests of folders and files citgen may not read need a process the bits bind. An
+    ordinary user is one already. Root is bound once it gives up the two capabilities
+    that override them (``setpriv --bounding-set``): it stays root, so it still reaches
+    the checkout and the interpreter in a private folder (a home directory of mode 0700,
+    a ``mktemp -d`` clone), where another user such as ``nobody`` cannot even start
+    Python. Skipped, with the reason, where root cannot give them up.
+    """
+    if os.geteuid() != 0:
+        return command
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: permission bits do not bind root")
+    bound = [setpriv, f"--bounding-set={_OVERRIDES}", *command]
+    probe = subprocess.run([setpriv, f"--bounding-set={_OVERRIDES}", "true"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"root cannot give up its permission overrides here: {probe.stderr.strip()}")
+    return bound
+
+
+def citgen_bound(*args: str, cwd: Path) -> "subprocess.CompletedProcess[str]":
+    """``citgen ARGS`` in a real process that permission bits bind (``bits_apply``)."""
+    command = bits_apply([sys.executable, "-m", "generator", *args])
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=120)

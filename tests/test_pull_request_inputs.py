@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 import yaml
@@ -25,7 +22,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.report import inert
-from tests.helpers import copy_catalog, snapshot
+from tests.helpers import citgen_bound, copy_catalog, snapshot
 
 pytestmark = pytest.mark.heavy(12)  # seconds of a worker's time: builds, other users' processes, large VMs
 
@@ -233,43 +230,16 @@ def test_a_readme_that_cannot_be_written_is_left_whole(tmp_path, monkeypatch):
 # --------------------------------------------------------------------------- 8. folders that cannot be read
 
 
-def as_another_user(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """``citgen ARGS`` as a user the permission bits apply to (nobody, when the tests run as root)."""
-    command = [sys.executable, "-m", "generator", *args]
-    if os.geteuid() == 0:
-        setpriv = shutil.which("setpriv")
-        if setpriv is None:
-            pytest.skip("running as root without setpriv: permission bits do not apply to root")
-        command = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", *command]
-    env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(cwd)}
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
-
-
-@pytest.fixture
-def shared_tmp() -> Iterator[Path]:
-    """A folder another user can reach (pytest's own are private to the user running the tests)."""
-    folder = Path(tempfile.mkdtemp(prefix="citgen-perm-"))
-    folder.chmod(0o777)
-    yield folder
-    for path in (folder, *folder.rglob("*")):
-        if path.is_dir():
-            path.chmod(0o755)
-    shutil.rmtree(folder)
-
-
 @pytest.mark.parametrize("folder, mode", [("series", 0o000), ("preferences", 0o311),
                                           ("preferences/traits", 0o000), ("templates", 0o000)])
-def test_a_folder_that_cannot_be_read_is_refused_and_the_outputs_stay(shared_tmp, folder, mode):
-    tmp_path = shared_tmp
+def test_a_folder_that_cannot_be_read_is_refused_and_the_outputs_stay(tmp_path, folder, mode):
     catalog = copy_catalog(tmp_path / "catalog")
     out = tmp_path / "out"
     assert citgen("build", "--catalog", str(catalog), "--out", str(out)).exit_code == 0
     before = snapshot(out)
-    for path in (tmp_path, *tmp_path.rglob("*")):
-        path.chmod(0o777 if path.is_dir() else 0o666)  # everything the other user needs, but the folder
     (catalog / folder).chmod(mode)
     try:
-        done = as_another_user("build", "--catalog", str(catalog), "--out", str(out), cwd=tmp_path)
+        done = citgen_bound("build", "--catalog", str(catalog), "--out", str(out), cwd=tmp_path)
     finally:
         (catalog / folder).chmod(0o755)
     assert done.returncode == 2, done.stderr
@@ -465,15 +435,19 @@ def test_build_check_reports_an_extra_link_as_it_reports_an_extra_file(tmp_path)
     assert "  extra:   kustomize/elsewhere\n" in result.output and "  extra:   stray.yaml\n" in result.output
 
 
-def test_a_read_only_earlier_output_is_replaced_and_leaves_nothing_behind(shared_tmp):
-    out = shared_tmp / "out"
-    first = as_another_user("build", "--out", str(out), cwd=shared_tmp)
+def test_a_read_only_earlier_output_is_replaced_and_leaves_nothing_behind(tmp_path):
+    out = tmp_path / "out"
+    first = citgen_bound("build", "--out", str(out), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     for path in (out, *out.rglob("*")):  # its owner made it read-only: folders 0555, files 0444
         path.chmod(0o555 if path.is_dir() else 0o444)
-    done = as_another_user("build", "--out", str(out), "--version", "v9.9.9", cwd=shared_tmp)
+    try:
+        done = citgen_bound("build", "--out", str(out), "--version", "v9.9.9", cwd=tmp_path)
+    finally:
+        for path in (out, *out.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)  # so that pytest can remove it
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in shared_tmp.iterdir()) == ["out"]  # no .out.citgen-old-* for ever
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no .out.citgen-old-* for ever
     assert "v9.9.9" in (out / "common-instancetypes-all-bundle.yaml").read_text(encoding="utf-8")
 
 
