@@ -2,11 +2,11 @@
 
 The console script and ``python -m generator`` start here rather than at the
 click group (cli/__init__.py) because some ways a run ends come before or after
-the group runs: Ctrl-C while the command line is still being imported, or a
-standard output that cannot take what is printed (a closed pipe, a full device,
-an encoding that lacks a character, which the reporters handle as they write:
-cli/options.py ``emit``). This module imports nothing but the standard library
-until it is inside the guard.
+the group runs: Ctrl-C while the command line is still being imported. What the
+group itself sees to (cli/__init__.py ``CitgenGroup.main``): standard streams that
+are closed, full, narrow or slow (cli/streams.py), and a working directory that no
+longer exists (cli/options.py). This module imports nothing but the standard
+library until it is inside the guard.
 """
 
 from __future__ import annotations

@@ -319,15 +319,37 @@ def test_ctrl_c_while_the_command_line_is_imported_is_one_line_and_status_130():
     assert (done.returncode, done.stdout, done.stderr) == (130, b"", b"citgen: interrupted\n")
 
 
-def test_a_deleted_working_directory_is_no_traceback(tmp_path):
+def in_a_deleted_directory(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """``citgen ARGS`` run, as the console script runs it, in a working directory deleted before it starts."""
     gone = tmp_path / "gone"
     gone.mkdir()
-    done = subprocess.run([sys.executable, "-c", f"import os; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
-                           "import runpy, sys; sys.argv = ['citgen', 'list', '-o', 'name']; "
+    return subprocess.run([sys.executable, "-c", f"import os; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
+                           f"import runpy, sys; sys.argv = ['citgen', *{list(args)!r}]; "
                            "runpy.run_module('generator', run_name='__main__')"],
-                          capture_output=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert done.returncode == 0 and b"Traceback" not in done.stderr
-    assert b"u1.large\n" in done.stdout
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def test_a_deleted_working_directory_leaves_a_command_with_no_relative_path_running(tmp_path):
+    done = in_a_deleted_directory(tmp_path, "list", "-o", "name")
+    assert done.returncode == 0 and done.stderr == ""
+    assert "u1.large\n" in done.stdout
+
+
+@pytest.mark.parametrize("args, option, value", [
+    (["build"], "--out", "bundles"),
+    (["site"], "--out", "site"),
+    (["--format", "json", "build"], "--out", "bundles"),
+    (["validate", "b.yaml"], "files", "b.yaml"),
+])
+def test_a_deleted_working_directory_refuses_the_relative_paths_it_cannot_resolve(tmp_path, args, option, value):
+    done = in_a_deleted_directory(tmp_path, *args)
+    message = (f"{option}: {value!r} is a relative path, but the working directory cannot be used (it was "
+               "deleted); give an absolute path or change to a directory that exists")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    if "json" in args:
+        assert json.loads(done.stdout)["problems"][0]["message"] == message.split(": ", 1)[1]
+    else:
+        assert f"error: {message}\n" in done.stderr
 
 
 # --------------------------------------------------------------------------- 14./15. numbers YAML 1.1 reads otherwise

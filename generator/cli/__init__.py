@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from typing import Any
 
 import click
@@ -19,6 +20,7 @@ from ..errors import CitgenError
 from ..report import FORMATS
 from ..result import Result
 from ..source import inputfiles
+from . import streams
 from .build import build
 from .options import GROUP_FORMAT, FORMAT_HELP, DocumentCount, SizeParam, emit
 from .version import version_option
@@ -54,6 +56,26 @@ class CitgenGroup(click.Group):
             module, attribute = LAZY_COMMANDS[cmd_name]
             self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line with standard streams that deliver its report whole (cli/streams.py).
+
+        Whatever wrote (the command's report, click's help or usage error), a report
+        that did not all arrive ends the run with status 2 and, where standard error
+        still works, one line saying why.
+        """
+        with streams.delivered() as outcome:
+            try:
+                done = super().main(*args, **kwargs)
+            except SystemExit as exit_:
+                done = exit_
+        delivery = outcome[0]
+        if delivery.whole:
+            if isinstance(done, SystemExit):
+                raise done
+            return done
+        delivery.tell()
+        sys.exit(streams.NOT_DELIVERED)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import os
-import sys
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, NoReturn
@@ -249,54 +248,46 @@ def _refused(params: dict[str, Any]) -> Iterator[Problem]:
                 yield from one.problems
 
 
+def _unresolvable(ctx: click.Context) -> Iterator[Problem]:
+    """The relative paths of a command line (given or by default) when the working directory is gone.
+
+    A directory deleted while a shell stays in it leaves nothing to read ``bundles`` or
+    ``vm.yaml`` against. A command that needs no such path (``citgen list``) still runs;
+    one that does is refused here, naming each option, before anything is read or written.
+    """
+    try:
+        os.getcwd()
+        return
+    except OSError as exc:
+        reason = "it was deleted" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc)).lower()
+    for param in ctx.command.params:
+        if not isinstance(param.type, click.Path) or param.name not in ctx.params:
+            continue
+        value = ctx.params[param.name]
+        for one in value if isinstance(value, (tuple, list)) else (value,):
+            if one is not None and not isinstance(one, Refused) and not os.path.isabs(os.fspath(one)):
+                where = max(param.opts, key=len) if param.opts else param.human_readable_name
+                yield Problem(Location(where), f"{excerpt(os.fspath(one))!r} is a relative path, but the working "
+                                               f"directory cannot be used ({reason}); give an absolute path or "
+                                               "change to a directory that exists")
+
+
 def report_format(ctx: click.Context, own: str | None) -> str:
     """The format a command reports in: its own --format, else the group's, else text."""
     return own or ctx.meta.get(GROUP_FORMAT) or "text"
 
 
-#: The exit status of a run whose report could not be printed (standard output full or closed).
-NOT_PRINTED = 2
+def emit(result: Result, fmt: str) -> None:
+    """Print ``result`` as ``fmt`` shows it: its standard output, then its standard error.
 
-
-def emit(result: Result, fmt: str) -> bool:
-    """Print ``result`` as ``fmt`` shows it: its standard output, then its standard error; False if it could not.
-
-    What a stream's encoding lacks is written as an escape (``\\u2603``), never an
-    error. A standard output that takes nothing more (a full device, a reader that
-    went away) ends the run with one line on standard error, and the rest of the
-    output goes nowhere, so that not even Python's last flush prints a traceback.
+    The streams themselves (cli/streams.py) deliver the text whole, escape what their
+    encoding lacks and record what they could not take, for every writer alike.
     """
     shown = show(result, fmt)
-    printed = _write(shown.stdout, err=False)
-    if not _write(shown.stderr, err=True):
-        return False
-    return printed
-
-
-def _write(text: str, *, err: bool) -> bool:
-    if not text:
-        return True
-    stream = sys.stderr if err else sys.stdout
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    try:
-        click.echo(text.encode(encoding, "backslashreplace").decode(encoding), nl=False, err=err)
-        stream.flush()
-    except OSError as exc:
-        _silence(stream)
-        if not err:
-            click.echo(f"citgen: cannot write the report to standard output: {exc.strerror or exc}", err=True)
-        return False
-    return True
-
-
-def _silence(stream: Any) -> None:
-    """Send what is left in ``stream`` to /dev/null: its buffer is flushed again when Python exits."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # not a file (a test's captured stream)
-        pass
+    if shown.stdout:
+        click.echo(shown.stdout, nl=False)
+    if shown.stderr:
+        click.echo(shown.stderr, nl=False, err=True)
 
 
 class CitgenCommand(click.Command):
@@ -322,7 +313,7 @@ class CitgenCommand(click.Command):
 
     def invoke(self, ctx: click.Context) -> Result:
         fmt = report_format(ctx, ctx.params.pop(FORMAT_PARAM, None))
-        refused = list(_refused(ctx.params))
+        refused = [*_refused(ctx.params), *_unresolvable(ctx)]
         try:
             if refused:
                 raise InputError(refused)
@@ -331,8 +322,8 @@ class CitgenCommand(click.Command):
             result = Result.refused(self.report_name, exc, self.closing)
         if not isinstance(result, Result):  # pragma: no cover - a command written without one
             raise TypeError(f"{self.report_name} returned {result!r}, not a Result")
-        printed = emit(result, fmt)
-        ctx.exit(result.exit_code if printed else NOT_PRINTED)
+        emit(result, fmt)
+        ctx.exit(result.exit_code)
         return result  # pragma: no cover - ctx.exit raised
 
 
