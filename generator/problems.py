@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Tuple, Union
 
+from .escape import text
+
 PathPart = Union[str, int]
 Path = Tuple[PathPart, ...]
 
@@ -23,25 +25,12 @@ PATH_EXCERPT = 300
 MAX_MESSAGE = 1000
 
 
-def printable(text: str) -> str:
-    """``text`` on one line, every control character written as an escape (``\\n``, ``\\x1b``, ``\\u2028``).
-
-    Names and values come from files anyone may have written: a line break in one
-    would start a line of its own in a report, which GitHub Actions runs as a
-    workflow command when it starts with ``::``, and a terminal escape would
-    rewrite what the reader sees.
-    """
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
-
-
-def excerpt(text: str, limit: int = EXCERPT) -> str:
-    """``text``, or its first ``limit`` characters and how many more there are, on one line (``printable``)."""
-    if len(text) <= limit:
-        return printable(text)
-    more = len(text) - limit
-    return f"{printable(text[:limit])}... ({more} more character{'s' if more != 1 else ''})"
+def excerpt(value: str, limit: int = EXCERPT) -> str:
+    """``value``, or its first ``limit`` characters and how many more there are, on one line (escape.text)."""
+    if len(value) <= limit:
+        return text(value)
+    more = len(value) - limit
+    return f"{text(value[:limit])}... ({more} more character{'s' if more != 1 else ''})"
 
 
 def dotted(path: Path) -> str:
@@ -81,11 +70,11 @@ class Location:
 
     def __str__(self) -> str:
         if self.doc is not None:
-            where = f"{printable(self.file)}#{self.doc}"
+            where = f"{text(self.file)}#{self.doc}"
             if self.name:
-                where += f" ({printable(self.name)})"
+                where += f" ({text(self.name)})"
             return f"{where} {jsonpath(self.path)}" if self.path else where
-        where = printable(self.file)
+        where = text(self.file)
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:

@@ -17,10 +17,10 @@ are the validation report that ``validate`` prints as its own output.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Sequence
 
+from . import escape
 from .problems import Location, Problem, jsonpath, sort_problems
 from .result import Result
 
@@ -84,19 +84,19 @@ def summary(problems: Sequence[Problem], documents: int) -> str:
 
 def _newer_line(problem: Problem) -> str:
     """A finding of a newer check: as any problem, with the release that introduced the check."""
-    return f"{problem.location}: {problem.message} [{problem.rule}, since {problem.since}]"
+    return escape.text(f"{problem.location}: {problem.message} [{problem.rule}, since {problem.since}]")
 
 
 def text(problems: Sequence[Problem], documents: int) -> str:
     """One line per problem as ``str(problem)`` shows it, newer-rule findings apart, then the summary."""
     real, newer = _split(problems)
     warned = _warnings(problems)
-    lines = [str(p) for p in real]
+    lines = [escape.text(str(p)) for p in real]
     if warned:
         if real:
             lines.append("")
         lines.append("warnings (KubeVirt admits these objects and warns; not counted without --warnings-as-errors):")
-        lines += [str(p) for p in warned]
+        lines += [escape.text(str(p)) for p in warned]
         lines.append("")
     if newer:
         if real and not warned:  # after warnings, their closing blank line already sets this apart
@@ -132,15 +132,7 @@ def json_report(problems: Sequence[Problem], documents: int) -> str:
     as the catalog; ``newerThanRelease`` is the object's release when the check is
     newer than it, in which case the finding does not count (null otherwise).
     """
-    return json.dumps([_record(p) for p in problems], indent=2) + "\n"
-
-
-def _escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(value: str) -> str:
-    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+    return escape.json_text([_record(p) for p in problems], indent=2) + "\n"
 
 
 def _where(loc: Location) -> str:
@@ -161,25 +153,25 @@ def annotation(problem: Problem) -> str:
     if loc.file.startswith("-") or loc.file == "citgen":  # an option, or the run itself: no file to annotate
         props, where = [], f"{loc.file}: {where}" if where else loc.file
     else:
-        props = [f"file={_escape_property(loc.file)}"]
+        props = [f"file={escape.github_property(loc.file)}"]
     if loc.line is not None:
         props.append(f"line={loc.line}")
         if loc.column is not None:
             props.append(f"col={loc.column}")
-    props.append(f"title={_escape_property(problem.rule)}")
+    props.append(f"title={escape.github_property(problem.rule)}")
     message = f"{where}: {problem.message}" if where else problem.message
     if problem.is_warning and problem.older_release is None:
-        return f"::warning {','.join(props)}::{_escape_data(message)}"
+        return f"::warning {','.join(props)}::{escape.github_data(message)}"
     if problem.older_release is None:
-        return f"::error {','.join(props)}::{_escape_data(message)}"
+        return f"::error {','.join(props)}::{escape.github_data(message)}"
     # shown, but not as an error: the object's release predates the check
     message += f" (rule since {problem.since}, newer than the object's release {problem.older_release})"
-    return f"::warning {','.join(props)}::{_escape_data(message)}"
+    return f"::warning {','.join(props)}::{escape.github_data(message)}"
 
 
 def notice(command: str, line: str) -> str:
     """A line a command says, as a GitHub notice titled with the command."""
-    return f"::notice title={_escape_property(f'citgen {command}')}::{_escape_data(line)}"
+    return f"::notice title={escape.github_property(f'citgen {command}')}::{escape.github_data(line)}"
 
 
 def github(problems: Sequence[Problem], documents: int) -> str:
@@ -229,12 +221,16 @@ def show_text(result: Result) -> Shown:
     A validation's findings are its report and go to standard output with their
     summary (``text`` above); problems that stopped a command go to standard error
     as ``error: <location>: <message>``, warnings as ``warning: ...``, followed by
-    the notes.
+    the notes. Each problem and each line said is one line (escape.text); the
+    product is its writer's, which escapes what it quotes.
     """
     stdout = (text(_findings(result), result.documents or 0) if result.is_report else "") + result.product
     errors = "" if result.is_report else "".join(
-        [f"error: {p}\n" for p in result.problems] + [f"warning: {p}\n" for p in result.warnings])
-    return Shown(stdout + _lines(result.outputs), errors + _lines(result.notes))
+        [f"error: {escape.text(str(p))}\n" for p in result.problems]
+        + [f"warning: {escape.text(str(p))}\n" for p in result.warnings])
+    outputs = _lines([escape.text(line) for line in result.outputs])
+    notes = _lines([escape.text(line) for line in result.notes])
+    return Shown(stdout + outputs, errors + notes)
 
 
 def envelope(result: Result) -> Dict[str, Any]:
@@ -261,10 +257,10 @@ def show_json(result: Result) -> Shown:
     in the common object), and ``validate --matrix`` is a list of pairs.
     """
     if result.json_document is not None:
-        return Shown(json.dumps(result.json_document, indent=2) + "\n")
+        return Shown(escape.json_text(result.json_document, indent=2) + "\n")
     if result.is_report:
         return Shown(json_report(_findings(result), result.documents or 0))
-    return Shown(json.dumps(envelope(result), indent=2, sort_keys=True) + "\n")
+    return Shown(escape.json_text(envelope(result), indent=2, sort_keys=True) + "\n")
 
 
 def show_github(result: Result) -> Shown:
@@ -286,7 +282,7 @@ def inert(text: str) -> str:
 
     The runner reads every line of a step's output that starts with ``::`` (after
     blanks) as a command: ``::add-mask::``, ``::stop-commands::``. A product's lines
-    are ours, with names and values written on one line (problems.printable), but
+    are ours, with names and values written on one line (escape.text), but
     should one start so, the product is printed between ``::stop-commands::TOKEN``
     and ``::TOKEN::``, GitHub's way to print text it must not run. The token is the
     product's SHA-256: the same output for the same input, and no text can hold

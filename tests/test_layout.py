@@ -18,15 +18,16 @@ PACKAGE = Path(generator.__file__).resolve().parent
 
 #: The steps in the order a build runs them; a module may import only from its own
 #: layer and the layers before it. The first layer holds the small modules every
-#: step uses (problems, errors and a command's Result, quantities, the API server's metadata syntax,
-#: mapping merges, paths) and the speed machinery, which imports nothing of ours.
+#: step uses (the escapers of every output format, problems, errors and a command's Result,
+#: quantities, the API server's metadata syntax, mapping merges, paths) and the speed
+#: machinery, which imports nothing of ours.
 #: model and features are the vocabulary the input formats are written in, so they
 #: come before source; schemas (KubeVirt's CRD schemas) are read by loading to check
 #: spec fragments, so they come before load. tools and cli use the steps; nothing
 #: uses them. ``python -m generator`` (generator/__main__.py) only runs the command line.
 LAYERS: list[tuple[str, ...]] = [
-    ("generator", "generator.problems", "generator.errors", "generator.result", "generator.quantity",
-     "generator.paths", "generator.merge", "generator.objectmeta", "generator.runtime"),
+    ("generator", "generator.escape", "generator.problems", "generator.errors", "generator.result",
+     "generator.quantity", "generator.paths", "generator.merge", "generator.objectmeta", "generator.runtime"),
     ("generator.model", "generator.features"),
     ("generator.source",),
     ("generator.schemas",),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.tools.diff import diff_paths
-from generator.tools.release_notes import code, render_markdown, series_of
+from generator.tools.release_notes import render_markdown, series_of
 
 from helpers import NEXT_RELEASE, build_into
 
@@ -95,15 +95,3 @@ def test_twins_that_changed_differently_get_a_heading_each(tmp_path: Path):
 
 def test_a_series_is_the_name_up_to_its_first_dot():
     assert [series_of(n) for n in ("u1.large", "rhel.9.dpdk", "alpine")] == ["u1", "rhel", "alpine"]
-
-
-@pytest.mark.parametrize("text, span", [
-    ("plain", "`plain`"),
-    ("a`b", "``a`b``"),
-    ("``x", "``` ``x ```"),
-    ("ends`", "`` ends` ``"),
-    (" ", "` `"),
-    (" a ", "`  a  `"),
-])
-def test_code_spans_survive_backticks_in_values(text: str, span: str):
-    assert code(text) == span

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 import click
 import yaml
 
+from .. import escape
 from ..errors import InputError, ValidationFailed
 from ..paths import builtin_catalog
 from ..problems import Location, Problem
@@ -146,7 +147,7 @@ def expand_command(vm: Path, bundles: Sequence[Path], arch: str, output: str) ->
     if refused is not None:
         raise refused
     if output == "json":
-        shown = json.dumps(result.vm, indent=2, sort_keys=True) + "\n"
+        shown = escape.json_text(result.vm, indent=2, sort_keys=True) + "\n"
     else:
         shown = yaml.dump(result.vm, Dumper=Dumper, sort_keys=True, default_flow_style=False)
     return Result("expand", product=shown, data={"vm": result.vm})

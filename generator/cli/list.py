@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Sequence
 
@@ -10,6 +9,7 @@ from fractions import Fraction
 
 import click
 
+from .. import escape
 from ..expand.kubevirt import for_release, oldest_accepting
 from ..model import CatalogObject
 from ..outputs import readme as readme_tables
@@ -71,7 +71,7 @@ def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: i
     if output == "name":
         shown = "".join(f"{o.name}\n" for o in chosen)
     elif output == "json":
-        shown = json.dumps(records, indent=2, sort_keys=True) + "\n"
+        shown = escape.json_text(records, indent=2, sort_keys=True) + "\n"
     elif preferences:
         shown = text_table(["NAME", "DISPLAY NAME", "MIN VCPUS", "MIN MEMORY", "ARCH", "KUBEVIRT"],
                            [_preference_row(o) for o in chosen])

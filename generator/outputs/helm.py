@@ -32,6 +32,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import jinja2
 
+from .. import escape
 from ..errors import InputError
 from ..load.overlays import RESERVED_ANNOTATIONS
 from ..model import CLUSTER_KINDS, LABEL_PREFIX, CatalogObject, label
@@ -197,7 +198,7 @@ def _dump_releases(data: Mapping[str, Any]) -> bytes:
     """Like _dump_data: one release's left-out names a line, one changed object a line."""
 
     def compact(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return escape.json_text(value, separators=(",", ":"))
 
     lines: dict[tuple[str, int], tuple[Any, str]] = {}  # releases that change an object alike share its operations
 
@@ -394,7 +395,7 @@ def _type_text(schema: Mapping[str, Any]) -> str:
 
 def _show(value: Any) -> str:
     """A default as a user writes it in a values file (JSON is YAML): ``true``, ``[]``, ``"kubevirt.io"``."""
-    return f"`{json.dumps(value, ensure_ascii=False)}`"
+    return escape.markdown_code(json.dumps(value, ensure_ascii=False))
 
 
 def _walk_values(properties: Mapping[str, Any], defaults: Mapping[str, Any], prefix: str,
@@ -411,10 +412,10 @@ def _walk_values(properties: Mapping[str, Any], defaults: Mapping[str, Any], pre
             _walk_values(sub.get("properties") or {}, defaults.get(key) or {}, path + ".", rows, names)
             continue
         default = _show(defaults[key]) if key in defaults else "unset"
-        rows.append([f"`{path}`", _type_text(sub), default, str(sub.get("description", ""))])
+        rows.append([escape.markdown_code(path), _type_text(sub), default, str(sub.get("description", ""))])
         enum = (sub.get("items") or {}).get("enum") if sub.get("type") == "array" else None
         if enum:
-            names.setdefault(tuple(enum), []).append(f"`{path}`")
+            names.setdefault(tuple(enum), []).append(escape.markdown_code(path))
 
 
 def values_reference(values: Mapping[str, Any],
@@ -429,7 +430,7 @@ def values_reference(values: Mapping[str, Any],
     names: dict[tuple, list[str]] = {}
     _walk_values(schema.get("properties") or {}, values, "", rows, names)
     table = markdown_table(["value", "type", "default", "what it does"], rows)
-    return table, [(paths, [f"`{name}`" for name in enum]) for enum, paths in names.items()]
+    return table, [(paths, [escape.markdown_code(name) for name in enum]) for enum, paths in names.items()]
 
 
 def _render(env: jinja2.Environment, variables: Mapping[str, Any], templates: Mapping[str, str]) -> dict[str, bytes]:
@@ -452,7 +453,7 @@ def _dump_data(data: Mapping[str, Any]) -> bytes:
     """
 
     def compact(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return escape.json_text(value, separators=(",", ":"))
 
     parts = []
     for key, value in data.items():
@@ -505,9 +506,12 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
     files.update(_render(env, variables, RENDERED))
     schema = values_schema(ctx)
     table, accepted = values_reference(_parsed_values(files["values.yaml"]), schema)
-    files.update(_render(env, {**variables, "values_table": table, "accepted_names": accepted},
-                         {"README.md": README_TEMPLATE}))
-    files["values.schema.json"] = (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
+    # The README is Markdown: the catalog's words in it are Markdown text (the table's cells are already).
+    readme = {**variables, "vendor": escape.markdown(variables["vendor"]),
+              "app_version": escape.markdown(variables["app_version"]),
+              "values_table": table, "accepted_names": accepted}
+    files.update(_render(env, readme, {"README.md": README_TEMPLATE}))
+    files["values.schema.json"] = (escape.json_text(schema, indent=2, sort_keys=True) + "\n").encode()
     files[DATA_FILE] = _dump_data(chart_data(ctx))
     files[RELEASES_FILE] = _dump_releases(releases_data(release_deltas(ctx, dirs)))
     return dict(sorted(files.items()))

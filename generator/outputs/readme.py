@@ -3,6 +3,10 @@
 A table kept by hand drifts from the data the first time a size changes; here
 the feature matrix and the instancetype and preference tables are read off the
 built objects, and a test fails when README.md no longer matches them.
+
+A catalog's text enters a cell through escape.markdown (display names, page
+sizes) and its names through escape.markdown_code: a display name can add no
+column, link, image or HTML to the README.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Mapping, Sequence
 
+from .. import escape
 from ..errors import InputError
 from ..model import CLUSTER_KINDS, CatalogObject
 from ..problems import Location, excerpt
@@ -48,7 +53,7 @@ def series_matrix(objects: Sequence[CatalogObject]) -> str:
 
     def hugepages(objs: list[CatalogObject]) -> str:
         sizes = sorted({o.spec.get("memory", {}).get("hugepages", {}).get("pageSize") for o in objs} - {None})
-        return ", ".join(sizes)
+        return ", ".join(map(escape.markdown, sizes))
 
     rows = [
         ("Hugepages", hugepages),
@@ -61,21 +66,22 @@ def series_matrix(objects: Sequence[CatalogObject]) -> str:
         ("GPUs", lambda objs: _yes(every(objs, lambda s: bool(s.get("gpus"))))),
         ("vCPU:memory ratio", _ratio),
     ]
-    header = ["", *(n.upper() for n in names)]
+    header = ["", *(escape.markdown(n.upper()) for n in names)]
     table = [[title, *(cell(by_series[n]) for n in names)] for title, cell in rows]
     # A capability no series of this build offers (GPUs, when GN is left out) is not a row.
     return markdown_table(header, [row for row in table if any(row[1:])])
 
 
 def instancetype_table(objects: Sequence[CatalogObject]) -> str:
-    rows = [[f"`{o.name}`", str(o.facts["cpu"]), memory(o.facts["memory"])]
+    rows = [[escape.markdown_code(o.name), str(o.facts["cpu"]), memory(o.facts["memory"])]
             for o in _cluster(objects, "instancetype")]
     return markdown_table(["Name", "vCPUs", "Memory"], rows)
 
 
 def preference_table(objects: Sequence[CatalogObject]) -> str:
-    rows = [[f"`{o.name}`", str(o.facts.get("displayName", "")), str(o.facts.get("cpu") or "-"),
-             required_memory(o), str(o.facts.get("architecture") or "-")]
+    rows = [[escape.markdown_code(o.name), escape.markdown(str(o.facts.get("displayName", ""))),
+             str(o.facts.get("cpu") or "-"), escape.markdown(required_memory(o)),
+             escape.markdown(str(o.facts.get("architecture") or "-"))]
             for o in _cluster(objects, "preference")]
     return markdown_table(["Name", "Display name", "Min vCPUs", "Min memory", "Architecture"], rows)
 

@@ -13,14 +13,14 @@ differs between any two versions by design, so it is ignored unless asked for.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError
 from ..model import KINDS, label
-from ..problems import Location, Path as KeyPath, Problem, jsonpath, printable
+from .. import escape
+from ..problems import Location, Path as KeyPath, Problem, jsonpath
 from ..source.documents import BundleDoc, read_bundles
 
 VERSION_LABEL = label("common-instancetypes-version")
@@ -239,7 +239,7 @@ def diff_paths(old: Path, new: Path, *, include_version_label: bool = False) -> 
 
 
 def _value(value: Any) -> str:
-    return "(absent)" if value is ABSENT else json.dumps(value, sort_keys=True, default=_plain)
+    return "(absent)" if value is ABSENT else escape.json_text(value, sort_keys=True, default=_plain)
 
 
 def _grouped(entries: Sequence[Entry]) -> list[tuple[str, list[str], Entry]]:
@@ -261,7 +261,7 @@ def _section(title: str, mark: str, entries: Sequence[Entry], details: bool = Fa
     lines = [f"{title} ({len(groups)}):"]
     for name, kinds, entry in groups:
         note = " [deprecated]" if entry.deprecated and not details else ""
-        lines.append(f"  {mark} {printable(name)} ({', '.join(map(printable, kinds))}){note}")
+        lines.append(f"  {mark} {escape.text(name)} ({', '.join(map(escape.text, kinds))}){note}")
         if details:
             lines += [f"      {jsonpath(c.path)}: {_value(c.old)} -> {_value(c.new)}" for c in entry.changes]
     return lines
@@ -276,8 +276,8 @@ def render_text(diff: Diff) -> str:
     release note has to warn about.
     """
     if diff.equal:
-        return f"no differences between {diff.old} and {diff.new}\n"
-    lines = [f"citgen diff {diff.old} {diff.new}"]
+        return f"no differences between {escape.text(diff.old)} and {escape.text(diff.new)}\n"
+    lines = [f"citgen diff {escape.text(diff.old)} {escape.text(diff.new)}"]
     for title, mark, entries, details in (("added", "+", diff.added, False), ("removed", "-", diff.removed, False),
                                           ("changed", "~", diff.changed, True),
                                           ("newly deprecated", "!", diff.newly_deprecated, False)):
@@ -289,7 +289,7 @@ def render_text(diff: Diff) -> str:
         lines += ["", f"note: {count} removed object{'s' if count != 1 else ''} may still be referenced by existing "
                       "VirtualMachines (spec.instancetype.name, spec.preference.name). To keep shipping "
                       f"{'them' if count != 1 else 'it'}, labelled deprecated, build with "
-                      f"--retain-from {diff.retain_source}"]
+                      f"--retain-from {escape.text(diff.retain_source)}"]
     counts = [len(_grouped(entries)) for entries in (diff.added, diff.removed, diff.changed, diff.newly_deprecated)]
     lines += ["", "summary: {} added, {} removed, {} changed, {} newly deprecated".format(*counts)]
     return "\n".join(lines) + "\n"
@@ -309,4 +309,4 @@ def render_json(diff: Diff) -> str:
         "summary": {"added": len(diff.added), "removed": len(diff.removed), "changed": len(diff.changed),
                     "newlyDeprecated": len(diff.newly_deprecated)},
     }
-    return json.dumps(out, indent=2, sort_keys=True, default=_plain) + "\n"
+    return escape.json_text(out, indent=2, sort_keys=True, default=_plain) + "\n"

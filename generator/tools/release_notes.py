@@ -11,6 +11,11 @@ Removed objects come with the same warning as the text report: VirtualMachines
 keep naming them after a bundle stops shipping them. An object whose only change
 is the deprecated label it gained is listed under "Newly deprecated" and not again
 under "Changed"; one that changed in other ways too is in both.
+
+Names and kinds come from the bundles compared and may be any text: names and
+values are code spans (escape.markdown_code), series and kinds Markdown text
+(escape.markdown), so none can end its line, start a workflow command, a
+heading or a link, or write HTML into the release.
 """
 
 from __future__ import annotations
@@ -18,35 +23,18 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from ..problems import jsonpath, printable
+from .. import escape
+from ..problems import jsonpath
 from .diff import ABSENT, DEPRECATED_LABEL, Diff, Entry
 
 #: A heading level below the release's own title (GitHub renders a release body's ``##`` as its sections).
 SECTION = "###"
 
 
-def code(text: str) -> str:
-    """``text`` as an inline code span that survives any backticks inside it (CommonMark 6.1).
-
-    Control characters are written as escapes first (problems.printable): a line
-    break inside a span would let the text end the paragraph and write Markdown
-    of its own into the release notes.
-    """
-    text = printable(text)
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    fence = "`" * (longest + 1)
-    # a space each side keeps a backtick at an edge from joining the fence; a span that starts and
-    # ends with a space loses one of each when rendered, so it gets one more (all-space spans are kept)
-    edge = text[:1] == "`" or text[-1:] == "`" or (text[:1] == " " and text[-1:] == " " and text.strip() != "")
-    padded = f" {text} " if edge else text
-    return f"{fence}{padded}{fence}"
-
-
 def _value(value: Any) -> str:
-    return "*absent*" if value is ABSENT else code(json.dumps(value, sort_keys=True, ensure_ascii=False))
+    if value is ABSENT:
+        return "*absent*"
+    return escape.markdown_code(json.dumps(value, sort_keys=True, ensure_ascii=False))
 
 
 def series_of(name: str) -> str:
@@ -83,8 +71,14 @@ def _by_series(entries: Sequence[Entry]) -> list[tuple[str, list[Entry]]]:
     return sorted(grouped.items())
 
 
+def _kinds(kinds: Sequence[str]) -> str:
+    """A heading's kinds: a bundle's kind is any text, so it is Markdown text like a series."""
+    return " and ".join(map(escape.markdown, kinds))
+
+
 def _names(entries: Sequence[Entry], mark_deprecated: bool) -> str:
-    return ", ".join(code(e.name) + (" (deprecated)" if mark_deprecated and e.deprecated else "") for e in entries)
+    return ", ".join(escape.markdown_code(e.name) + (" (deprecated)" if mark_deprecated and e.deprecated else "")
+                     for e in entries)
 
 
 def _listed(title: str, entries: Sequence[Entry], mark_deprecated: bool = True) -> list[str]:
@@ -93,8 +87,9 @@ def _listed(title: str, entries: Sequence[Entry], mark_deprecated: bool = True) 
         return []
     lines = ["", f"{SECTION} {title}"]
     for kinds, in_kinds in _by_kinds(entries):
-        lines += ["", f"#### {' and '.join(kinds)}", ""]
-        lines += [f"- **{series}**: {_names(group, mark_deprecated)}" for series, group in _by_series(in_kinds)]
+        lines += ["", f"#### {_kinds(kinds)}", ""]
+        lines += [f"- **{escape.markdown(series)}**: {_names(group, mark_deprecated)}"
+                  for series, group in _by_series(in_kinds)]
     return lines
 
 
@@ -109,12 +104,13 @@ def _changed(entries: Sequence[Entry]) -> list[str]:
         return []
     lines = ["", f"{SECTION} Changed"]
     for kinds, in_kinds in _by_kinds(entries):
-        lines += ["", f"#### {' and '.join(kinds)}"]
+        lines += ["", f"#### {_kinds(kinds)}"]
         for series, group in _by_series(in_kinds):
-            lines += ["", f"**{series}**", ""]
+            lines += ["", f"**{escape.markdown(series)}**", ""]
             for entry in group:
-                lines.append(f"- {code(entry.name)}")
-                lines += [f"  - {code(jsonpath(c.path))}: {_value(c.old)} → {_value(c.new)}" for c in entry.changes]
+                lines.append(f"- {escape.markdown_code(entry.name)}")
+                lines += [f"  - {escape.markdown_code(jsonpath(c.path))}: {_value(c.old)} → {_value(c.new)}"
+                          for c in entry.changes]
     return lines
 
 
@@ -140,5 +136,5 @@ def render_markdown(diff: Diff) -> str:
     lines += _changed(changed)
     lines += _listed("Newly deprecated", diff.newly_deprecated, mark_deprecated=False)
     if diff.ignored_labels:
-        lines += ["", "Labels not compared: " + ", ".join(code(name) for name in diff.ignored_labels) + "."]
+        lines += ["", "Labels not compared: " + ", ".join(map(escape.markdown_code, diff.ignored_labels)) + "."]
     return "\n".join(lines) + "\n"

@@ -14,8 +14,7 @@ nothing), ``catalog.json`` (the same data, for scripts), and
 
 from __future__ import annotations
 
-import json
-
+from ... import escape
 from ...errors import InputError
 from ...pipeline import BuildOptions, generate
 from ...write import checksums
@@ -35,7 +34,7 @@ def site_files(options: BuildOptions) -> dict[str, bytes]:
     data = catalog_data(result.catalog, result.version, result.objects, matrix(documents, documents))
     files: dict[str, bytes] = {
         "index.html": page(data).encode(),
-        "catalog.json": (json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode(),
+        "catalog.json": (escape.json_text(data, indent=1, sort_keys=True) + "\n").encode(),
     }
     files["CHECKSUMS.sha256"] = checksums(files)
     return files

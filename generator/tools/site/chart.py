@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from html import escape
 from typing import Any, Mapping, Sequence
+
+from ... import escape
 
 #: Okabe and Ito's colour-blind-safe palette; each series also has a mark of its own.
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#b8860b", "#7f7f7f")
@@ -126,11 +127,11 @@ def _marks(scale: _Scale, points: Sequence[Mapping[str, Any]], order: Sequence[s
         colour, shape = style(index)
         angle = 2 * math.pi * index / len(order)
         dx, dy = (4 * math.cos(angle), 4 * math.sin(angle)) if len(order) > 1 else (0.0, 0.0)
-        out.append(f'<g class="series" data-series="{escape(name)}" fill="{colour}" stroke="{colour}">')
+        out.append(f'<g class="series" data-series="{escape.html(name)}" fill="{colour}" stroke="{colour}">')
         for p in (p for p in points if p["series"] == name):
             text = f"{p['name']}: {p['cpu']} vCPU{'s' if p['cpu'] != 1 else ''}, {p['memoryText']}"
-            out.append(f'<a href="#{escape(p["name"])}" class="point" data-name="{escape(p["name"])}" '
-                       f'aria-label="{escape(text)}"><title>{escape(text)}</title>'
+            out.append(f'<a href="#{escape.html(p["name"])}" class="point" data-name="{escape.html(p["name"])}" '
+                       f'aria-label="{escape.html(text)}"><title>{escape.html(text)}</title>'
                        f'{_mark(shape, scale.x_at(p["cpu"]) + dx, scale.y_at(p["memory"]) + dy)}</a>')
         out.append("</g>")
     return out
@@ -165,6 +166,6 @@ def legend(series: Sequence[Mapping[str, Any]], extra: Sequence[str] = ()) -> st
         colour, shape = style(index)
         items.append(f'<li><svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" '
                      f'fill="{colour}" stroke="{colour}">{_mark(shape, 8, 8)}</svg>'
-                     f'{escape(record["name"].upper())} <span class="muted">{escape(record["displayName"])}'
+                     f'{escape.html(record["name"].upper())} <span class="muted">{escape.html(record["displayName"])}'
                      f'</span></li>')
     return '<ul class="legend" aria-label="Chart legend">' + "".join(items) + "</ul>"

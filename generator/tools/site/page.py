@@ -10,12 +10,11 @@ reaches out would fail loudly in the browser tests instead of leaking.
 
 from __future__ import annotations
 
-import json
 import re
-from html import escape
 from importlib import resources
 from typing import Any, Mapping
 
+from ... import escape
 from .chart import chart, legend
 
 _SLOT = re.compile(r"<!--@(\w+)@-->")
@@ -29,10 +28,11 @@ def asset(name: str) -> str:
 def data_json(data: Mapping[str, Any]) -> str:
     """The data as compact JSON with sorted keys: the same bytes on every run, and safe inside <script>.
 
-    ``<`` is written as ``\\u003c`` (it can only occur inside strings), so no
-    description can close the script element that carries the data.
+    escape.html_script writes ``<`` as ``\\u003c`` (it can only occur inside
+    strings), so no description can close the script element that carries the
+    data or open a comment in it.
     """
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return escape.html_script(escape.json_text(data, sort_keys=True, separators=(",", ":")))
 
 
 def page(data: Mapping[str, Any]) -> str:
@@ -43,9 +43,9 @@ def page(data: Mapping[str, Any]) -> str:
     summary = (f"{data['vendor']} {data['version']}: {len(series)} series, {len(data['instancetypes'])} "
                f"instancetypes, {len(data['preferences'])} preferences")
     slots = {
-        "title": escape(title),
-        "summary": escape(summary),
-        "prefix": escape(data["labelPrefix"]),
+        "title": escape.html(title),
+        "summary": escape.html(summary),
+        "prefix": escape.html(data["labelPrefix"]),
         "css": asset("site.css"),
         "js": asset("site.js"),
         "chart": chart(series, data["instancetypes"]),

@@ -9,11 +9,11 @@ cloud-init disk, nothing else) and records KubeVirt's verdict.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from ... import escape
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from . import expand
 from .mutate import DEFAULT_ARCHITECTURE
@@ -107,14 +107,17 @@ def summary(results: Iterable[PairResult]) -> dict[str, int]:
 
 
 def format_text(results: Iterable[PairResult], *, all_pairs: bool = False) -> str:
-    """Refused pairs, one a line, then a count line; ``all_pairs`` lists accepted ones too."""
+    """Refused pairs, one a line, then a count line; ``all_pairs`` lists accepted ones too.
+
+    The names are the bundles' and the reasons quote them: each line is one line (escape.text).
+    """
     results = list(results)
     lines = []
     for r in results:
         if r.ok and all_pairs:
-            lines.append(f"{r.instancetype} + {r.preference}: ok")
+            lines.append(escape.text(f"{r.instancetype} + {r.preference}: ok"))
         elif not r.ok:
-            lines.append(f"{r.instancetype} + {r.preference}: {r.error}")
+            lines.append(escape.text(f"{r.instancetype} + {r.preference}: {r.error}"))
     counts = summary(results)
     lines.append(f"{counts['accepted']} of {counts['pairs']} pairs accepted, {counts['rejected']} rejected")
     return "\n".join(lines) + "\n"
@@ -122,7 +125,7 @@ def format_text(results: Iterable[PairResult], *, all_pairs: bool = False) -> st
 
 def format_json(results: Iterable[PairResult]) -> str:
     """A JSON list with one record per pair, in the same order as the text."""
-    return json.dumps([r.record() for r in results], indent=2) + "\n"
+    return escape.json_text([r.record() for r in results], indent=2) + "\n"
 
 
 __all__ = ["PairResult", "default_vm", "format_json", "format_text", "matrix", "summary"]
