@@ -37,6 +37,7 @@ from .runtime.gcpause import paused_collector
 from .expand.kubevirt import Adjustment, for_release
 from .schemas.releases import Release, newest
 from .source.documents import BundleDoc, read_bundles
+from .source.inputfiles import usable_folder
 from .validate.provenance import point_at_sources
 from .write import checksums
 
@@ -125,13 +126,16 @@ def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
 
 def _preference_problems(root: Path) -> list[Problem]:
     """What is wrong with a catalog's preferences, to report beside what is wrong elsewhere."""
-    if not (root / "preferences").is_dir():
-        return []
     from .expand.preferences import build_preferences
     from .load.catalog import DEFAULT_PROVIDER
 
     try:
-        build_preferences(root, provider=DEFAULT_PROVIDER)
+        usable_folder(root, str(root))
+    except InputError:  # no catalog folder to look into: load_catalog said so already
+        return []
+    try:
+        if usable_folder(root / "preferences", "preferences"):
+            build_preferences(root, provider=DEFAULT_PROVIDER)
     except InputError as exc:
         return list(exc.problems)
     return []

@@ -61,7 +61,8 @@ def test_init_refuses_a_directory_that_is_not_empty(tmp_path: Path):
 
 def test_init_refuses_a_file_and_a_bad_vendor(tmp_path: Path):
     (tmp_path / "file").write_text("x")
-    assert run_init(str(tmp_path / "file")).stderr == f"error: {tmp_path / 'file'}: exists and is not a directory\n"
+    assert run_init(str(tmp_path / "file")).stderr == (f"error: {tmp_path / 'file'}: exists and is a regular file, "
+                                                       "not a directory\n")
     result = run_init(str(tmp_path / "new"), "--vendor", "acme corp")
     assert result.exit_code == 2
     assert result.stderr == ("error: --vendor: expected a vendor such as example.com: 'acme corp' is not a valid "

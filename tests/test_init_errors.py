@@ -41,17 +41,17 @@ def test_a_missing_parent_is_reported_not_created(tmp_path: Path):
 def test_a_path_under_a_regular_file_is_refused(tmp_path: Path):
     (tmp_path / "notes.txt").write_text("mine\n")
     result = run_init(str(tmp_path / "notes.txt" / "vendor"))
-    assert result.stderr == (f"error: {tmp_path / 'notes.txt' / 'vendor'}: cannot create the catalog: "
-                             f"{tmp_path / 'notes.txt'} is not a directory\n")
+    assert result.stderr == f"error: {tmp_path / 'notes.txt'}: is a regular file, not a directory\n"
     assert result.exit_code == 2
     assert everything_under(tmp_path) == ["notes.txt"]
     assert (tmp_path / "notes.txt").read_text() == "mine\n"
 
 
-def test_a_dangling_symlink_is_not_replaced(tmp_path: Path):
-    (tmp_path / "link").symlink_to(tmp_path / "nowhere")
+def test_a_dangling_symlink_is_refused_as_one_and_not_replaced(tmp_path: Path):
+    (tmp_path / "link").symlink_to("nowhere")
     result = run_init(str(tmp_path / "link"))
-    assert result.stderr == f"error: {tmp_path / 'link'}: exists and is not a directory\n"
+    assert result.stderr == (f"error: {tmp_path / 'link'}: is a symbolic link that points nowhere: 'nowhere' "
+                             "does not exist\n")
     assert result.exit_code == 2
     assert everything_under(tmp_path) == ["link"]
 

@@ -251,9 +251,12 @@ def test_without_a_display_name_the_path_names_the_file(tmp_path: Path):
     assert refusal(read_text, path) == [f"{path}: file not found"]
 
 
-def test_a_path_that_cannot_be_reached_says_why(tmp_path: Path):
+def test_a_path_through_a_file_names_the_file_that_is_no_folder(tmp_path: Path):
     write(tmp_path / "file", b"x")
-    assert refusal(read_bytes, tmp_path / "file" / "f.yaml", "f.yaml") == ["f.yaml: cannot read: Not a directory"]
+    assert refusal(read_bytes, tmp_path / "file" / "f.yaml", "f.yaml") == [
+        f"{tmp_path / 'file'}: is a regular file, not a directory"]
+    assert refusal(read_bytes, tmp_path / "file" / "f.yaml", "series/file/f.yaml") == [
+        "series/file: is a regular file, not a directory"]
 
 
 def test_an_open_that_fails_for_another_reason_says_why(tmp_path: Path, monkeypatch):
@@ -549,12 +552,13 @@ def test_the_file_name_of_a_template_is_normalised(tmp_path: Path):
     assert loader.get_source(jinja2.Environment(), "a.j2")[1] == str(first / "a.j2")
 
 
-def test_a_folder_named_like_the_template_is_passed_over(tmp_path: Path):
+def test_a_folder_named_like_the_template_is_refused_not_passed_over(tmp_path: Path):
     first, second = template_folders(tmp_path)
     (first / "a.j2").mkdir()
     write(second / "a.j2", b"second")
     loader = TemplateLoader([str(first), str(second)])
-    assert loader.get_source(jinja2.Environment(), "a.j2")[:2] == ("second", str(second / "a.j2"))
+    assert refusal(loader.get_source, jinja2.Environment(), "a.j2") == [
+        f"templates/a.j2: is a directory, {ONLY_REGULAR}"]
 
 
 def test_a_template_in_no_folder_is_not_found(tmp_path: Path):
@@ -578,10 +582,11 @@ def test_a_template_that_is_a_fifo_is_refused_by_its_template_name(tmp_path: Pat
 
 def test_a_template_that_is_a_dangling_link_is_refused_not_passed_over(tmp_path: Path):
     first, second = template_folders(tmp_path)
-    (first / "a.j2").symlink_to(first / "gone.j2")
+    (first / "a.j2").symlink_to("gone.j2")
     write(second / "a.j2", b"second")
     loader = TemplateLoader([str(first), str(second)])
-    assert refusal(loader.get_source, jinja2.Environment(), "a.j2") == ["templates/a.j2: file not found"]
+    assert refusal(loader.get_source, jinja2.Environment(), "a.j2") == [
+        "templates/a.j2: is a symbolic link that points nowhere: 'gone.j2' does not exist"]
 
 
 def test_a_template_linked_out_of_its_catalog_is_refused(tmp_path: Path):
@@ -629,17 +634,18 @@ def test_a_missing_folder_has_no_yaml_files(tmp_path: Path):
     assert yaml_files(tmp_path / "absent", "series") == []
 
 
-def test_a_file_in_place_of_a_folder_has_no_yaml_files(tmp_path: Path):
-    assert yaml_files(write(tmp_path / "series", b"x: 1"), "series") == []
+def test_a_file_in_place_of_a_folder_is_refused(tmp_path: Path):
+    assert refusal(yaml_files, write(tmp_path / "series", b"x: 1"), "series") == [
+        "series: is a regular file, not a directory"]
 
 
-def test_a_usable_folder_missing_folder_or_file_passes(tmp_path: Path):
+def test_usable_folder_says_whether_a_folder_is_there(tmp_path: Path):
     write(tmp_path / "a.yaml", b"")
-    assert usable_folder(tmp_path, "series") is None
-    assert usable_folder(tmp_path / "absent", "series") is None
-    assert usable_folder(tmp_path / "a.yaml", "series") is None
+    assert usable_folder(tmp_path, "series") is True
+    assert usable_folder(tmp_path / "absent", "series") is False
     (tmp_path / "empty").mkdir()
-    assert usable_folder(tmp_path / "empty", "series") is None
+    assert usable_folder(tmp_path / "empty", "series") is True
+    assert refusal(usable_folder, tmp_path / "a.yaml", "series") == ["series: is a regular file, not a directory"]
 
 
 @pytest.mark.parametrize("missing", [os.R_OK, os.X_OK], ids=["read", "search"])
@@ -714,4 +720,4 @@ def test_an_error_without_words_on_a_folder_is_refused_with_what_it_says(tmp_pat
 
 def test_a_folder_that_vanishes_while_it_is_looked_at_passes(tmp_path: Path, monkeypatch):
     unlistable(monkeypatch, tmp_path, FileNotFoundError(errno.ENOENT, "gone"))
-    assert usable_folder(tmp_path, "series") is None
+    assert usable_folder(tmp_path, "series") is False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -12,7 +13,7 @@ from ..pipeline import BuildOptions, catalog_objects
 from ..errors import InputError
 from ..problems import Location
 from ..result import Result
-from ..source.inputfiles import read_bytes
+from ..source.inputfiles import lookup, read_text_file, usable_folder
 from ..write import replace_file
 from ..schemas.releases import Release
 from .options import catalog_option, command, kubevirt_option
@@ -33,32 +34,28 @@ def readme(catalog: Path | None, path: Path | None, check: bool, kubevirt: Relea
     --file names another, so the command means the same from any directory.
     """
     if path is None:
-        path = BuildOptions(catalog=catalog).catalog_dir / "README.md"
-        if not path.exists():
+        folder = BuildOptions(catalog=catalog).catalog_dir
+        usable_folder(folder, str(folder))  # a catalog that is no folder is said to be so, not to lack a README
+        path = folder / "README.md"
+        if lookup(path) is None:
             raise InputError.at(Location(str(path)), (
                 "the catalog has no README.md for the tables; create one holding the table markers "
                 "(`citgen readme --help` shows them), or name another file with --file"))
-    if path.is_symlink():  # read through it, and written, it would change a file elsewhere
+    lookup(path)  # a link to nothing or in a loop is said to be one
+    if os.path.islink(path):  # read through it, and written, it would change a file elsewhere
         raise InputError.at(Location(str(path)), "is a symbolic link; citgen replaces the README it writes the "
                             "tables into and never writes through a link: name the file itself with --file")
-    raw = read_bytes(path, str(path))
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError.at(Location(str(path)), f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")  # a README kept with CRLF stays so
+    # read as every input is (no byte-order mark, line ends \n), and written back as the editor wrote it
+    written = read_text_file(path, str(path))
     found, _, objects = catalog_objects(BuildOptions(catalog=catalog))
     if kubevirt is not None:
         objects, _ = for_release(objects, kubevirt, found.settings.spellings)
-    updated = readme_tables.update(text.replace("\r\n", "\n") if crlf else text, readme_tables.tables(objects),
-                                   str(path))
-    if crlf:
-        updated = updated.replace("\n", "\r\n")
-    stale = updated != text
+    updated = readme_tables.update(written.text, readme_tables.tables(objects), str(path))
+    stale = updated != written.text
     data = {"file": str(path), "upToDate": not stale, "updated": stale and not check}
     if check and stale:
         return Result("readme", notes=(f"{path} is out of date: run `citgen readme`",), found=True, data=data)
     if stale:
-        replace_file(path, updated)
+        replace_file(path, written.as_written(updated))
         return Result("readme", outputs=(f"updated the tables in {path}",), data=data)
     return Result("readme", outputs=(f"{path} is up to date",), data=data)

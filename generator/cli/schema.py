@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import click
 
 from ..result import Result
+from ..source.inputfiles import lookup
 from ..tools.crd_import import import_releases
 from ..tools.schema_import import import_schemas
 from .options import CitgenCommand
@@ -42,7 +44,8 @@ def import_command(path: Path, out_dir: Path, kubevirt_version: str | None) -> R
       VirtualMachine schema `expand` reads, and the ObjectMeta every kind's
       metadata is checked against.
     """
-    if path.is_dir() or _is_release_file(path):
+    found = lookup(path, str(path))  # a link to nothing, a folder that cannot be entered: refused here
+    if (found is not None and stat.S_ISDIR(found.st_mode)) or _is_release_file(path):
         written = import_releases(path, out_dir)
     else:
         written = import_schemas(path, out_dir, kubevirt_version)

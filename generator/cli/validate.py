@@ -17,6 +17,7 @@ from typing import Optional, Sequence, Tuple
 import click
 
 from ..errors import InputError
+from ..model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ..problems import Location, Problem
 from ..result import Result
 from ..schemas.releases import Release
@@ -183,6 +184,8 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents(catalog)
     if cross_product:
         objects = [d.data for d in docs]
+        if files:
+            _pairable(files, objects)
         results = pair_matrix(objects, objects, arch=arch)
         return Result("validate", product=format_text(results), counts=pair_summary(results),
                       json_document=[r.record() for r in results])
@@ -192,6 +195,18 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     for found in sets:
         problems += _problems(found, files, vendor, known, selected, kubevirt)
     return _findings(docs, problems, strict_warnings)
+
+
+def _pairable(files: Tuple[Path, ...], objects: Sequence[object]) -> None:
+    """InputError unless the FILEs hold both kinds --matrix pairs: no pair at all is no report of none refused."""
+    kinds = {o.get("kind") for o in objects if isinstance(o, dict)}
+    lacking = [kind for kind in (INSTANCETYPE_KINDS[0], PREFERENCE_KINDS[0]) if kind not in kinds]
+    if lacking:
+        named = files[0] if len(files) == 1 else ", ".join(map(str, files))
+        held = "holds" if len(files) == 1 else "hold"
+        raise InputError.at(Location(str(named)), (
+            f"{held} no {' and no '.join(lacking)}; --matrix pairs each {INSTANCETYPE_KINDS[0]} with each "
+            f"{PREFERENCE_KINDS[0]} of the files named, so they must hold both (a build's all-bundle does)"))
 
 
 def _findings(docs: Sequence[BundleDoc], problems: Sequence[Problem], strict_warnings: bool = False) -> Result:

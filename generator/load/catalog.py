@@ -8,6 +8,7 @@ Problems from every file are collected, so one run reports them all.
 
 from __future__ import annotations
 
+import stat
 from fractions import Fraction
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Mapping
@@ -19,7 +20,7 @@ from ..problems import Location, Problem, excerpt
 from ..quantity import parse as parse_quantity
 from ..source import formats
 from ..source.inputcheck import read_checked
-from ..source.inputfiles import leads_outside, usable_folder, yaml_files
+from ..source.inputfiles import leads_outside, lookup, usable_folder, yaml_files
 from ..source.schema_fast import whole_number
 from ..source.yamlsrc import Document
 
@@ -106,14 +107,24 @@ def _overlay_problems(root: Path, doc: Document) -> list[Problem]:
             problems.append(doc.source.problem(("overlays", i), (
                 f"overlay file {excerpt(name)!r} is not inside the catalog directory; catalog.yaml names its "
                 "overlays by a path inside the catalog, without '..' (an overlay elsewhere: --overlay)")))
-        elif not (root / name).exists():
-            problems.append(doc.source.problem(("overlays", i), f"overlay file {excerpt(name)!r} not found in "
-                                               f"{root}"))
         elif leads_outside(root / name, root):
             problems.append(doc.source.problem(("overlays", i), f"overlay file {excerpt(name)!r} is a symbolic link to a "
                                                "file outside the catalog directory; citgen reads only files "
                                                "inside the catalog"))
+        elif not _there(root / name, name, root, problems):
+            problems.append(doc.source.problem(("overlays", i), f"overlay file {excerpt(name)!r} not found in "
+                                               f"{root}"))
     return problems
+
+
+def _there(path: Path, name: str, root: Path, problems: list[Problem]) -> bool:
+    """Whether something is at ``path``; True, with the reason kept, when that cannot be told (a folder
+    on the way unread, a link to nothing): the problem is the path's, not a missing file's."""
+    try:
+        return lookup(path, name, within=root) is not None
+    except InputError as exc:
+        problems.extend(exc.problems)
+        return True
 
 
 def _extending(root: Path, doc: Document, problems: list[Problem]) -> Catalog:
@@ -126,7 +137,11 @@ def _extending(root: Path, doc: Document, problems: list[Problem]) -> Catalog:
 
     problems = problems + _overlay_problems(root, doc) + _parameter_problems(doc)
     for folder in ("series", "preferences"):
-        if (root / folder).is_dir():
+        try:
+            found = lookup(root / folder, folder, within=root)
+        except InputError:  # a link to nothing: no folder, and nothing of it would be read anyway
+            found = None
+        if found is not None and stat.S_ISDIR(found.st_mode):  # a file so named is not taken for a catalog's folder
             problems.append(doc.source.problem(("extends",), (
                 f"{folder}/ is not read in a catalog that extends another; add series, size matrices, "
                 "traits and preferences through an overlay instead")))
@@ -266,7 +281,7 @@ def load_catalog(root: Path, *, extra_problems: Iterable[Problem] = ()) -> Catal
     """Read catalog.yaml, the size matrices and every series; raise InputError listing all problems."""
     root = Path(root)
     usable_folder(root, str(root))  # one that cannot be entered, or is below one, is no catalog to read
-    if not (root / CATALOG_FILE).exists():  # anything else there is refused when read
+    if lookup(root / CATALOG_FILE, CATALOG_FILE, within=root) is None:  # anything else there is refused when read
         raise InputError.at(Location(str(root)), f"not a catalog directory: {CATALOG_FILE} is missing")
     files = _Collector(root)
     settings_doc = files.read(CATALOG_FILE, formats.CATALOG)

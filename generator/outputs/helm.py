@@ -39,7 +39,7 @@ from ..model import CLUSTER_KINDS, LABEL_PREFIX, CatalogObject, label
 from ..objectmeta import LABEL_KEY_PATTERN, QUALIFIED_NAME_MAX, SUBDOMAIN_MAX
 from ..problems import Location
 from ..render import environment, template_error
-from ..source.inputfiles import read_bytes
+from ..source.inputfiles import folder_files, read_bytes
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
 from .kustomize import template_dirs
@@ -105,11 +105,8 @@ def static_files(dirs: Sequence[Path]) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     for base in reversed(dirs):
         root = base / STATIC
-        if root.is_dir():
-            for path in sorted(root.rglob("*")):
-                if path.is_file():
-                    relative = path.relative_to(root).as_posix()
-                    files[relative] = read_bytes(path, f"templates/{STATIC}/{relative}", within=base)
+        for relative in folder_files(root, f"templates/{STATIC}", within=base):  # a folder unread is refused
+            files[relative] = read_bytes(root / relative, f"templates/{STATIC}/{relative}", within=base)
     if "templates/catalog.yaml" not in files:
         raise InputError.at(Location(f"templates/{STATIC}/templates/catalog.yaml"), "Helm chart template not found")
     return files

@@ -30,14 +30,14 @@ import posixpath
 import stat
 from contextvars import ContextVar
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
 import jinja2
 from jinja2.loaders import split_template_path
 
 from ..errors import InputError
-from ..problems import Location, excerpt
+from ..problems import PATH_EXCERPT, Location, excerpt
 from ..quantity import QuantityError, parse as parse_quantity
 
 MiB = 1 << 20
@@ -116,12 +116,21 @@ _KINDS = (
     (stat.S_ISSOCK, "a socket"),
 )
 
+#: Why a folder that cannot be listed is refused rather than read in part.
+WHOLE_FOLDERS = "citgen reads all of a catalog folder or refuses it, so that no file of it is left out unnoticed"
+
 
 def _not_regular(mode: int) -> str | None:
     """What a non-regular file is, in words; None for a regular file."""
     if stat.S_ISREG(mode):
         return None
     return next((words for test, words in _KINDS if test(mode)), "not a regular file")
+
+
+def file_kind(mode: int) -> str:
+    """What any file is, in words: ``a regular file``, ``a FIFO (named pipe)`` ..."""
+    what = _not_regular(mode)
+    return "a regular file" if what is None else "something other than a file" if what.startswith("not ") else what
 
 
 def _refuse_not_regular(name: str, mode: int) -> None:
@@ -151,6 +160,88 @@ def _check_within(path: Path, name: str, within: Path) -> None:
                             "citgen reads only files inside the catalog")
 
 
+# --------------------------------------------------------------------------- what is at a path
+
+
+def lookup(path: Path | str, display: str | None = None, *, within: Path | None = None) -> os.stat_result | None:
+    """What is at ``path``, symbolic links followed; None when nothing is there.
+
+    Whatever keeps that from being told is an InputError naming ``display``, or the
+    part of it to blame: a folder on the way that cannot be entered, a symbolic
+    link that points nowhere or round in a loop, a file where a folder should be.
+    So nothing is taken for absent (and passed over) only because it could not be
+    looked at. ``within``: the catalog the path belongs to, for the wording.
+    """
+    return _lookup(path, display or str(path), catalog=within is not None)
+
+
+def _lookup(path: Path | str, name: str, *, catalog: bool) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        if not os.path.islink(path):
+            return None
+        raise InputError.at(Location(name), f"is a symbolic link that points nowhere: {_target(path)} does not "
+                            "exist") from None
+    except OSError as exc:
+        raise _unreachable(Path(path), name, exc, catalog=catalog) from None
+
+
+def _target(link: Path | str) -> str:
+    try:
+        return repr(excerpt(os.readlink(link), PATH_EXCERPT))
+    except OSError:  # pragma: no cover - taken away since it was looked at
+        return "its target"
+
+
+def _unreachable(path: Path, name: str, exc: OSError, *, catalog: bool) -> InputError:
+    """The refusal of a path the system would not look up, naming the part to blame."""
+    failing = _first_failing(path, exc.errno)
+    if exc.errno == errno.EACCES:  # a folder on the way cannot be searched: the one holding what failed
+        folder = (failing or Path(os.path.abspath(path))).parent
+        return _folder_refusal(_part_name(folder, path, name), "permission denied", catalog=catalog)
+    if exc.errno == errno.ELOOP:
+        return InputError.at(Location(_part_name(failing or path, path, name)),
+                             "is a symbolic link loop: following its links never reaches a file")
+    if exc.errno == errno.ENOTDIR and failing is not None:
+        try:
+            what = file_kind(os.stat(failing.parent).st_mode)
+        except OSError:  # pragma: no cover - changed since it was looked at
+            what = "not a directory"
+        return InputError.at(Location(_part_name(failing.parent, path, name)), f"is {what}, not a directory")
+    return InputError.at(Location(name), f"cannot read: {exc.strerror or exc}")
+
+
+def _first_failing(path: Path, code: int | None) -> Path | None:
+    """The first part of ``path`` (from the root down) that cannot be looked up for the reason ``code``."""
+    absolute = Path(os.path.abspath(path))
+    for part in (*reversed(absolute.parents), absolute):
+        try:
+            os.stat(part)
+        except OSError as exc:
+            return part if exc.errno == code else None
+    return None
+
+
+def _part_name(part: Path, path: Path | str, name: str) -> str:
+    """``part`` of ``path`` named as ``name`` names the path: relative to the catalog when it is."""
+    below = len(Path(os.path.abspath(path)).parts) - len(part.parts)
+    shown = PurePosixPath(name).parts
+    if below <= 0:
+        return name
+    if below < len(shown):
+        return str(PurePosixPath(*shown[:-below]))
+    return str(part)
+
+
+def _folder_refusal(name: str, reason: str, *, catalog: bool = True) -> InputError:
+    why = f"; {WHOLE_FOLDERS}" if catalog else ""
+    return InputError.at(Location(name), f"cannot read the folder: {reason}{why}")
+
+
+# --------------------------------------------------------------------------- reading a file
+
+
 def read_bytes(path: Path | str, display: str | None = None, *, within: Path | None = None) -> bytes:
     """The bytes of a regular file no larger than the size limit; InputError naming ``display`` otherwise.
 
@@ -161,9 +252,12 @@ def read_bytes(path: Path | str, display: str | None = None, *, within: Path | N
     limit = limits().max_file_size
     if within is not None:
         _check_within(Path(path), name, within)
+    found = _lookup(path, name, catalog=within is not None)
+    if found is None:
+        raise InputError.at(Location(name), "file not found")
+    _refuse_not_regular(name, found.st_mode)
     try:
-        _refuse_not_regular(name, os.stat(path).st_mode)
-        # O_NONBLOCK: a FIFO put in the file's place since the stat above must not block the open
+        # O_NONBLOCK: a FIFO put in the file's place since the look above must not block the open
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise InputError.at(Location(name), "file not found") from None
@@ -199,17 +293,60 @@ def _too_large(name: str, limit: int) -> InputError:
                          f"raise it with `citgen {SIZE_OPTION} SIZE` or {SIZE_VARIABLE} if the file is right")
 
 
-def read_text(path: Path | str, display: str | None = None, *, within: Path | None = None) -> str:
-    """read_bytes decoded as UTF-8, line ends made ``\\n`` as Python's text files make them."""
-    name = display or str(path)
-    raw = read_bytes(path, name, within=within)
+#: The byte-order mark some editors put first in a UTF-8 file.
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True)
+class TextFile:
+    """A text file as citgen reads it, and how it was written.
+
+    ``text`` has no byte-order mark and every line end ``\\n``, whatever the
+    editor wrote; ``bom`` and ``crlf`` say what it wrote (``crlf`` when every line
+    ended so), for a file citgen writes back (the README).
+    """
+
+    text: str
+    bom: bool = False
+    crlf: bool = False
+
+    def as_written(self, text: str) -> str:
+        """``text`` (line ends ``\\n``) written as this file was: its byte-order mark and its line ends."""
+        if self.crlf:
+            text = text.replace("\n", "\r\n")
+        return BOM + text if self.bom else text
+
+
+def decode_text(raw: bytes, name: str) -> TextFile:
+    """``raw`` as UTF-8 text: a leading byte-order mark dropped, CRLF and CR line ends read as ``\\n``."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError.at(Location(name), f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    bom = text.startswith(BOM)
+    if bom:
+        text = text[len(BOM):]
+    crlf = False
     if "\r" in text:
+        crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
+    return TextFile(text, bom, crlf)
+
+
+def read_text_file(path: Path | str, display: str | None = None, *, within: Path | None = None) -> TextFile:
+    """read_bytes decoded by decode_text: the text, and whether it had a byte-order mark and CRLF line ends."""
+    name = display or str(path)
+    return decode_text(read_bytes(path, name, within=within), name)
+
+
+def read_text(path: Path | str, display: str | None = None, *, within: Path | None = None) -> str:
+    """read_bytes decoded as UTF-8: no byte-order mark, line ends made ``\\n`` as Python's text files make them.
+
+    Every format citgen reads (YAML, JSON, Jinja, Markdown) means the same with
+    either line end, and none has a use for a byte-order mark, which an editor
+    puts there unseen.
+    """
+    return read_text_file(path, display, within=within).text
 
 
 class TemplateLoader(jinja2.FileSystemLoader):
@@ -217,38 +354,40 @@ class TemplateLoader(jinja2.FileSystemLoader):
 
     A template found in a templates folder must be a regular file, within the
     size limit, and not a link leading out of the catalog holding that folder;
-    earlier folders win, as with FileSystemLoader.
+    earlier folders win, as with FileSystemLoader. Only a template that is not
+    there passes to the next folder: one in a folder that cannot be entered, or
+    that is a link to nothing, is refused rather than replaced by another.
     """
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         pieces = split_template_path(template)
+        display = f"templates/{template}"
         for folder in self.searchpath:
             filename = posixpath.join(folder, *pieces)
-            if os.path.lexists(filename) and not os.path.isdir(filename):
-                source = read_text(filename, f"templates/{template}", within=Path(folder).parent)  # the catalog
+            catalog = Path(folder).parent
+            if lookup(filename, display, within=catalog) is not None:
+                source = read_text(filename, display, within=catalog)
                 return source, os.path.normpath(filename), lambda: True
         raise jinja2.TemplateNotFound(template)
 
 
-def yaml_files(folder: Path, display: str) -> list[Path]:
-    """The ``*.yaml`` files of a catalog folder, by name; none when the folder is not there.
+# --------------------------------------------------------------------------- folders
 
-    A folder that is there but cannot be listed or entered (no read or search
-    permission) is an InputError naming it: reading none of its files would build
-    a smaller catalog, and replace good outputs with it, without a word.
+
+def usable_folder(folder: Path, display: str) -> bool:
+    """Whether there is a folder at ``folder`` (False: nothing is there); InputError naming ``display`` otherwise.
+
+    What is there must be a folder that can be listed and entered: a file, a
+    link to nothing or a folder without read or search permission would leave
+    its files out without a word, building a smaller catalog and replacing good
+    outputs with it.
     """
-    usable_folder(folder, display)
-    if not folder.is_dir():
-        return []
-    with os.scandir(folder) as entries:
-        return sorted(Path(entry.path) for entry in entries if entry.name.endswith(".yaml"))
-
-
-def usable_folder(folder: Path, display: str) -> None:
-    """InputError naming ``display`` when ``folder`` exists but cannot be listed and entered."""
+    found = _lookup(folder, display, catalog=True)
+    if found is None:
+        return False
+    if not stat.S_ISDIR(found.st_mode):
+        raise InputError.at(Location(display), f"is {file_kind(found.st_mode)}, not a directory")
     try:
-        if not stat.S_ISDIR(os.stat(folder).st_mode):
-            return
         with os.scandir(folder) as entries:
             for entry in entries:
                 entry.is_file()  # needs search permission on the folder
@@ -256,9 +395,66 @@ def usable_folder(folder: Path, display: str) -> None:
         if not os.access(folder, os.R_OK | os.X_OK):
             raise PermissionError(errno.EACCES, "Permission denied")
     except FileNotFoundError:
-        return
+        return False
     except OSError as exc:
         reason = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
-        raise InputError.at(Location(display), f"cannot read the folder: {reason}; citgen reads all of a "
-                            "catalog folder or refuses it, so that no file of it is left out unnoticed") from None
+        raise _folder_refusal(display, reason) from None
+    return True
 
+
+def folder_names(folder: Path, display: str) -> list[str]:
+    """The names in ``folder``, sorted; none when it is not there. Refused as usable_folder refuses."""
+    if not usable_folder(folder, display):
+        return []
+    try:
+        return sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise _folder_refusal(display, exc.strerror or str(exc)) from None
+
+
+def yaml_files(folder: Path, display: str) -> list[Path]:
+    """The ``*.yaml`` files of a catalog folder, by name; none when the folder is not there.
+
+    Whatever is named so is listed, folders and FIFOs included, so that reading
+    it refuses it rather than leaving it out.
+    """
+    return [folder / name for name in folder_names(folder, display) if name.endswith(".yaml")]
+
+
+def folder_files(folder: Path, display: str, *, within: Path | None = None, follow: bool = True) -> list[str]:
+    """Everything under ``folder`` but its folders, as sorted POSIX paths relative to it; none when it is not there.
+
+    Every folder on the way is listed whole or refused (usable_folder), and
+    whatever is not a folder is in the list, so that reading it refuses what is no
+    regular file instead of leaving it out. ``follow``: a symbolic link to a folder
+    is walked into, unless it leads out of ``within`` or back to a folder it is in;
+    otherwise every link is an entry of its own.
+    """
+    found: list[str] = []
+
+    def walk(path: Path, shown: str, relative: tuple[str, ...], above: frozenset[tuple[int, int]]) -> None:
+        for name in folder_names(path, shown):
+            entry, entry_shown, entry_relative = path / name, f"{shown}/{name}", relative + (name,)
+            if not follow and os.path.islink(entry):
+                found.append("/".join(entry_relative))
+                continue
+            info = _lookup(entry, entry_shown, catalog=True)
+            if info is None:  # gone since the folder was listed
+                continue
+            if not stat.S_ISDIR(info.st_mode):
+                found.append("/".join(entry_relative))
+                continue
+            if os.path.islink(entry):
+                if within is not None:
+                    _check_within(entry, entry_shown, within)
+                if (info.st_dev, info.st_ino) in above:
+                    raise InputError.at(Location(entry_shown), "is a symbolic link loop: it leads back to a folder "
+                                        "it is in")
+            walk(entry, entry_shown, entry_relative, above | {(info.st_dev, info.st_ino)})
+
+    if usable_folder(folder, display):
+        top = os.stat(folder)
+        walk(folder, display, (), frozenset({(top.st_dev, top.st_ino)}))
+    return sorted(found)

@@ -31,8 +31,10 @@ The output is a pure function of the input: keys sorted, two-space indentation.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
+import stat
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -40,7 +42,8 @@ from ..errors import InputError
 from ..problems import Location, Problem
 from ..schemas import QUANTITY_PATTERN
 from ..schemas.releases import RELEASE_FILES, minor_of
-from ..source.inputfiles import read_bytes
+from ..source.inputfiles import folder_names, lookup, read_bytes
+from ..source.jsonsrc import json_document
 from ..schemas.fields import FIELDS_FILE, folder_index
 from .schema_import import DRAFT, SchemaSourceError, write_files
 
@@ -66,15 +69,9 @@ def load_release(path: Path) -> dict[str, Any]:
     """The release file at ``path``, checked for the fields the conversion reads."""
     name = str(path)
     try:
-        raw = read_bytes(path, name)
+        document = json_document(read_bytes(path, name), name, "a schema file")
     except InputError as exc:
         raise SchemaSourceError(exc.problems) from None
-    try:
-        document = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(name, f"not a JSON document: {exc}") from None
-    except RecursionError:
-        raise _fail(name, "not a schema file: nested deeper than Python's JSON reader goes") from None
     if not isinstance(document, dict):
         raise _fail(name, "expected a KubeVirt release's CRD schemas (an object with kubevirt, commit and schemas)")
     tag, commit, schemas = document.get("kubevirt"), document.get("commit"), document.get("schemas")
@@ -178,7 +175,11 @@ def release_files(paths: list[Path]) -> dict[str, Any]:
 def import_releases(path: Path, out_dir: Path) -> list[Path]:
     """Import one release file, or every ``v*.json`` of a folder, into ``out_dir``/kubevirt."""
     path = Path(path)
-    paths = sorted(path.glob("v*.json")) if path.is_dir() else [path]
+    found = lookup(path, str(path))
+    if found is not None and stat.S_ISDIR(found.st_mode):  # every release file of the folder, or it is refused
+        paths = [path / name for name in folder_names(path, str(path)) if fnmatch.fnmatchcase(name, "v*.json")]
+    else:
+        paths = [path]
     if not paths:
         raise _fail(str(path), "holds no release file (v1.8.4.json and the like)")
     written = write_files(release_files(paths), Path(out_dir) / RELEASE_FILES)

@@ -13,6 +13,7 @@ differs between any two versions by design, so it is ignored unless asked for.
 from __future__ import annotations
 
 import datetime as dt
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -22,6 +23,7 @@ from ..model import KINDS, label
 from .. import escape
 from ..problems import Location, Path as KeyPath, Problem, jsonpath
 from ..source.documents import BundleDoc, read_bundles
+from ..source.inputfiles import lookup
 
 VERSION_LABEL = label("common-instancetypes-version")
 DEPRECATED_LABEL = label("deprecated")
@@ -107,13 +109,14 @@ class Diff:
 
 def bundle_files(path: Path) -> list[Path]:
     """The files a side of the comparison stands for: a bundle file, or a build's all-bundle."""
-    if path.is_dir():
+    there = lookup(path, str(path))  # a link to nothing or in a loop, a folder that cannot be entered: refused
+    if there is None:
+        raise InputError.at(Location(str(path)), "no such file or directory")
+    if stat.S_ISDIR(there.st_mode):
         found = path / ALL_BUNDLE
-        if not found.is_file():
+        if lookup(found, str(found)) is None:  # whatever is there is read, and refused if it is no regular file
             raise InputError.at(Location(str(path)), f"not a build directory: {ALL_BUNDLE} is missing")
         return [found]
-    if not path.exists():
-        raise InputError.at(Location(str(path)), "no such file or directory")
     return [path]
 
 

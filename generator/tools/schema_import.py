@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,8 @@ from typing import Any, Iterator, Mapping
 from ..errors import CitgenError, InputError
 from ..problems import Location, Problem
 from ..schemas import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
-from ..source.inputfiles import read_bytes
+from ..source.inputfiles import lookup, read_bytes
+from ..source.jsonsrc import json_document
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 QUANTITY_DEFINITION = "k8s.io.apimachinery.pkg.api.resource.Quantity"
@@ -87,18 +89,15 @@ def _fail(source: str, message: str) -> SchemaSourceError:
 def load_openapi(path: Path) -> tuple[dict[str, Any], bytes]:
     """Read and parse the document; return it with its raw bytes (hashed into the metadata)."""
     name = str(path)
-    if Path(path).is_dir():
-        raise _fail(name, "is a directory, expected KubeVirt's swagger.json")
     try:
+        found = lookup(path, name)
+        if found is not None and stat.S_ISDIR(found.st_mode):
+            raise _fail(name, "is a directory, expected KubeVirt's swagger.json")
         raw = read_bytes(path, name)
-    except InputError as exc:  # not there, not a regular file, too large: said in the reader's words
+        # standard JSON, read as every input file is: not there, not a regular file, too large, NaN, all refused
+        document = json_document(raw, name, "an OpenAPI document")
+    except InputError as exc:
         raise SchemaSourceError(exc.problems) from None
-    try:
-        document = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(name, f"not a JSON document: {exc}") from None
-    except RecursionError:  # Python's reader recurses on nesting; no OpenAPI document nests this deep
-        raise _fail(name, "not an OpenAPI document: nested deeper than Python's JSON reader goes") from None
     if not isinstance(document, dict) or not isinstance(document.get("definitions"), dict):
         raise _fail(name, "not an OpenAPI (swagger 2.0) document: it has no 'definitions' object")
     return document, raw

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
 from ..errors import InputError
 from ..objectmeta import label_value_problem
 from ..problems import Location
+from ..source.inputfiles import file_kind, lookup
 
 OVERLAY_FILE = "overlay.yaml"
 
@@ -161,14 +163,15 @@ def init_catalog(target: Path, vendor: str = "example.com") -> list[Path]:
     if problem or not vendor:
         raise InputError.at(Location("--vendor"), f"expected a vendor such as example.com: "
                             f"{problem or 'got an empty string'}")
-    if target.exists() and not target.is_dir():
-        raise InputError.at(Location(str(target)), "exists and is not a directory")
+    found = lookup(target, str(target))  # a link to nothing or in a loop, a folder that cannot be entered: refused
+    if found is not None and not stat.S_ISDIR(found.st_mode):
+        raise InputError.at(Location(str(target)), f"exists and is {file_kind(found.st_mode)}, not a directory")
     files = {
         OVERLAY_FILE: OVERLAY_TEMPLATE,
         "catalog.yaml": CATALOG_TEMPLATE.format(vendor=vendor, overlay=OVERLAY_FILE),  # last: it makes a catalog
     }
     try:
-        if _check_target(target):
+        if _check_target(target, found is not None):
             return _write_into(target, files)
         return _write_new(target, files)
     except OSError as exc:
@@ -176,18 +179,19 @@ def init_catalog(target: Path, vendor: str = "example.com") -> list[Path]:
                             "nothing was written") from None
 
 
-def _check_target(target: Path) -> bool:
-    """Whether ``target`` is an empty directory to write into (False: one to create), or InputError."""
-    if target.is_dir():
+def _check_target(target: Path, there: bool) -> bool:
+    """Whether ``target``, a directory if ``there``, is an empty one to write into (False: one to create)."""
+    if there:
         if any(target.iterdir()):
             raise InputError.at(Location(str(target)), "refusing to initialise a directory that is not empty; "
                                 "choose a new or empty directory")
         return True
-    if os.path.lexists(target):
+    if os.path.lexists(target):  # pragma: no cover - a link made since it was looked up
         raise InputError.at(Location(str(target)), "exists and is not a directory")
     parent = target.parent
-    if not parent.is_dir():
-        what = "is not a directory" if os.path.lexists(parent) else "does not exist; create it first"
+    found = lookup(parent, str(parent))
+    if found is None or not stat.S_ISDIR(found.st_mode):
+        what = "does not exist; create it first" if found is None else "is not a directory"
         raise InputError.at(Location(str(target)), f"cannot create the catalog: {parent} {what}")
     return False
 
