@@ -178,6 +178,32 @@ def test_an_unreadable_helm_chart_folder_is_a_message_not_a_traceback(built: Pat
     assert stderr.startswith(f"error: templates/helm/chart: cannot read the folder: permission denied; {WHOLE}\n")
 
 
+def test_an_output_folder_build_check_cannot_read_is_refused_not_reported_missing(built: Path):
+    folder = built / "out" / "kustomize"
+    folder.chmod(0o000)
+    try:
+        done = citgen_bound("build", "--catalog", "catalog", "--out", "out", "--check", cwd=built)
+    finally:
+        folder.chmod(0o755)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "error: out/kustomize: cannot read the folder: permission denied\ncitgen: 1 problem, nothing written\n")
+
+
+@pytest.mark.parametrize("name", ["v1.2.2.json", "swagger.json"])
+def test_a_file_to_import_in_a_folder_that_cannot_be_entered_is_refused_and_nothing_is_written(tmp_path: Path,
+                                                                                                name: str):
+    source = SWAGGER if name == "swagger.json" else SWAGGER.parent / "crds" / name
+    (tmp_path / "kubevirt").mkdir()
+    shutil.copy(shared_file(source), tmp_path / "kubevirt" / name)
+    (tmp_path / "kubevirt").chmod(0o000)
+    try:
+        done = citgen_bound("schema", "import", f"kubevirt/{name}", "--out", "out", cwd=tmp_path)
+    finally:
+        (tmp_path / "kubevirt").chmod(0o755)
+    assert (done.returncode, done.stderr) == (2, "error: kubevirt: cannot read the folder: permission denied\n")
+    assert not (tmp_path / "out").exists()
+
+
 # --------------------------------------------------------------------------- 2. what editors save
 
 

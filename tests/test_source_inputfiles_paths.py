@@ -177,6 +177,16 @@ def test_a_folder_of_a_tree_that_cannot_be_listed_is_refused_by_its_name(tmp_pat
         f"templates/helm/chart/templates: cannot read the folder: permission denied; {WHOLE}"]
 
 
+def test_a_folder_that_is_no_catalog_s_is_refused_without_the_catalog_s_words(tmp_path: Path, monkeypatch):
+    write(tmp_path / "out" / "kustomize" / "kustomization.yaml")
+    real = os.access
+    folder = tmp_path / "out" / "kustomize"
+    monkeypatch.setattr(os, "access", lambda path, mode: real(path, mode) and Path(path) != folder)
+    assert refusal(folder_files, tmp_path / "out", "out", follow=False, catalog=False) == [
+        "out/kustomize: cannot read the folder: permission denied"]
+    assert refusal(folder_names, folder, "crds", catalog=False) == ["crds: cannot read the folder: permission denied"]
+
+
 def test_a_link_to_a_folder_of_the_catalog_is_walked_into(tmp_path: Path):
     catalog = tmp_path / "catalog"
     write(catalog / "shared" / "a.tpl")

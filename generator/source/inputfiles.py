@@ -374,15 +374,15 @@ class TemplateLoader(jinja2.FileSystemLoader):
 # --------------------------------------------------------------------------- folders
 
 
-def usable_folder(folder: Path, display: str) -> bool:
+def usable_folder(folder: Path, display: str, *, catalog: bool = True) -> bool:
     """Whether there is a folder at ``folder`` (False: nothing is there); InputError naming ``display`` otherwise.
 
     What is there must be a folder that can be listed and entered: a file, a
     link to nothing or a folder without read or search permission would leave
     its files out without a word, building a smaller catalog and replacing good
-    outputs with it.
+    outputs with it. ``catalog``: the folder is a catalog's, for the wording.
     """
-    found = _lookup(folder, display, catalog=True)
+    found = _lookup(folder, display, catalog=catalog)
     if found is None:
         return False
     if not stat.S_ISDIR(found.st_mode):
@@ -398,20 +398,20 @@ def usable_folder(folder: Path, display: str) -> bool:
         return False
     except OSError as exc:
         reason = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
-        raise _folder_refusal(display, reason) from None
+        raise _folder_refusal(display, reason, catalog=catalog) from None
     return True
 
 
-def folder_names(folder: Path, display: str) -> list[str]:
+def folder_names(folder: Path, display: str, *, catalog: bool = True) -> list[str]:
     """The names in ``folder``, sorted; none when it is not there. Refused as usable_folder refuses."""
-    if not usable_folder(folder, display):
+    if not usable_folder(folder, display, catalog=catalog):
         return []
     try:
         return sorted(os.listdir(folder))
     except FileNotFoundError:
         return []
     except OSError as exc:
-        raise _folder_refusal(display, exc.strerror or str(exc)) from None
+        raise _folder_refusal(display, exc.strerror or str(exc), catalog=catalog) from None
 
 
 def yaml_files(folder: Path, display: str) -> list[Path]:
@@ -423,24 +423,25 @@ def yaml_files(folder: Path, display: str) -> list[Path]:
     return [folder / name for name in folder_names(folder, display) if name.endswith(".yaml")]
 
 
-def folder_files(folder: Path, display: str, *, within: Path | None = None, follow: bool = True) -> list[str]:
+def folder_files(folder: Path, display: str, *, within: Path | None = None, follow: bool = True,
+                 catalog: bool = True) -> list[str]:
     """Everything under ``folder`` but its folders, as sorted POSIX paths relative to it; none when it is not there.
 
     Every folder on the way is listed whole or refused (usable_folder), and
     whatever is not a folder is in the list, so that reading it refuses what is no
     regular file instead of leaving it out. ``follow``: a symbolic link to a folder
     is walked into, unless it leads out of ``within`` or back to a folder it is in;
-    otherwise every link is an entry of its own.
+    otherwise every link is an entry of its own. ``catalog``: the folder is a catalog's, for the wording.
     """
     found: list[str] = []
 
     def walk(path: Path, shown: str, relative: tuple[str, ...], above: frozenset[tuple[int, int]]) -> None:
-        for name in folder_names(path, shown):
+        for name in folder_names(path, shown, catalog=catalog):
             entry, entry_shown, entry_relative = path / name, f"{shown}/{name}", relative + (name,)
             if not follow and os.path.islink(entry):
                 found.append("/".join(entry_relative))
                 continue
-            info = _lookup(entry, entry_shown, catalog=True)
+            info = _lookup(entry, entry_shown, catalog=catalog)
             if info is None:  # gone since the folder was listed
                 continue
             if not stat.S_ISDIR(info.st_mode):
@@ -454,7 +455,7 @@ def folder_files(folder: Path, display: str, *, within: Path | None = None, foll
                                         "it is in")
             walk(entry, entry_shown, entry_relative, above | {(info.st_dev, info.st_ino)})
 
-    if usable_folder(folder, display):
+    if usable_folder(folder, display, catalog=catalog):
         top = os.stat(folder)
         walk(folder, display, (), frozenset({(top.st_dev, top.st_ino)}))
     return sorted(found)

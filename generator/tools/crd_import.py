@@ -177,7 +177,8 @@ def import_releases(path: Path, out_dir: Path) -> list[Path]:
     path = Path(path)
     found = lookup(path, str(path))
     if found is not None and stat.S_ISDIR(found.st_mode):  # every release file of the folder, or it is refused
-        paths = [path / name for name in folder_names(path, str(path)) if fnmatch.fnmatchcase(name, "v*.json")]
+        paths = [path / name for name in folder_names(path, str(path), catalog=False)
+                 if fnmatch.fnmatchcase(name, "v*.json")]
     else:
         paths = [path]
     if not paths:

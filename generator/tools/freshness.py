@@ -14,16 +14,16 @@ rebuild they are asked for is a one-line label or a new series.
 
 from __future__ import annotations
 
-import os
+import stat
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Mapping
 
 from ..errors import InputError
 from ..problems import Location
 from ..write import MANIFEST
 from ..source.documents import BundleDoc
-from ..source.inputfiles import read_bytes
+from ..source.inputfiles import folder_files, lookup, read_bytes
 from ..source.yamlsrc import load_stream_fast
 from .diff import Key, diff_objects
 
@@ -75,11 +75,7 @@ def _present(out: Path) -> set[str]:
     A link or any other entry a build does not write is extra, as a stray file is;
     the manifest (write.py) lists what was written and is checked by the next build.
     """
-    found = set()
-    for root, dirs, names in os.walk(out):
-        dirs.sort()
-        for name in (*names, *(d for d in dirs if os.path.islink(os.path.join(root, d)))):
-            found.add(PurePosixPath(os.path.relpath(os.path.join(root, name), out)).as_posix())
+    found = set(folder_files(out, str(out), follow=False, catalog=False))  # a folder it cannot read is refused
     found.discard(MANIFEST)
     return found
 
@@ -118,8 +114,9 @@ def compare(out: Path, files: Mapping[str, bytes]) -> Freshness:
     ``out`` that is not a directory is an input error (exit 2): a check of the
     wrong path must not pass as "everything missing" without saying so.
     """
-    if not out.is_dir():
-        what = "does not exist" if not out.exists() else "is not a directory"
+    found = lookup(out, str(out))  # a link to nothing, a folder above that cannot be entered: refused as such
+    if found is None or not stat.S_ISDIR(found.st_mode):
+        what = "does not exist" if found is None else "is not a directory"
         raise InputError.at(Location(str(out)), f"the output directory {what}; run `citgen build` to create it, "
                             "or name the directory the outputs are in with --out")
     present = _present(out)
