@@ -142,12 +142,31 @@ def test_a_number_of_40_characters_is_read(variable, field):
 
 
 @pytest.mark.parametrize("variable, expected", [
-    ("CITGEN_TEMPLATE_MAX_SIZE", "a whole number at least 1"),
-    ("CITGEN_TEMPLATE_SECONDS", "a number of seconds greater than 0"),
+    ("CITGEN_TEMPLATE_MAX_SIZE", "a whole number at least 1 of at most 40 digits"),
+    ("CITGEN_TEMPLATE_SECONDS",
+     "a number of seconds greater than 0 of at most 40 digits and an exponent from -99 to 99"),
 ])
-def test_a_number_of_41_characters_is_refused_without_reading_it(variable, expected):
+def test_a_number_of_41_digits_is_refused_without_reading_it(variable, expected):
     text = "0" * 40 + "7"
     assert refusal({variable: text}) == f"{variable}: expected {expected}, got {text!r}"
+
+
+@pytest.mark.parametrize("text", ["1e100", "1e-100", "1e" + "9" * 1_000_000])
+def test_seconds_with_an_exponent_past_99_are_refused_without_reading_them(text):
+    assert refusal({"CITGEN_TEMPLATE_SECONDS": text}).startswith(
+        "CITGEN_TEMPLATE_SECONDS: expected a number of seconds greater than 0 of at most 40 digits and an exponent "
+        f"from -99 to 99, got '{text[:60]}")
+
+
+@pytest.mark.parametrize("variable", ["CITGEN_TEMPLATE_MAX_SIZE", "CITGEN_TEMPLATE_SECONDS"])
+@pytest.mark.parametrize("text", ["١٠", "１０", "1_0", " 10", "10 "])
+def test_a_number_is_written_in_ascii_digits_only(variable, text):
+    expected = "a whole number at least 1" if variable.endswith("SIZE") else "a number of seconds greater than 0"
+    assert refusal({variable: text}) == f"{variable}: expected {expected}, got {text!r}"
+
+
+def test_seconds_may_have_a_point_and_an_exponent():
+    assert Limits.from_environ({"CITGEN_TEMPLATE_SECONDS": "1.5e1"}).seconds == 15.0
 
 
 def test_a_long_refused_value_is_shown_shortened():

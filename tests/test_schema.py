@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
 import yaml
 
-from generator.schemas import check_object, known_kinds, schema_problems, validator
+from generator.quantity import is_quantity
+from generator.schemas import (CHECKED_QUANTITY_PATTERN, QUANTITY_PATTERN, check_object, known_kinds,
+                               schema_problems, validator)
 from generator.source.documents import BundleDoc, read_bundles
 from generator.source.yamlsrc import iter_documents
 
@@ -184,6 +187,29 @@ def test_quantity_of_the_wrong_type():
 def test_quantities_written_as_numbers_or_with_exponents_are_fine():
     assert check_object(instancetype(memory__guest=4294967296)) == []
     assert check_object(instancetype(memory__guest="4e9")) == []
+
+
+@pytest.mark.parametrize("written", ["1e100", "9" * 41, "1e999999999", "0." + "0" * 40 + "1Gi", "9" * 1_000_000],
+                         ids=["exponent", "41 digits", "1e999999999", "fraction", "a million digits"])
+def test_a_quantity_past_the_bounds_of_every_number_is_a_problem_at_its_field(written):
+    [(path, message)] = check_object(instancetype(memory__guest=written))
+    assert path == ("spec", "memory", "guest")
+    assert message.startswith("expected a quantity of at most 40 digits and an exponent from -99 to 99 (such as 2Gi "
+                              f"or 1.5e9), got '{written[:60]}")
+
+
+def test_a_quantity_at_the_bounds_is_fine():
+    for written in ("9" * 40, "9" * 40 + "Ei", "1e99", "1e-99", "1e+099", "." + "9" * 40, "9" * 20 + "." + "9" * 20):
+        assert check_object(instancetype(memory__guest=written)) == [], written
+
+
+@pytest.mark.parametrize("number", ["9" * 40, "9" * 41, "9" * 39 + ".9", "9" * 40 + ".9", "." + "9" * 41, "9" * 40 + ".",
+                                    "0" * 41, "1.5"])
+@pytest.mark.parametrize("suffix", ["", "Gi", "m", "e99", "e-99", "e100", "E-100", "e0099", "e000100", "e+5"])
+def test_the_checked_pattern_is_the_quantity_parser_s_bounds(number, suffix):
+    written = number + suffix
+    assert (re.search(CHECKED_QUANTITY_PATTERN, written) is not None) == is_quantity(written)
+    assert re.search(QUANTITY_PATTERN, written) is not None  # the shipped grammar alone takes every one
 
 
 def test_a_bound_of_the_crd_is_checked_as_the_api_server_checks_it():

@@ -121,6 +121,22 @@ def test_an_unknown_release_shows_at_most_40_characters_of_what_was_given():
     assert str(raised.value) == f"{'x' * 40!r} is not a KubeVirt release; expected one of {KNOWN} {SPELLINGS}"
 
 
+@pytest.mark.parametrize("text", ["v1." + "9" * 41, "9" * 5000 + ".8", "v1.8." + "4" * 1_000_000, "v١.٨"],
+                         ids=["41 digits", "5,000 digits", "a million digits", "arabic-indic"])
+def test_a_release_of_more_than_40_digits_or_other_digits_is_not_read_as_a_number(text):
+    with pytest.raises(UnknownRelease) as raised:
+        resolve(text)
+    assert str(raised.value) == f"{text[:40]!r} is not a KubeVirt release; expected one of {KNOWN} {SPELLINGS}"
+    with pytest.raises(ValueError, match="is not a release"):
+        Release.parse(text)
+
+
+def test_a_release_of_40_digits_is_read_and_unknown():
+    assert Release.parse("v1." + "0" * 39 + "8") == Release(1, 8)
+    with pytest.raises(UnknownRelease, match="is a release citgen has no schemas for"):
+        resolve("v1." + "9" * 40)
+
+
 def test_an_unknown_release_is_a_value_error():
     assert issubclass(UnknownRelease, ValueError)
 

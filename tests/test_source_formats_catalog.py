@@ -182,6 +182,14 @@ def test_an_older_field_is_a_path_from_spec_and_a_subfield_one_name():
         "f.yaml:2:49: spellings[0].as.spec.b.from: expected a subfield name such as secureBoot, got '1x'"]
 
 
+@pytest.mark.parametrize("since", ["v1." + "4" * 41, "v" + "1" * 5000 + ".4", "v1.٤"],
+                         ids=["41 digits", "5,000 digits", "arabic-indic"])
+def test_a_release_of_more_than_40_digits_or_of_other_digits_is_no_kubevirt_release(since: str):
+    shown = since if len(since) <= 60 else f"{since[:60]}... ({len(since) - 60} more characters)"
+    assert spelling(f"{{field: spec.a, values: {{x: {{since: '{since}'}}}}}}") == [
+        f"f.yaml:2:49: spellings[0].values.x.since: expected a KubeVirt release such as v1.4, got {shown!r}"]
+
+
 def test_empty_as_when_and_values_mappings_and_an_empty_when_list_are_refused():
     assert spelling("{field: spec.a, as: {}}") == [
         "f.yaml:2:33: spellings[0].as: expected at least one entry, got an empty mapping"]
@@ -333,6 +341,25 @@ def test_a_ratio_of_whole_vcpus_to_memory_greater_than_zero_is_accepted(ratio: s
 @pytest.mark.parametrize("ratio", ["1:0", "1:0.0", "0:4", "01:4", "1:4.", "1:4:4", "1.5:4", "4", "1:-4", "1 : 4"])
 def test_a_ratio_of_no_memory_no_vcpu_or_not_written_v_colon_m_is_refused(ratio: str):
     assert series('"1:4"', f'"{ratio}"') == [f"series/u.yaml:7:8: ratio: {RATIO_WORDS}, got '{ratio}'"]
+
+
+@pytest.mark.parametrize("ratio", ["1:" + "9" * 39, "9" * 20 + ":" + "9" * 20, "1:0." + "0" * 37 + "1"])
+def test_a_ratio_of_40_digits_is_accepted(ratio: str):
+    assert series('"1:4"', f'"{ratio}"') == []
+
+
+@pytest.mark.parametrize("ratio", ["1:" + "9" * 40, "9" * 41 + ":4", "1:0." + "0" * 38 + "1", "1:" + "4" * 1_000_000],
+                         ids=["memory", "vcpus", "fraction", "a million digits"])
+def test_a_ratio_of_more_than_40_digits_is_refused_before_it_is_read(ratio: str):
+    shown = ratio if len(ratio) <= 60 else f"{ratio[:60]}... ({len(ratio) - 60} more characters)"
+    assert series('"1:4"', f'"{ratio}"') == [
+        f"series/u.yaml:7:8: ratio: expected a vCPU:memory ratio of at most 40 digits, got {shown!r}"]
+
+
+def test_a_long_ratio_that_is_no_ratio_is_refused_once_as_no_ratio():
+    ratio = "1:x" + "4" * 100
+    assert series('"1:4"', f'"{ratio}"') == [
+        f"series/u.yaml:7:8: ratio: {RATIO_WORDS}, got '{ratio[:60]}... (43 more characters)'"]
 
 
 def test_a_ratio_written_as_a_number_is_refused_with_the_example():

@@ -143,6 +143,52 @@ def test_a_long_unclear_number_is_quoted_as_an_excerpt():
                            "would read it as ")
 
 
+WHOLE = "expected a whole number of at most 40 digits"
+NUMBER = "expected a number of at most 40 digits and an exponent from -99 to 99"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("9" * 40, 10 ** 40 - 1), ("-" + "9" * 40, 1 - 10 ** 40), ("9" * 20 + "." + "9" * 20, 1e20),
+    ("1.5e+99", 1.5e99), ("1.5e-99", 1.5e-99), ("9" * 39 + ".9e+99", 1e138),
+    ("0." + "0" * 38 + "1e-99", 1e-138),
+])
+def test_a_number_at_the_bounds_is_read(text: str, value: Any):
+    assert both(f"v: {text}\n") == {"v": value}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("9" * 41, WHOLE), ("-" + "9" * 41, WHOLE), ("!!int " + "9" * 41, WHOLE),
+    ("9" * 21 + "." + "9" * 20, NUMBER), ("1.0e+100", NUMBER), ("1.0e-100", NUMBER), ("!!float 1e400", NUMBER),
+    ("1.0e+309", NUMBER),  # past float64: PyYAML would read infinity, Kubernetes' reader the text
+])
+def test_a_number_past_the_bounds_is_refused_where_it_is_written(text: str, message: str):
+    written = text.rpartition(" ")[2]
+    assert refused_by_both(f"v: {text}\n") == [f"f.yaml:1:4: {message}, got {written!r}; quote it if it is text"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("9" * 1_000_000, WHOLE), ("9" * 1_000_000 + ".5", NUMBER), ("1.0e+" + "9" * 1_000_000, NUMBER),
+    ("!!float 1e-" + "9" * 1_000_000, NUMBER), ("0." + "0" * 1_000_000 + "1", NUMBER),
+], ids=["digits", "fraction", "exponent", "tagged", "zeros"])
+def test_a_million_digits_are_refused_before_they_are_read(text: str, message: str):
+    # finishing is the proof; int() of these would refuse in Python's words, float() make 0 or infinity
+    [line] = refused(f"v: {text}\n")
+    assert line.startswith(f"f.yaml:1:4: {message}, got '{text.rpartition(' ')[2][:60]}... (")
+
+
+@pytest.mark.parametrize("text", ["0x" + "f" * 5000, "0b" + "1" * 20_000, "1" + ":30" * 300_000, "0" + "7" * 1_000_000],
+                         ids=["hex", "binary", "base 60", "octal"])
+def test_a_long_number_yaml_1_1_reads_otherwise_is_refused_without_working_out_its_reading(text: str):
+    # YAML 1.1's reading of them has more digits than Python prints (or takes long to make)
+    [line] = refused(f"v: {text}\n")
+    assert line.startswith(f"f.yaml:1:4: '{text[:60]}... (")
+    assert line.endswith(f" is not a decimal number: YAML 1.1 would read it as another number; {DECIMAL}")
+
+
+def test_a_key_of_more_than_40_digits_is_refused_where_it_is_written():
+    assert refused("? " + "9" * 41 + "\n: v\n")[0] == f"f.yaml:1:3: {WHOLE}, got {'9' * 41!r}; quote it if it is text"
+
+
 def test_the_same_scalar_reads_the_same_every_time():
     assert both("- 12345\n- 12345\n- '12345'\n- 12345\n") == [12345, 12345, "12345", 12345]
     assert both("- 12345\n") == [12345]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
 
-from generator.tools.vmexpand.goquantity import canonical, float32, go_string, quantity_format
+from generator.tools.vmexpand.goquantity import INT64_INDEFINITE, canonical, float32, go_string, int64, quantity_format
 
 
 @pytest.mark.parametrize("text, printed", [("1.5Gi", "1536Mi"), ("2Gi", "2Gi"), ("1000M", "1G"), ("0.5", "500m"),
@@ -57,6 +58,18 @@ def test_a_fractional_binary_quantity_prints_as_decimal() -> None:
 def test_float32_rounds_to_single_precision() -> None:
     assert float32(0.1) == 0.10000000149011612
     assert float32(0.5) == 0.5
+
+
+def test_float32_of_a_value_past_its_range_is_an_infinity_as_in_go() -> None:
+    assert float32(3.5e38) == math.inf and float32(-1e300) == -math.inf
+    assert float32(3.4028234663852886e38) == 3.4028234663852886e38  # the largest float32 stays itself
+
+
+@pytest.mark.parametrize("value, whole", [(1.9, 1), (-1.9, -1), (2.0**62, 2**62), (-(2.0**63), -(2**63)),
+                                          (2.0**63, INT64_INDEFINITE), (math.inf, INT64_INDEFINITE),
+                                          (-math.inf, INT64_INDEFINITE), (math.nan, INT64_INDEFINITE)])
+def test_int64_of_a_float_is_go_s_on_amd64(value, whole) -> None:
+    assert int64(value) == whole
 
 
 def test_a_value_finer_than_a_nano_rounds_up_to_the_next_nano() -> None:

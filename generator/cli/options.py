@@ -25,7 +25,7 @@ from click.core import ParameterSource
 
 from ..errors import CitgenError, InputError
 from ..problems import Location, Problem, excerpt
-from ..quantity import QuantityError, parse as parse_quantity
+from ..quantity import QuantityError, parse as parse_quantity, within_bounds
 from ..report import FORMATS, show
 from ..result import Result
 from ..source import inputfiles
@@ -147,16 +147,19 @@ class SelectorParam(CheckedParam):
 
 
 class Seconds(CheckedParam):
-    """A time to wait, in seconds: a finite number from 0 to a day (``nan`` or ``inf`` would wait for ever)."""
+    """A time to wait, in seconds: a finite number from 0 to a day (``nan`` or ``inf`` would wait for ever).
+
+    Written in ASCII digits, with a point and an exponent if need be, within the bounds of
+    every number citgen reads (Python's float() would also take ``1_0``, ``١٠`` and ``infinity``).
+    """
 
     name = "SECONDS"
     MOST = 86_400
+    WRITTEN = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([-+]?[0-9]+))?")
 
     def check(self, value: str, option: str) -> float:
-        try:
-            seconds = float(value)
-        except ValueError:
-            seconds = math.nan
+        written = self.WRITTEN.fullmatch(value)
+        seconds = float(value) if written and within_bounds(written[1], written[2]) else math.nan
         if not (0 <= seconds <= self.MOST):  # also false for nan
             raise ValueError(f"expected a number of seconds from 0 to {self.MOST}, got {value[:40]!r}")
         return seconds

@@ -23,12 +23,16 @@ from jinja2.utils import Namespace
 
 from ..errors import InputError
 from ..problems import Location, Problem, excerpt
+from ..quantity import BOUNDS, MAX_DIGITS, within_bounds
 
 #: Largest whole number a template may make, in bits (``9 ** 9 ** 9`` would take minutes).
 MAX_INT_BITS = 4096
 #: Deepest nesting of calls (macros, caller(), recursive loops) in a template. Python's
 #: own recursion limit would stop a little over this with a RecursionError.
 MAX_DEPTH = 100
+#: How the variables are written: ASCII digits, and for seconds a point and an exponent if need be.
+_WHOLE = re.compile(r"([0-9]+)")
+_SECONDS = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([-+]?[0-9]+))?")
 
 
 @dataclass(frozen=True)
@@ -67,12 +71,13 @@ class Limits:
             if text is None:
                 continue
             whole = field in ("size", "iterations", "memory")
-            try:
-                value = (int(text) if whole else float(text)) if len(text) <= 40 else None
-            except ValueError:
-                value = None
-            if value is None or not value > 0 or not math.isfinite(value):
+            written = (_WHOLE if whole else _SECONDS).fullmatch(text)  # int() also reads '١٠', '1_0' and ' 1'
+            bounded = written is not None and within_bounds(written[1], None if whole else written[2])
+            value = (int(text) if whole else float(text)) if bounded else None
+            if value is None or not value > 0:
                 expected = "a whole number at least 1" if whole else "a number of seconds greater than 0"
+                if written is not None and not bounded:
+                    expected += f" of at most {MAX_DIGITS} digits" if whole else f" of {BOUNDS}"
                 problems.append(Problem(Location(variable), f"expected {expected}, got {excerpt(text)!r}"))
             else:
                 values[field] = value

@@ -21,7 +21,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from ..problems import Path, Problem
-from ..quantity import QuantityError, parse
+from ..quantity import MAX_DIGITS, MAX_EXPONENT, QuantityError, parse
 from ..source.documents import BundleDoc
 from ..source.schema_fast import Check, compile_schema, strict_validator_class
 from . import fields
@@ -42,6 +42,15 @@ QUANTITY_PATTERN = (
     r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)"
     r"(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
 )
+#: The same grammar within the bounds of every number citgen reads (at most MAX_DIGITS digits,
+#: an exponent from -MAX_EXPONENT to MAX_EXPONENT, which is all nines): what the schema check
+#: applies wherever a shipped schema holds a quantity, so that a quantity citgen cannot read
+#: (``1e999999999``) is a problem at its field rather than a value every rule passes over.
+CHECKED_QUANTITY_PATTERN = (
+    rf"^[+-]?(?!(?:\.?[0-9]){{{MAX_DIGITS + 1}}})([0-9]+(\.[0-9]*)?|\.[0-9]+)"
+    rf"(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?0*[0-9]{{1,{len(str(MAX_EXPONENT))}}})?$"
+)
+_QUANTITY_PATTERNS = (QUANTITY_PATTERN, CHECKED_QUANTITY_PATTERN)
 
 #: The integer formats the document uses and the values each can hold.
 INTEGER_RANGES: Mapping[str, tuple[int, int]] = {
@@ -93,6 +102,23 @@ def shipped_schema(kind: str, release: Release | None = None) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
+def checked_schema(kind: str, release: Release | None = None) -> dict[str, Any]:
+    """The schema objects are checked against: the shipped one with CHECKED_QUANTITY_PATTERN for each quantity."""
+
+    def bounded(node: Any) -> Any:
+        if isinstance(node, list):
+            return [bounded(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        copied = {key: bounded(value) for key, value in node.items()}
+        if copied.get("pattern") == QUANTITY_PATTERN:
+            copied["pattern"] = CHECKED_QUANTITY_PATTERN
+        return copied
+
+    return bounded(shipped_schema(kind, release))  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=None)
 def validator(kind: str, whole_numbers: bool = False, release: Release | None = None) -> "Draft202012Validator":
     """jsonschema's validator of ``kind`` (without format checks); KeyError for an unknown kind.
 
@@ -101,10 +127,10 @@ def validator(kind: str, whole_numbers: bool = False, release: Release | None = 
     Kubernetes API server, which take a float with an integral value.
     """
     if whole_numbers:
-        return strict_validator_class()(shipped_schema(kind, release))
+        return strict_validator_class()(checked_schema(kind, release))
     from jsonschema import Draft202012Validator
 
-    return Draft202012Validator(shipped_schema(kind, release))
+    return Draft202012Validator(checked_schema(kind, release))
 
 
 @lru_cache(maxsize=None)
@@ -114,7 +140,7 @@ def quick_check(kind: str, release: Release | None = None) -> Check | None:
     Valid objects, nearly all of them, pass through it about ten times faster than
     through jsonschema; only the others are explained by jsonschema.
     """
-    return compile_schema(shipped_schema(kind, release))
+    return compile_schema(checked_schema(kind, release))
 
 
 @lru_cache(maxsize=None)
@@ -336,12 +362,12 @@ def _explain(error: ValidationError, kind: str, release: Release | None) -> Iter
 def _message(keyword: Any, expected: Any, instance: Any, error: ValidationError) -> str:
     if keyword == "type":
         wanted = [expected] if isinstance(expected, str) else list(expected)
-        if error.schema.get("pattern") == QUANTITY_PATTERN:
+        if error.schema.get("pattern") in _QUANTITY_PATTERNS:
             return f"expected a Kubernetes quantity such as 2Gi, got {_describe(instance)}"
         if "integer" in wanted and type(instance) is float:
             return f"expected a whole number, got {instance!r}"
         return f"expected {' or '.join(wanted)}, got {_describe(instance)}"
-    if keyword == "pattern" and expected == QUANTITY_PATTERN:
+    if keyword == "pattern" and expected in _QUANTITY_PATTERNS:
         try:
             parse(instance)
         except QuantityError as exc:

@@ -16,9 +16,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from ..quantity import MAX_DIGITS
+
 #: The folder of the package's schemas that holds one file per release.
 RELEASE_FILES = "kubevirt"
-_SPELLING = re.compile(r"v?([0-9]+)\.([0-9]+)(?:\.([0-9]+))?")
+#: ASCII digits, as many as any number citgen reads may have, so that ``int()`` reads each quickly.
+_SPELLING = re.compile(rf"v?([0-9]{{1,{MAX_DIGITS}}})\.([0-9]{{1,{MAX_DIGITS}}})(?:\.([0-9]{{1,{MAX_DIGITS}}}))?")
 
 
 class UnknownRelease(ValueError):

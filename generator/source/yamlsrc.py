@@ -39,6 +39,7 @@ from yaml.nodes import ScalarNode
 
 from ..errors import InputError
 from ..problems import Location, Path, Problem, excerpt
+from ..quantity import BOUNDS, MAX_DIGITS, within_bounds
 from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits, read_text
 from .yamlclasses import Loader
 from .yamldepth import crossing, is_libyaml_depth_error
@@ -105,26 +106,37 @@ def _syntax_problem(file: str, exc: yaml.YAMLError) -> Problem:
 
 
 _DECIMAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
-_DECIMAL_FLOAT = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?")
+_DECIMAL_FLOAT = re.compile(r"([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(?:[eE]([-+]?[0-9]+))?")
 
 
 def _unclear_number(text: str, tag: str) -> str | None:
-    """Why a number's spelling is refused, or None: JSON numbers and nothing YAML 1.1 reads otherwise.
+    """Why a number's spelling is refused, or None: JSON numbers, bounded, and nothing YAML 1.1 reads otherwise.
 
     YAML 1.1 reads ``010`` as 8 (octal), ``0x1A`` as 26, ``1_0`` as 10 and ``1:30`` as 90
     (base 60), where a person meant ten, a name or a time; ``.inf`` and ``.nan`` are no
-    JSON numbers, so no Kubernetes object can hold them (kubectl refuses them). A large
-    build reads hundreds of thousands of numbers: the common spellings pass without a
-    regular expression.
+    JSON numbers, so no Kubernetes object can hold them (kubectl refuses them). A number
+    has at most quantity.MAX_DIGITS digits and its exponent is bounded, judged before it
+    is converted (a million digits would take Python seconds, and past 4,300 it refuses in
+    words of its own). A large build reads hundreds of thousands of numbers: the common
+    spellings pass without a regular expression.
     """
     if tag == _INT:
-        if (text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1)) or _DECIMAL_INT.fullmatch(text):
+        if text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1) and len(text) <= MAX_DIGITS:
             return None
-        return (f"{excerpt(text)!r} is not a decimal number: YAML 1.1 would read it as "
-                f"{_yaml11_reading(text)}; write the number in decimal digits (10, not 010, 0x0a or 1_0), or "
-                "quote it if it is text")
-    if tag != _FLOAT or _DECIMAL_FLOAT.fullmatch(text):
+        bounded = within_bounds(text)
+        if _DECIMAL_INT.fullmatch(text):
+            return None if bounded else (f"expected a whole number of at most {MAX_DIGITS} digits, got "
+                                         f"{excerpt(text)!r}; quote it if it is text")
+        reading = _yaml11_reading(text) if bounded else "another number"  # a long one is not worked out
+        return (f"{excerpt(text)!r} is not a decimal number: YAML 1.1 would read it as {reading}; write the "
+                "number in decimal digits (10, not 010, 0x0a or 1_0), or quote it if it is text")
+    if tag != _FLOAT:
         return None
+    decimal = _DECIMAL_FLOAT.fullmatch(text)
+    if decimal:
+        if within_bounds(decimal[1], decimal[2]):
+            return None
+        return f"expected a number of {BOUNDS}, got {excerpt(text)!r}; quote it if it is text"
     if text.lower().lstrip("+-") in (".inf", ".nan"):
         return (f"{excerpt(text)!r} is no number JSON can hold, so no Kubernetes object can carry it; "
                 "write a finite number, or quote it if it is text")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...features import FEATURES
+from ...quantity import MAX_DIGITS
 
 #: A value that ends up as a label value: at most 63 characters, alphanumerics at both
 #: ends. The ``label-value`` format is generator/objectmeta.py's check (see source/inputcheck.py, FORMATS), the
@@ -49,7 +50,8 @@ FIELD_PATH: dict[str, Any] = {
     "x-expected": "a field path such as spec.firmware.preferredEfi",
 }
 #: A KubeVirt minor release, as spellings date a value.
-KUBEVIRT_RELEASE: dict[str, Any] = {"type": "string", "pattern": r"^v\d+\.\d+$",
+KUBEVIRT_RELEASE: dict[str, Any] = {"type": "string",
+                                    "pattern": rf"^v[0-9]{{1,{MAX_DIGITS}}}\.[0-9]{{1,{MAX_DIGITS}}}$",
                                     "x-expected": "a KubeVirt release such as v1.4"}
 #: catalog.yaml's spellings: for each field, the older fields or values that said the same.
 SPELLINGS: dict[str, Any] = {
@@ -208,6 +210,10 @@ SERIES: dict[str, Any] = {
             # Whole vCPUs and a memory share greater than zero: "1:0" would make sizes of no memory.
             "pattern": r"^[1-9][0-9]*:([0-9]*[1-9][0-9]*(\.[0-9]+)?|0+\.[0-9]*[1-9][0-9]*)$",
             "x-expected": "a vCPU:memory ratio in GiB such as \"1:4\"",
+            # Its digits bounded as every number's (quantity.MAX_DIGITS) before they are read; text that is
+            # no ratio at all is left to the pattern above, which says so once.
+            "allOf": [{"pattern": rf"^(?:[^0-9]*[0-9]){{0,{MAX_DIGITS}}}[^0-9]*$|[^0-9.:]",
+                       "x-expected": f"a vCPU:memory ratio of at most {MAX_DIGITS} digits"}],
         },
         "matrix": {"type": "string"},
         "sizes": SIZE_SELECTION,

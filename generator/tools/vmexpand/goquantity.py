@@ -10,6 +10,7 @@ allows.
 
 from __future__ import annotations
 
+import math
 import struct
 from fractions import Fraction
 from typing import Union
@@ -82,8 +83,23 @@ def go_string(text: Union[str, int]) -> str:
 
 
 def float32(value: float) -> float:
-    """Round to IEEE single precision, as Go's ``float32()`` conversion does."""
-    return struct.unpack("f", struct.pack("f", value))[0]
+    """Round to IEEE single precision, as Go's ``float32()`` conversion does (past its range: an infinity)."""
+    try:
+        return struct.unpack("f", struct.pack("f", value))[0]
+    except OverflowError:  # Python refuses what IEEE (and Go) round to an infinity
+        return math.copysign(math.inf, value)
 
 
-__all__ = ["canonical", "float32", "go_string", "quantity_format"]
+#: What Go's ``int64()`` of a float gives on amd64 when the float has no int64 value
+#: (an infinity, NaN, or past 2**63): the instruction's "integer indefinite".
+INT64_INDEFINITE = -(2**63)
+
+
+def int64(value: float) -> int:
+    """Go's ``int64()`` of a float on amd64: the whole part, or INT64_INDEFINITE when there is none that fits."""
+    if math.isfinite(value) and -(2**63) <= value < 2**63:
+        return int(value)
+    return INT64_INDEFINITE
+
+
+__all__ = ["INT64_INDEFINITE", "canonical", "float32", "go_string", "int64", "quantity_format"]

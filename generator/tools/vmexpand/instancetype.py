@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, MutableMapping
 from ...quantity import parse
 from ._tree import child, get, is_empty, is_unset, path
 from .conflicts import ExpandError, annotation_conflict, conflict
-from .goquantity import canonical, float32, quantity_format
+from .goquantity import canonical, float32, int64, quantity_format
 from .topology import guest_topology
 
 Spec = MutableMapping[str, Any]
@@ -104,7 +104,7 @@ def apply_memory(instancetype: Mapping[str, Any], vmi_spec: Spec) -> list[Expand
     if overcommit > 0:
         # KubeVirt computes the request in single precision; so must a faithful port.
         factor = float32(1 - float32(float32(overcommit) / float32(100)))
-        requested = int(float32(float32(float(parse(guest))) * factor))
+        requested = int64(float32(float32(float(parse(guest))) * factor))
         requests = path(vmi_spec, "domain", "resources", "requests")
         requests["memory"] = canonical(requested, quantity_format(guest))
     for name in ("hugepages", "maxGuest"):
