@@ -21,7 +21,7 @@ import pytest
 
 from generator.errors import InputError
 from generator.source.inputfiles import (BOM, TemplateLoader, TextFile, decode_text, file_kind, folder_files,
-                                         folder_names, lookup, read_text, read_text_file)
+                                         folder_names, lookup, read_file, read_text, read_text_file)
 
 WHOLE = "citgen reads all of a catalog folder or refuses it, so that no file of it is left out unnoticed"
 LOOP = "is a symbolic link loop: following its links never reaches a file"
@@ -274,6 +274,12 @@ def test_read_text_gives_the_text_without_what_the_editor_added(tmp_path: Path):
     path = write(tmp_path / "f.yaml", b"\xef\xbb\xbfa: 1\r\nb: 2\r\n")
     assert read_text(path) == "a: 1\nb: 2\n"
     assert read_text_file(path) == TextFile("a: 1\nb: 2\n", bom=True, crlf=True)
+
+
+def test_a_file_copied_into_an_output_is_text_as_read_or_else_its_bytes(tmp_path: Path):
+    assert read_file(write(tmp_path / "a.tpl", b"\xef\xbb\xbf{{/* x */}}\r\n")) == b"{{/* x */}}\n"
+    image = b"\x89PNG\r\n\x1a\n\x00\xff"
+    assert read_file(write(tmp_path / "icon.png", image)) == image
 
 
 def test_text_that_is_not_utf_8_after_its_mark_is_refused_at_the_byte_of_the_file(tmp_path: Path):

@@ -2,7 +2,8 @@
 
 Two kinds of files meet here and never mix. Helm's own templates (Go
 templates full of ``{{ }}``) are static files under ``templates/helm/chart/``,
-copied byte for byte. What belongs to one build is generated: Chart.yaml,
+copied as they are (text read as every input file is: no byte-order mark, LF line
+ends). What belongs to one build is generated: Chart.yaml,
 values.yaml and README.md from Jinja templates (``templates/helm/*.j2``), the
 values schema from the catalog's names, and ``catalog/objects.json``, the
 objects the Go templates read with ``.Files.Get | fromJson``. The objects are
@@ -39,7 +40,7 @@ from ..model import CLUSTER_KINDS, LABEL_PREFIX, CatalogObject, label
 from ..objectmeta import LABEL_KEY_PATTERN, QUALIFIED_NAME_MAX, SUBDOMAIN_MAX
 from ..problems import Location
 from ..render import environment, template_error
-from ..source.inputfiles import folder_files, read_bytes
+from ..source.inputfiles import folder_files, read_file
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
 from .kustomize import template_dirs
@@ -101,12 +102,12 @@ def chart_version(version: str) -> str:
 
 
 def static_files(dirs: Sequence[Path]) -> dict[str, bytes]:
-    """Helm's own chart files, byte for byte; a catalog's copy of a file wins over the built-in one."""
+    """Helm's own chart files as they are (text without what an editor adds); a catalog's copy of a file wins."""
     files: dict[str, bytes] = {}
     for base in reversed(dirs):
         root = base / STATIC
         for relative in folder_files(root, f"templates/{STATIC}", within=base):  # a folder unread is refused
-            files[relative] = read_bytes(root / relative, f"templates/{STATIC}/{relative}", within=base)
+            files[relative] = read_file(root / relative, f"templates/{STATIC}/{relative}", within=base)
     if "templates/catalog.yaml" not in files:
         raise InputError.at(Location(f"templates/{STATIC}/templates/catalog.yaml"), "Helm chart template not found")
     return files

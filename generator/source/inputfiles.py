@@ -349,6 +349,18 @@ def read_text(path: Path | str, display: str | None = None, *, within: Path | No
     return read_text_file(path, display, within=within).text
 
 
+def read_file(path: Path | str, display: str | None = None, *, within: Path | None = None) -> bytes:
+    """A file copied into an output (the Helm chart's own files): UTF-8 text as read_text reads it, encoded
+    again, so that a byte-order mark and CRLF an editor saved do not reach the output; anything else (an
+    image) as its bytes are."""
+    name = display or str(path)
+    raw = read_bytes(path, name, within=within)
+    try:
+        return decode_text(raw, name).text.encode("utf-8")
+    except InputError:  # not UTF-8 text: no line ends to speak of
+        return raw
+
+
 class TemplateLoader(jinja2.FileSystemLoader):
     """Jinja's file loader reading through read_text: templates are bounded like every other input.
 
