@@ -174,6 +174,16 @@ def test_a_number_of_too_many_digits_in_a_bundle_to_diff_or_retain(tmp_path, len
     refused(built, f"{old}:9:12: {WHOLE.format(shown(guest))}", closing="citgen: 1 problem, nothing written")
 
 
+@pytest.mark.parametrize("number", ["9" * 41, "1e400", "9" * 1_000_000], ids=["41 digits", "1e400", "a million digits"])
+def test_a_number_past_the_bounds_in_an_openapi_document_to_import(tmp_path, number):
+    swagger = tmp_path / "swagger.json"
+    swagger.write_text(f'{{"definitions": {{"v1.A": {{"maximum": {number}}}}}}}', encoding="utf-8")
+    message = WHOLE if "e" not in number else NUMBER
+    refused(citgen("schema", "import", str(swagger), "--out", str(tmp_path / "out")),
+            f"{swagger}:1:38: {message.format(shown(number)).rpartition(';')[0]}", closing=None)
+    assert not (tmp_path / "out").exists()
+
+
 # --------------------------------------------------------------------------- VirtualMachines
 
 

@@ -1,8 +1,10 @@
 """generator/source/jsonsrc.py: standard JSON only, decoded as every input file is.
 
 Python's reader takes NaN, Infinity and -Infinity; JSON has none of them, so a
-document holding one is refused at its line and column. A byte-order mark and CRLF
-line ends, as an editor saves them, read as the file without them.
+document holding one is refused at its line and column, as is a number past the
+bounds of every number citgen reads (40 digits, an exponent from -99 to 99). A
+byte-order mark and CRLF line ends, as an editor saves them, read as the file
+without them.
 """
 
 from __future__ import annotations
@@ -66,3 +68,29 @@ def test_a_document_nested_deeper_than_the_reader_goes_is_refused_as_what_it_sho
 
 def test_text_that_is_not_utf_8_is_refused_as_every_input_file_is():
     assert refusal(b'{"a": "\xff"}') == ["swagger.json: not UTF-8 text (invalid start byte at byte 7)"]
+
+
+@pytest.mark.parametrize("number, value", [("9" * 40, 10 ** 40 - 1), ("-" + "9" * 40, 1 - 10 ** 40), ("1.5e99", 1.5e99),
+                                           ("1.5E-99", 1.5e-99), ("9" * 20 + "." + "9" * 20, 1e20)])
+def test_a_number_at_the_bounds_is_read(number: str, value: object):
+    assert json_document(f'{{"a": {number}}}'.encode(), "f.json", "x") == {"a": value}
+
+
+@pytest.mark.parametrize("number, message", [
+    ("9" * 41, "expected a whole number of at most 40 digits"),
+    ("-" + "9" * 41, "expected a whole number of at most 40 digits"),
+    ("1e400", "expected a number of at most 40 digits and an exponent from -99 to 99"),
+    ("1.5e-100", "expected a number of at most 40 digits and an exponent from -99 to 99"),
+    ("9" * 21 + "." + "9" * 20, "expected a number of at most 40 digits and an exponent from -99 to 99"),
+])
+def test_a_number_past_the_bounds_is_refused_where_it_is_written(number: str, message: str):
+    raw = f'{{"s": "{number}",\n "a": [1, {number}]}}'.encode()  # the same text in a string is no number
+    assert refusal(raw) == [f"swagger.json:2:11: {message}, got {number!r}"]
+
+
+@pytest.mark.parametrize("number", ["9" * 1_000_000, "1e" + "9" * 1_000_000, "0." + "0" * 1_000_000 + "1"],
+                         ids=["digits", "exponent", "fraction"])
+def test_a_million_digits_are_refused_before_they_are_read(number: str):
+    # finishing is the proof: int() would refuse in Python's words, float() make infinity or 0
+    [line] = refusal(f'{{"a": {number}}}'.encode())
+    assert line.startswith("swagger.json:1:7: expected a ") and f", got '{number[:60]}... (" in line
