@@ -426,6 +426,9 @@ REFUSED = [
     (changed(kubevirt="1.8.4"), TAG_MESSAGE.format("1.8.4")),
     (changed(kubevirt="v1.8.4-rc.1"), TAG_MESSAGE.format("v1.8.4-rc.1")),
     (changed(kubevirt=184), "'kubevirt': expected a release tag such as v1.8.4, got 184, which is no text"),
+    (changed(kubevirt="v1.8." + "9" * 41), TAG_MESSAGE.format("v1.8." + "9" * 35)),  # past every number's 40 digits
+    (changed(kubevirt="v1.8." + "9" * 1_000_000), TAG_MESSAGE.format("v1.8." + "9" * 35)),
+    (changed(kubevirt="v1.8.٤"), TAG_MESSAGE.format("v1.8.٤")),
     (changed(commit=None), COMMIT_MESSAGE),
     (changed(commit="abcdef"), COMMIT_MESSAGE),
     (changed(commit="a" * 41), COMMIT_MESSAGE),
@@ -448,7 +451,8 @@ REFUSED = [
 ]
 REFUSED_IDS = [
     "not-json", "empty", "deeper-than-python-reads", "a-list", "a-string", "no-tag", "tag-without-patch",
-    "tag-without-v", "tag-with-suffix", "tag-a-number", "no-commit", "commit-of-6", "commit-of-41",
+    "tag-without-v", "tag-with-suffix", "tag-a-number", "tag-of-41-digits", "tag-of-a-million-digits",
+    "tag-of-arabic-indic-digits", "no-commit", "commit-of-6", "commit-of-41",
     "commit-upper-case", "commit-a-number", "no-schemas", "schemas-a-list", "three-kinds", "five-kinds",
     "schema-a-list", "no-apiVersion", "apiVersion-of-another-group", "unknown-keyword", "nested-65-deep",
 ]

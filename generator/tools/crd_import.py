@@ -40,6 +40,7 @@ from typing import Any, Mapping
 
 from ..errors import InputError
 from ..problems import Location, Problem
+from ..quantity import MAX_DIGITS
 from ..schemas import QUANTITY_PATTERN
 from ..schemas.releases import RELEASE_FILES, minor_of
 from ..source.inputfiles import folder_names, lookup, read_bytes
@@ -53,7 +54,8 @@ KINDS = ("VirtualMachineClusterInstancetype", "VirtualMachineClusterPreference",
 #: Kubernetes' quantity pattern as controller-gen writes it into CRDs.
 CRD_QUANTITY_PATTERN = (r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?"
                         r"(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$")
-_TAG = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+")
+#: A release tag, its numbers as long as any number citgen reads (schemas.releases reads them alike).
+_TAG = re.compile(rf"v[0-9]{{1,{MAX_DIGITS}}}\.[0-9]{{1,{MAX_DIGITS}}}\.[0-9]{{1,{MAX_DIGITS}}}")
 #: What controller-gen writes beside x-kubernetes-int-or-string, and nothing else is taken for it.
 _INT_OR_STRING = [{"type": "integer"}, {"type": "string"}]
 _DROPPED = frozenset({"description", "x-kubernetes-list-type", "x-kubernetes-map-type", "x-kubernetes-list-map-keys"})
