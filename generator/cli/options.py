@@ -251,6 +251,23 @@ def _refused(params: dict[str, Any]) -> Iterator[Problem]:
                 yield from one.problems
 
 
+def _unprintable(ctx: click.Context) -> Iterator[Problem]:
+    """Text options holding control characters, line breaks or direction marks: refused, for every command.
+
+    A text option becomes a label, a version recorded in a file, a device or rule
+    name; none of them holds characters that are not seen, and none that would let
+    a value start a line of its own in a report or a file.
+    """
+    for param in ctx.command.params:
+        if not isinstance(param.type, click.types.StringParamType) or param.name not in ctx.params:
+            continue
+        value = ctx.params[param.name]
+        for one in value if isinstance(value, (tuple, list)) else (value,):
+            if isinstance(one, str) and not one.isprintable():
+                yield Problem(Location(max(param.opts, key=len)), f"expected text without control characters, "
+                                                                 f"line breaks or direction marks, got {excerpt(one)!r}")
+
+
 def _unresolvable(ctx: click.Context) -> Iterator[Problem]:
     """The relative paths of a command line (given or by default) when the working directory is gone.
 
@@ -316,7 +333,7 @@ class CitgenCommand(click.Command):
 
     def invoke(self, ctx: click.Context) -> Result:
         fmt = report_format(ctx, ctx.params.pop(FORMAT_PARAM, None))
-        refused = [*_refused(ctx.params), *_unresolvable(ctx)]
+        refused = [*_refused(ctx.params), *_unprintable(ctx), *_unresolvable(ctx)]
         try:
             if refused:
                 raise InputError(refused)

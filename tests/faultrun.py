@@ -1,0 +1,144 @@
+"""Runs citgen command lines under faults of their process, each in a forked child: the matrix's engine.
+
+``python tests/faultrun.py CASES RESULTS`` reads a JSON list of runs, imports the
+command line once, and runs each in a child forked from this process (milliseconds,
+where a new interpreter costs a third of a second), so that the fault matrix
+(tests/test_fault_matrix.py) can run hundreds of command lines within the suite's
+budget. A child is the real program from the point where Python has opened its
+standard streams: its descriptors 1 and 2 are what the run says (a file, closed,
+``/dev/full``), ``sys.stdout`` and ``sys.stderr`` are made from them as Python makes
+them at start-up (None for a closed one), its working directory may be deleted
+under it, and it runs ``citgen`` as the console script does. Whatever escapes the
+command line as an exception is written, with its traceback, to a descriptor of
+its own, so a traceback is seen whatever became of standard error.
+
+A run is a mapping: ``args``, ``cwd``, ``env`` (added to the environment),
+``stdout`` and ``stderr`` (``file``, ``closed``, ``full`` or ``ascii``: a file whose
+stream has the ASCII encoding), ``deleted_cwd`` (the working directory is a folder
+removed before citgen starts) and ``unreadable`` (paths whose permission bits are
+cleared while the run lasts). A result: ``code``, ``stdout``, ``stderr`` (text, with
+what could not be decoded escaped) and ``traceback`` (empty when none escaped).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+from typing import Any
+
+#: How long one run may take before it counts as hung.
+DEADLINE = 60
+
+
+def _stream(fd: int, how: str, *, err: bool) -> io.TextIOWrapper | None:
+    """The text stream Python makes for ``fd`` at start-up, or None where the descriptor is closed."""
+    if how == "closed":
+        return None
+    encoding = "ascii" if how == "ascii" else "utf-8"
+    return io.TextIOWrapper(io.FileIO(fd, "w", closefd=False), encoding=encoding,
+                            errors="backslashreplace" if err else "strict", line_buffering=err)
+
+
+def _place(fd: int, how: str, capture: int) -> None:
+    if how == "closed":
+        os.close(fd)
+    elif how == "full":
+        full = os.open("/dev/full", os.O_WRONLY)
+        os.dup2(full, fd)
+        os.close(full)
+    else:
+        os.dup2(capture, fd)
+
+
+def _child(run: dict[str, Any], out: int, err: int, escaped: int) -> None:
+    """In the forked child: arrange the process as ``run`` says and run citgen in it."""
+    code = 0
+    try:
+        os.environ.update(run.get("env", {}))
+        os.chdir(run["cwd"])
+        if run.get("deleted_cwd"):
+            gone = tempfile.mkdtemp(dir=run["cwd"])
+            os.chdir(gone)
+            os.rmdir(gone)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        _place(1, run.get("stdout", "file"), out)
+        _place(2, run.get("stderr", "file"), err)
+        sys.stdout = _stream(1, run.get("stdout", "file"), err=False)  # type: ignore[assignment]
+        sys.stderr = _stream(2, run.get("stderr", "file"), err=True)  # type: ignore[assignment]
+        from generator.entry import main
+
+        main(args=run["args"], prog_name="citgen")
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+    except BaseException:  # what the matrix looks for: anything that is not an exit
+        os.write(escaped, traceback.format_exc().encode("utf-8", "backslashreplace"))
+        code = 70
+    for stream in (sys.stdout, sys.stderr):  # Python's own last flush, as at exit
+        try:
+            if stream is not None:
+                stream.flush()
+        except Exception:  # noqa: BLE001 - seen as an exit the run did not choose
+            os.write(escaped, b"the last flush of a standard stream failed:\n" +
+                     traceback.format_exc().encode("utf-8", "backslashreplace"))
+    os._exit(code)
+
+
+def _read(fd: int) -> str:
+    os.lseek(fd, 0, os.SEEK_SET)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read().decode("utf-8", "backslashreplace")
+
+
+def run_one(run: dict[str, Any]) -> dict[str, Any]:
+    """Fork, run ``run`` in the child, wait for it (killing it at the deadline) and collect what it wrote."""
+    out, err, escaped = (tempfile.TemporaryFile() for _ in range(3))
+    modes = {path: os.stat(path).st_mode & 0o7777 for path in run.get("unreadable", ())}
+    for path in modes:
+        os.chmod(path, 0)
+    try:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child ends in os._exit
+            signal_default()
+            _child(run, out.fileno(), err.fileno(), escaped.fileno())
+        status = _wait(pid)
+    finally:
+        for path, mode in modes.items():
+            os.chmod(path, mode)
+    return {"code": status, "stdout": _read(os.dup(out.fileno())), "stderr": _read(os.dup(err.fileno())),
+            "traceback": _read(os.dup(escaped.fileno()))}
+
+
+def signal_default() -> None:
+    import signal
+
+    signal.alarm(DEADLINE)  # a hung child ends itself: SIGALRM's default action
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def _wait(pid: int) -> int:
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    return os.WEXITSTATUS(status)
+
+
+def main() -> None:
+    import importlib
+
+    from generator.cli import LAZY_COMMANDS
+
+    for module, _ in LAZY_COMMANDS.values():  # imported once, here, rather than in every child
+        importlib.import_module(module)
+    cases = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    results = {name: run_one(run) for name, run in cases.items()}
+    Path(sys.argv[2]).write_text(json.dumps(results), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
