@@ -1,0 +1,81 @@
+"""What ``citgen refs`` finds in manifests and judges: references to catalog objects, and objects defined beside them.
+
+The scan (scan.py, forms.py) turns manifests into these values; the judge (judge.py)
+sets them against the objects a cluster will have. Neither knows the other's inside:
+this module is the whole of what passes between them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ...problems import Location, Problem
+
+#: The two families of catalog objects a manifest can name.
+Family = Literal["instancetype", "preference"]
+
+
+@dataclass(frozen=True)
+class Owner:
+    """The object a reference is written in: what a finding names beside the file and line.
+
+    ``key`` tells apart the objects of one scan (file, document and, inside a
+    wrapper, the path of the object within it), so that a VirtualMachine's
+    instancetype and preference are judged together (the ``requirements`` rule).
+    """
+
+    key: str
+    kind: str
+    name: str | None
+    namespace: str | None
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One place a manifest names a catalog object.
+
+    ``name`` is the name as KubeVirt will read it (a template parameter already
+    replaced by its default), or None when it cannot be known offline: then
+    ``unchecked`` says why (``parameter INSTANCETYPE has no default``) and the
+    reference is counted, never reported as unknown. ``kind`` is the kind as
+    written, None where the manifest leaves it out (KubeVirt then takes the
+    cluster kind). ``via`` names the form it was found in (``spec.instancetype``,
+    ``label instancetype.kubevirt.io/default-preference``, ``place cozystack``).
+    ``location`` points at the value itself: file, line, column, document, path.
+    """
+
+    family: Family
+    name: str | None
+    kind: str | None
+    owner: Owner
+    location: Location
+    via: str
+    unchecked: str | None = None
+    parameter: str | None = None
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A catalog object defined in the scanned manifests themselves (a VirtualMachineInstancetype beside its VM).
+
+    ``namespace`` is None for the cluster kinds, and for a namespaced object that
+    names none (it lands in whatever namespace it is applied to, as its VMs do).
+    """
+
+    family: Family
+    kind: str
+    name: str
+    namespace: str | None
+    location: Location
+
+
+@dataclass(frozen=True)
+class Scan:
+    """Everything read from the manifests: references, definitions, and what was skipped or unusable."""
+
+    references: tuple[Reference, ...]
+    definitions: tuple[Definition, ...]
+    files: int
+    skipped: tuple[str, ...]
+    problems: tuple[Problem, ...]
