@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from generator.cli import main
 from generator.model import label
 from generator.pipeline import Build, BuildOptions, generate
+from generator.source.yamlsrc import UNCARRIED
 from tests.helpers import kubectl
 
 try:
@@ -86,6 +87,7 @@ def write_dumped_catalog(root: Path, text: str, style: str | None, width: int) -
 @given(st.text(min_size=1, max_size=200), STYLES, st.sampled_from([20, 80, 1 << 16]))
 def test_any_description_written_as_a_yaml_scalar_comes_out_byte_identical(tmp_path_factory, text, style, width):
     assume(text.strip())  # a blank description is refused
+    assume(not UNCARRIED.search(text))  # and one the readers of the outputs cannot carry (test_text_carried.py)
     root = write_dumped_catalog(tmp_path_factory.mktemp("desc"), text, style, width)
     written = yaml.safe_load((root / "series" / "t.yaml").read_text(encoding="utf-8"))["description"]
     assume(written == text)  # what PyYAML writes it also reads back

@@ -548,7 +548,8 @@ def test_a_template_limit_of_thousands_of_digits_is_quoted_as_an_excerpt(monkeyp
     monkeypatch.setenv("CITGEN_TEMPLATE_MAX_SIZE", "9" * 5000)
     result = citgen("build", "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: CITGEN_TEMPLATE_MAX_SIZE: expected a whole number at least 1, got "
+    assert result.stderr.startswith(f"error: CITGEN_TEMPLATE_MAX_SIZE: expected a whole number at least 1 of at most "
+                                    f"40 digits, got "
                                     f"'{'9' * 60}... (4940 more characters)'\n")
 
 

@@ -54,7 +54,7 @@ TRICKY = [
     "1:4",
     "Ünïcödé, 日本語 and ελληνικά",
     "emoji 🚀 and a zero-width\u200bspace",
-    "next line\x85character",
+    "bell\x07, escape\x1b[0m and nul\x00",  # next line (U+0085) is refused instead: test_text_carried.py
     "line\u2028and paragraph\u2029separators",
     "back\\slash",
     "{{ not a template }}",
@@ -63,7 +63,7 @@ TRICKY = [
 
 def write_yaml(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    # escaped, not raw: PyYAML's pure-Python emitter writes U+0085 raw, which reads back as a space
+    # escaped, not raw: YAML has control characters in text only as escapes
     path.write_text(yaml.safe_dump(data, allow_unicode=False, sort_keys=False), encoding="utf-8")
 
 

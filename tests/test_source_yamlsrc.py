@@ -421,6 +421,51 @@ def test_malformed_yaml_in_a_later_document_is_refused_after_the_earlier_ones_ar
         "f.yaml:4:1: malformed YAML: did not find expected node content (while parsing a flow node)"]
 
 
+# --------------------------------------------------------------------------- text the readers of the outputs carry
+
+ESCAPE_ONLY = "which YAML has in text only as an escape, and which kubectl kustomize refuses and Helm leaves out of " \
+              "a release with its object; remove it"
+
+
+@pytest.mark.parametrize("escape, char", [("\\x7F", "\x7f"), ("\\x80", "\x80"), ("\\x9F", "\x9f"),
+                                          ("\\uFFFE", "\ufffe"), ("\\uFFFF", "\uffff")])
+def test_text_holding_a_character_the_readers_do_not_carry_is_refused_where_it_is_written(escape: str, char: str):
+    control = "the control character " if char <= "\x9f" else ""
+    assert refused_by_both(f'a: 1\nb: "x{escape}y"\n') == [
+        f"f.yaml:2:4: {'x' + char + 'y'!r} holds {control}U+{ord(char):04X} at character 2, {ESCAPE_ONLY}"]
+
+
+def test_a_next_line_is_refused_as_the_line_break_yaml_1_1_readers_take_it_for():
+    assert refused_by_both('a: "one\\Ntwo"\n') == [
+        "f.yaml:1:4: 'one\\x85two' holds the control character U+0085 at character 4, a next line (NEL), which YAML "
+        "1.1 readers, kubectl kustomize's and Helm's among them, take for a line break and write as a space; write "
+        "\\n for a line break, or remove it"]
+
+
+def test_a_key_in_a_list_or_a_long_text_is_refused_where_it_is_with_the_character_s_place():
+    assert refused_by_both('- {"k\\x7F": 1}\n- ["' + "y" * 70 + '\\uFFFF"]\n') == [
+        f"f.yaml:1:4: 'k\\x7f' holds the control character U+007F at character 2, {ESCAPE_ONLY}",
+        f"f.yaml:2:4: '{'y' * 60}... (11 more characters)' holds U+FFFF at character 71, {ESCAPE_ONLY}"]
+
+
+@pytest.mark.parametrize("text", ["tab\tand\rreturn\r\n", "bell\x07 escape\x1b[31m nul\x00", "\u2028\u2029",
+                                  "\ufeff", "\u202eevil\u200f", "😀👩\u200d💻", "\ufdd0\U0001fffe\U0010ffff\ue000",
+                                  "Größe 日本語", "\xa0\xff"],
+                         ids=["tab and returns", "c0 controls", "separators", "bom", "bidi", "emoji", "noncharacters",
+                              "letters", "latin-1"])
+def test_text_the_readers_carry_is_read_as_written_whatever_its_style(text: str):
+    quoted = '"' + text.encode("unicode_escape").decode("ascii").replace('"', '\\"') + '"'
+    assert both(f"v: {quoted}\n") == {"v": text}
+    assert both(yaml.safe_dump({"v": text}, allow_unicode=True)) == {"v": text}
+
+
+def test_a_character_yaml_does_not_allow_written_as_it_is_is_refused_at_its_line_and_column():
+    assert refused_by_both("a: é\nb: ü\ufffe\n") == [
+        "f.yaml:2:5: malformed YAML: unacceptable character U+FFFE: control characters are not allowed"]
+    assert refused_by_both("\x7f") == ["f.yaml:1:1: malformed YAML: unacceptable character U+007F: control "
+                                        "characters are not allowed"]
+
+
 def test_a_syntax_problem_has_the_parsers_words_context_and_place():
     mark = Mark("f", 0, 4, 7, None, None)
     error = yaml.MarkedYAMLError("while reading", None, "it broke", mark)

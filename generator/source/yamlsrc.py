@@ -18,7 +18,12 @@ holes of plain ``yaml.safe_load``:
   laughs" file), counted without expanding anything;
 - a tag other than the plain JSON types (``!!python/object/apply:os.system``,
   ``!custom``) is refused rather than constructed or silently ignored;
-- a stream may hold at most ``inputfiles.limits().max_documents`` documents.
+- a stream may hold at most ``inputfiles.limits().max_documents`` documents;
+- a number may have at most quantity.MAX_DIGITS digits and an exponent within
+  quantity.MAX_EXPONENT, judged before it is converted;
+- text may hold no character that the readers of citgen's outputs do not carry
+  (UNCARRIED): YAML has them only as escapes in double-quoted text, where they
+  are looked for.
 
 Files themselves are read through inputfiles.py (regular files only, bounded in
 size). No message quotes more than a short excerpt of what the file holds.
@@ -36,9 +41,10 @@ import yaml
 from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
                          SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
 from yaml.nodes import ScalarNode
+from yaml.reader import ReaderError
 
 from ..errors import InputError
-from ..problems import Location, Path, Problem, excerpt
+from ..problems import EXCERPT, Location, Path, Problem, excerpt
 from ..quantity import BOUNDS, MAX_DIGITS, within_bounds
 from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits, read_text
 from .yamlclasses import Loader
@@ -96,13 +102,50 @@ class Document:
     index: int
 
 
-def _syntax_problem(file: str, exc: yaml.YAMLError) -> Problem:
+def _syntax_problem(file: str, exc: yaml.YAMLError, text: str = "") -> Problem:
+    if isinstance(exc, ReaderError):  # a character YAML does not allow written as it is, at its byte offset
+        line, column = _line_and_column(text, exc.position)
+        return Problem(Location(file, line, column), f"malformed YAML: unacceptable character "
+                                                     f"U+{exc.character:04X}: {exc.reason}")
     mark = getattr(exc, "problem_mark", None)
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
     what = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
     message = f"malformed YAML: {excerpt(what, 200)}" + (f" ({excerpt(context, 200)})" if context else "")
     return Problem(Location(file, line, column), message)
+
+
+def _line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of the character at byte ``offset`` of ``text`` as UTF-8 (libyaml's offsets)."""
+    before = text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "ignore")
+    return before.count("\n") + 1, len(before) - before.rfind("\n")
+
+
+#: Characters no text citgen reads may hold, because the readers of its outputs do not carry
+#: them: DEL, the C1 controls, U+FFFE and U+FFFF (and surrogates, which are no characters),
+#: which YAML has in text only as escapes, and which kubectl kustomize refuses and Helm leaves
+#: out of a release with the object holding them; and NEL (U+0085, a C1 control too), which
+#: YAML 1.1 readers, kubectl kustomize's and Helm's among them, take for a line break and write
+#: as a space. The other control characters, escaped, reach both intact (tests/test_text_carried.py),
+#: so the escapers of every output format see to them. Written as they are, libyaml refuses
+#: these itself; escaped, only double-quoted text can hold them.
+UNCARRIED = re.compile("[\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def uncarried(text: str) -> str | None:
+    """Why ``text`` cannot be carried to the readers of citgen's outputs (UNCARRIED), or None."""
+    found = UNCARRIED.search(text)
+    if found is None:
+        return None
+    char = found.group()
+    cut = len(text) - EXCERPT
+    quoted = repr(text) if cut <= 0 else repr(f"{text[:EXCERPT]}... ({cut} more character{'s' if cut != 1 else ''})")
+    what = f"{'the control character ' if char <= chr(0x9f) else ''}U+{ord(char):04X} at character {found.start() + 1}"
+    if char == "\x85":
+        return (f"{quoted} holds {what}, a next line (NEL), which YAML 1.1 readers, kubectl kustomize's and Helm's "
+                "among them, take for a line break and write as a space; write \\n for a line break, or remove it")
+    return (f"{quoted} holds {what}, which YAML has in text only as an escape, and which kubectl kustomize refuses "
+            "and Helm leaves out of a release with its object; remove it")
 
 
 _DECIMAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
@@ -204,6 +247,7 @@ class _Reader:
         self.file = file
         self.locate = locate
         self.max_documents = limits().max_documents
+        self.quoted = '"' in text  # without a double quote no text holds an escape, so nothing UNCARRIED
         self.resolve = self.loader.resolve
         self.constructors = self.loader.yaml_constructors
 
@@ -228,7 +272,7 @@ class _Reader:
         except yaml.YAMLError as exc:
             if is_libyaml_depth_error(exc):  # before a document's first event: nothing of it is open yet
                 raise self._too_deep(exc, None, []) from None
-            raise InputError([_syntax_problem(self.file, exc)]) from None
+            raise InputError([_syntax_problem(self.file, exc, self.text)]) from None
         finally:
             self.loader.dispose()
 
@@ -245,7 +289,7 @@ class _Reader:
         self._start_document()
         stack: list[_Frame] = []
         root: list[Any] = []
-        resolve, locate = self.resolve, self.locate
+        resolve, locate, quoted = self.resolve, self.locate, self.quoted
         remembered = Loader.remembered()
         event = None
         try:
@@ -255,6 +299,8 @@ class _Reader:
                 top = stack[-1] if stack else None
                 if kind is ScalarEvent:
                     self.written += 1
+                    if quoted and event.style == '"':
+                        self._check_text(event)
                     tag = event.tag
                     if tag is None or tag == "!":
                         tag = remembered.get((event.value, event.implicit)) or \
@@ -420,6 +466,12 @@ class _Reader:
             self.problems.append(Problem(self._at(event), f"cannot read {excerpt(event.value)!r} as "
                                          f"{_shown_tag(tag)}; quote it if it is text"))
             return None
+
+    def _check_text(self, event: Any) -> None:
+        """A double-quoted scalar, the only kind that can hold an escape: nothing UNCARRIED in it."""
+        why = uncarried(event.value)
+        if why is not None:
+            self.problems.append(Problem(self._at(event), why))
 
     def _refuse_tag(self, event: Any, tag: str, what: str) -> None:
         known = tag in SCALAR_TAGS or tag in (_MAP, _SEQ)
