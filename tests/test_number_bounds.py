@@ -212,6 +212,22 @@ def test_a_virtual_machine_s_quantity_past_the_bounds(tmp_path, memory):
 # --------------------------------------------------------------------------- options and environment variables
 
 
+@pytest.mark.parametrize("args", [["list", "--cpu", "9" * 18], ["--max-documents", "9" * 18, "list", "--cpu", "1"]],
+                         ids=["--cpu", "--max-documents"])
+def test_a_count_of_18_digits_is_read(args):
+    result = citgen(*args, "-o", "name")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["list", "--cpu", "1" + "0" * 18], "--cpu: expected a whole number of vCPUs, 1 or more, of at most 18 digits, "
+                                        "got '1000000000000000000'"),
+    (["list", "--cpu", "٤"], "--cpu: expected a whole number of vCPUs, 1 or more, got '٤'"),
+])
+def test_a_count_of_19_digits_is_refused_saying_how_many_it_may_have(args, message):
+    refused(citgen(*args), message)
+
+
 @pytest.mark.parametrize("length", LENGTHS)
 def test_a_memory_option_of_too_many_digits(length):
     memory = "9" * length + "Gi"
@@ -226,11 +242,10 @@ def test_a_memory_option_of_too_large_an_exponent(memory):
 
 @pytest.mark.parametrize("length", LENGTHS)
 @pytest.mark.parametrize("args, message", [
-    (["list", "--cpu"], "--cpu: expected a whole number of vCPUs, 1 or more, got {}"),
+    (["list", "--cpu"], "--cpu: expected a whole number of vCPUs, 1 or more, of at most 18 digits, got {}"),
     (["list", "--kubevirt"], "--kubevirt: {} is not a KubeVirt release; expected one of v1.0, v1.1, v1.2, v1.3, "
                              "v1.4, v1.5, v1.6, v1.7, v1.8, v1.9 (v1.8, 1.8 and v1.8.4 all mean v1.8)"),
-    (["build", "--gpu-device", "nvidia.com/A400", "--gpu-count"],
-     "--gpu-count: expected a whole number of GPUs, got {}"),
+    (["build", "--gpu-device", "nvidia.com/A400", "--gpu-count"], "--gpu-count: expected 1 to 16 GPUs, got {}"),
     (["build", "--lock-timeout"], "--lock-timeout: expected a number of seconds from 0 to 86400, got {}"),
 ], ids=["cpu", "kubevirt", "gpu-count", "lock-timeout"])
 def test_a_numeric_option_of_too_many_digits(tmp_path, args, message, length):
@@ -253,7 +268,8 @@ def test_a_time_to_wait_is_written_in_ascii_digits_within_the_bounds(tmp_path, v
 @pytest.mark.parametrize("length", LENGTHS)
 @pytest.mark.parametrize("option, variable, expected", [
     ("--max-file-size", "CITGEN_MAX_FILE_SIZE", "expected a size such as 64MiB, 200Mi or 1G"),
-    ("--max-documents", "CITGEN_MAX_DOCUMENTS", "expected a whole number of documents, 1 or more"),
+    ("--max-documents", "CITGEN_MAX_DOCUMENTS",
+     "expected a whole number of documents, 1 or more, of at most 18 digits"),
 ])
 def test_a_limit_of_too_many_digits_as_an_option_or_a_variable(option, variable, expected, length):
     digits = "9" * length

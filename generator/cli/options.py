@@ -74,9 +74,18 @@ class CheckedParam(click.ParamType):
 _DIGITS = re.compile(r"[0-9]+")
 
 
+#: The most digits a count an option takes may have: each fits a 64-bit integer.
+COUNT_DIGITS = 18
+
+
 def whole(value: str) -> int | None:
-    """``value`` as a whole number written in ASCII digits; None for anything else."""
-    return int(value) if _DIGITS.fullmatch(value) and len(value) <= 18 else None
+    """``value`` as a whole number written in ASCII digits, at most COUNT_DIGITS; None for anything else."""
+    return int(value) if len(value) <= COUNT_DIGITS and _DIGITS.fullmatch(value) else None
+
+
+def too_long(value: str) -> str:
+    """What a refusal adds for ``value`` of ASCII digits too many to be a count (``, of at most 18 digits``)."""
+    return f", of at most {COUNT_DIGITS} digits" if len(value) > COUNT_DIGITS and _DIGITS.fullmatch(value) else ""
 
 
 class GpuCount(CheckedParam):
@@ -87,6 +96,8 @@ class GpuCount(CheckedParam):
 
     def check(self, value: str, option: str) -> int:
         count = whole(value)
+        if count is None and too_long(value):
+            raise ValueError(f"expected {self.LOWEST} to {self.HIGHEST} GPUs, got {excerpt(value)!r}")
         if count is None:
             raise ValueError(f"expected a whole number of GPUs, got {excerpt(value)!r}")
         if not self.LOWEST <= count <= self.HIGHEST:
@@ -102,7 +113,7 @@ class CpuCount(CheckedParam):
     def check(self, value: str, option: str) -> int:
         count = whole(value)
         if count is None or count < 1:
-            raise ValueError(f"expected a whole number of vCPUs, 1 or more, got {excerpt(value)!r}")
+            raise ValueError(f"expected a whole number of vCPUs, 1 or more{too_long(value)}, got {excerpt(value)!r}")
         return count
 
 
@@ -116,7 +127,8 @@ class DocumentCount(click.ParamType):
             return value
         count = whole(str(value))
         if count is None or count < 1:
-            refuse(f"expected a whole number of documents, 1 or more, got {excerpt(str(value))!r}", param, ctx)
+            refuse(f"expected a whole number of documents, 1 or more{too_long(str(value))}, got "
+                   f"{excerpt(str(value))!r}", param, ctx)
         return count
 
 
