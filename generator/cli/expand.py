@@ -17,28 +17,15 @@ import yaml
 
 from .. import escape
 from ..errors import InputError, ValidationFailed
-from ..paths import builtin_catalog
 from ..problems import Location, Problem
 from ..result import Result
 from ..schemas import check_object
-from ..source.documents import BundleDoc, read_bundles
 from ..source.yamlclasses import Dumper
 from ..source.yamlsrc import Document, load_file
+from ..tools.refs.target import target_objects
 from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
 from ..tools.vmexpand.mutate import MACHINE_TYPES
 from .options import command
-
-ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
-
-
-def default_documents() -> list[BundleDoc]:
-    """The catalog's generated all-bundle: rendered in memory when the pipeline offers it."""
-    try:
-        from ..pipeline import catalog_documents
-    except ImportError:  # pragma: no cover - only before the pipeline existed
-        return read_bundles([builtin_catalog() / "bundles" / ALL_BUNDLE])
-    return catalog_documents()
-
 
 #: The largest object etcd stores by default (its --max-request-bytes): 1.5 MiB.
 MAX_OBJECT_BYTES = 1_572_864
@@ -106,7 +93,7 @@ def refusal(document: Document, errors: Sequence[ExpandError]) -> ValidationFail
 def run(vm_path: Path, bundles: Sequence[Path], arch: str) -> tuple[Document, ExpandResult]:
     """Load, resolve and expand; input mistakes raise InputError naming the file."""
     document = load_vm(vm_path)
-    objects: list[Mapping[str, Any]] = [d.data for d in (read_bundles(bundles) if bundles else default_documents())]
+    objects: list[Mapping[str, Any]] = target_objects(bundles=bundles).objects  # the built-in catalog's by default
     try:
         instancetype, preference = resolve(document.data, objects)
     except MatcherError as exc:

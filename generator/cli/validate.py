@@ -23,6 +23,7 @@ from ..result import Result
 from ..schemas.releases import Release
 from ..runtime.gcpause import paused_collector
 from ..source.documents import BundleDoc, read_bundles
+from ..tools.refs.target import target_objects
 from ..tools.vmexpand.matrix import format_text, matrix as pair_matrix, summary as pair_summary
 from ..tools.vmexpand.mutate import MACHINE_TYPES
 from ..validate import validate_documents
@@ -73,13 +74,6 @@ def _checked_catalog(catalog: Optional[Path], selected: Tuple[str, ...], vendor:
     from ..pipeline import check_catalog
 
     return check_catalog(catalog, rules=selected or None, vendor=vendor, kubevirt=kubevirt)
-
-
-def _catalog_documents(catalog: Optional[Path]) -> Sequence[BundleDoc]:
-    """The rendered and parsed-back documents of ``catalog`` (the built-in one by default)."""
-    from ..pipeline import catalog_documents
-
-    return catalog_documents(catalog)
 
 
 def _problems(docs: Sequence[BundleDoc], files: Tuple[Path, ...], vendor: Optional[str],
@@ -180,15 +174,16 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         with paused_collector():
             docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt)
         return _findings(docs, problems, strict_warnings)
-    with paused_collector():
-        docs: Sequence[BundleDoc] = read_bundles(files) if files else _catalog_documents(catalog)
-    if cross_product:
-        objects = [d.data for d in docs]
+    if cross_product:  # the objects every command that expands VMs takes (tools/refs/target.py)
+        with paused_collector():
+            objects = target_objects(catalog=None if files else catalog, bundles=files).objects
         if files:
             _pairable(files, objects)
         results = pair_matrix(objects, objects, arch=arch)
         return Result("validate", product=format_text(results), counts=pair_summary(results),
                       json_document=[r.record() for r in results])
+    with paused_collector():
+        docs: Sequence[BundleDoc] = read_bundles(files)
     sets = [[d for d in docs if d.file == str(f)] for f in dict.fromkeys(files)] if each_file and files else [docs]
     known = catalog_context(catalog) if catalog is not None else None
     problems = []

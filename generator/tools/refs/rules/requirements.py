@@ -1,0 +1,64 @@
+"""A VirtualMachine's instancetype does not meet its preference's requirements (``spec.requirements``).
+
+An object naming both an instancetype and a preference (a VirtualMachine's
+matchers, a DataSource's inference labels) is refused by KubeVirt when the
+instancetype offers fewer vCPUs or less memory than the preference requires. The
+check is the one ``citgen expand`` and ``citgen validate --matrix`` apply
+(tools/vmexpand/requirements.py), with KubeVirt's words; the required
+architecture is the VirtualMachine's to meet, not the instancetype's, and is left
+to ``citgen expand``. Objects defined in the manifests themselves are not sized
+here.
+
+Example::
+
+    vm.yaml:8:11: spec.instancetype.name: VirtualMachine win names instancetype 'u1.small' and preference 'windows.11', which KubeVirt refuses together: insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU [requirements]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping, Sequence
+
+from ....problems import Problem
+from ....quantity import QuantityError
+from ...vmexpand.requirements import check as unmet
+from ..target import Resolution
+from .base import JudgeContext, owner_text, quoted
+
+ID = "requirements"
+
+#: The requirements an instancetype meets or not; the architecture is the VirtualMachine's.
+OF_INSTANCETYPE = ("cpu", "memory")
+
+
+def _spec(obj: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    spec = obj.get("spec")
+    return spec if isinstance(spec, Mapping) else None
+
+
+def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Problem]:
+    owners: dict[str, dict[str, list[Resolution]]] = {}
+    for one in resolutions:
+        if one.found is not None:
+            owners.setdefault(one.reference.owner.key, {}).setdefault(one.reference.family, []).append(one)
+    said: set[tuple[str, str, str, object]] = set()
+    for families in owners.values():
+        for instancetype in families.get("instancetype", ()):
+            for preference in families.get("preference", ()):
+                it_spec, pref_spec = _spec(instancetype.found or {}), _spec(preference.found or {})
+                if it_spec is None or pref_spec is None:
+                    continue
+                try:
+                    error = unmet(it_spec, pref_spec, {})
+                except (QuantityError, TypeError, ValueError):
+                    continue  # a bundle's malformed object: validate's to report
+                if error is None or error.reason not in OF_INSTANCETYPE:
+                    continue
+                reference = instancetype.reference
+                key = (reference.owner.key, reference.name or "", preference.reference.name or "", reference.location)
+                if key in said:
+                    continue
+                said.add(key)
+                yield Problem(reference.location, (
+                    f"{owner_text(reference.owner)} names instancetype {quoted(reference.name or '')} and preference "
+                    f"{quoted(preference.reference.name or '')}, which KubeVirt refuses together: {error.message}"),
+                    ID)
