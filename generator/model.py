@@ -8,7 +8,7 @@ one validation can point a problem on an object an overlay shaped at those lines
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -29,6 +29,84 @@ CLUSTER_KINDS = (INSTANCETYPE_KINDS[0], PREFERENCE_KINDS[0])
 def label(key: str) -> str:
     """The full label key for a short name: ``cpu`` -> ``instancetype.kubevirt.io/cpu``."""
     return LABEL_PREFIX + key
+
+
+#: The label KubeVirt's user interfaces read: the object is on its way out.
+DEPRECATED_LABEL = label("deprecated")
+#: The annotations a deprecated object carries beside that label when the catalog data says
+#: more (docs/catalog-format.md, "Deprecation"): the catalog release that deprecated it, and
+#: the name of the object of its family to use instead.
+DEPRECATED_SINCE = label("deprecated-since")
+DEPRECATED_REPLACEMENT = label("deprecated-replacement")
+#: The two families of catalog objects, as the data, the objects and the lifecycle records name them.
+FAMILIES = ("instancetype", "preference")
+
+
+@dataclass(frozen=True)
+class Deprecation:
+    """What the data says of a deprecated item beyond the deprecated label.
+
+    ``since`` is the catalog release that deprecated it (``v1.3.0``) and
+    ``replacement`` the name of the object of the same family to use instead
+    (``u1.medium``), both None where the data gives none (``deprecated: true``).
+    On a series, ``replacement`` names a series, whose size of the same name
+    replaces each size (``Series.size_deprecation``). ``location`` is where the
+    deprecation is written, ``replacement_location`` where its replacement is.
+    """
+
+    location: Location
+    since: str | None = None
+    replacement: str | None = None
+    replacement_location: Location | None = None
+
+
+@dataclass(frozen=True)
+class Retirement:
+    """A name the catalog no longer defines: catalog.yaml's ``retired``.
+
+    ``family`` is ``instancetype`` or ``preference``; ``since`` the catalog release
+    whose build no longer has the name; ``replacement`` the name to use instead (a
+    name the catalog builds, or another retired name whose own replacement leads to
+    one), None where nothing replaces it; ``renamed`` that the replacement is the
+    same object under a new name rather than a successor.
+    """
+
+    family: str
+    name: str
+    since: str
+    location: Location
+    replacement: str | None = None
+    replacement_location: Location | None = None
+    renamed: bool = False
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """What the catalog says of a name that is not current: what it is, since when, and what replaces it.
+
+    ``status`` is ``deprecated`` for an object the objects hold, labelled
+    deprecated (one of the catalog's, a retained one, or one of a bundle), and
+    ``retired`` for a name they do not hold that catalog.yaml retires. ``since``
+    is the release that deprecated the object (its ``deprecated-since``
+    annotation) or retired the name; ``retired`` the release that retired the
+    name, where catalog.yaml retires it, for a deprecated object too.
+    ``replacement`` is the name to use instead, and ``chain`` every name met
+    following replacements from it, the last being ``current``: the object the
+    objects hold that is neither deprecated nor retired. ``current`` is None when
+    nothing replaces the name, or when the replacements lead nowhere the objects
+    hold (then ``chain`` ends where they stopped). ``renamed``: catalog.yaml says
+    the replacement is the same object under a new name.
+    """
+
+    family: str
+    name: str
+    status: str
+    since: str | None = None
+    replacement: str | None = None
+    chain: tuple[str, ...] = ()
+    current: str | None = None
+    retired: str | None = None
+    renamed: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,10 +156,37 @@ class Series:
     variants: tuple[Variant, ...]
     deprecated: bool
     location: Location
+    #: Where the series is deprecated, and its since and replacement (a series) when written; None when current.
+    deprecation: Deprecation | None = None
+    #: ``deprecatedSizes``: by the part of the name after the dot (``medium``, ``medium1gi``), a size's
+    #: own deprecation, or None where ``false`` keeps the size current in a deprecated series.
+    deprecated_sizes: Mapping[str, Deprecation | None] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
         return f"{self.prefix}{self.version}"
+
+    def size_deprecation(self, size: str) -> Deprecation | None:
+        """The deprecation of this series' instancetype ``<name>.<size>``; None when it is current.
+
+        A size of ``deprecatedSizes`` says for itself, taking the series' ``since``
+        and its size in the series' replacement where it gives none; any other size
+        of a deprecated series is replaced by the size of the same name in the
+        series' replacement.
+        """
+        own = self.deprecated_sizes.get(size)
+        if own is None and (size in self.deprecated_sizes or not self.deprecated):
+            return None
+        series = (self.deprecation or Deprecation(self.location)) if self.deprecated else None
+        inherited = Deprecation(series.location if series else self.location,
+                                series.since if series else None,
+                                f"{series.replacement}.{size}" if series and series.replacement else None,
+                                series.replacement_location if series else None)
+        if own is None:
+            return inherited
+        if own.replacement is not None:
+            return replace(own, since=own.since or inherited.since)
+        return replace(inherited, location=own.location, since=own.since or inherited.since)
 
 
 @dataclass(frozen=True)
@@ -203,6 +308,8 @@ class Catalog:
     base: Path | None = None
     #: What overlays changed of settings, matrices and series, in the order applied.
     changes: tuple[Change, ...] = ()
+    #: catalog.yaml's ``retired``: the names it no longer defines, by (family, name).
+    retirements: Mapping[tuple[str, str], Retirement] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- preferences
@@ -270,6 +377,8 @@ class Family:
     deprecated: bool
     location: Location
     os_type_location: Location | None = None
+    #: Where the family is deprecated and its ``since`` (a family names no replacement: each preference its own).
+    deprecation: Deprecation | None = None
 
 
 @dataclass(frozen=True)
@@ -294,6 +403,26 @@ class PreferenceDef:
     override_spec: Mapping[str, Any] | None = None
     override_spec_location: Location | None = None
     deprecated: bool | None = None
+    #: Where ``deprecated: true`` (or the mapping) is written, with its own since and replacement.
+    deprecation: Deprecation | None = None
+
+
+def preference_deprecation(pref: PreferenceDef, family: Family) -> Deprecation | None:
+    """The deprecation of a preference: its own, else its family's; None when it is current.
+
+    ``deprecated`` written on the preference replaces the family's (``false`` keeps
+    one preference of a deprecated family current); a preference that names no
+    ``since`` takes its deprecated family's.
+    """
+    deprecated = pref.deprecated if pref.deprecated is not None else family.deprecated
+    if not deprecated:
+        return None
+    inherited = family.deprecation if family.deprecated else None
+    since = inherited.since if inherited else None
+    if pref.deprecated is None:
+        return inherited or Deprecation(family.location)
+    own = pref.deprecation or Deprecation(pref.location)
+    return replace(own, since=own.since or since)
 
 
 @dataclass(frozen=True)

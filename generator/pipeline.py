@@ -23,6 +23,7 @@ from .expand.retain import retained_objects
 from .expand.stamp import stamp
 from .load.catalog import load_catalog
 from .load.gpu import HOW_TO_ENABLE, device_problem, left_out
+from .load.lifecycle import lifecycle_problems
 from .load.preferences import load_preference_catalog
 from .model import Catalog, CatalogObject, PreferenceCatalog, Series, label
 from .objectmeta import label_value_problem
@@ -149,11 +150,18 @@ def load_all(options: BuildOptions) -> tuple[Catalog, PreferenceCatalog]:
     except InputError as exc:  # one run reports the mistakes of both halves of the catalog
         raise InputError([*exc.problems, *_preference_problems(options.catalog_dir)]) from None
     preferences = load_preference_catalog(catalog.base or catalog.root)  # a vendor catalog starts from its base
+    problems = lifecycle_problems(catalog, preferences)  # replacements and retired names, as the files say them
+    if problems:
+        raise InputError(problems)
     overlays = catalog.settings.overlays + tuple(options.overlays)  # catalog.yaml's first, then --overlay
     if overlays:
         from .load.overlays import apply_overlays
 
+        own = catalog.retirements
         catalog, preferences = apply_overlays(catalog, preferences, overlays)
+        problems = lifecycle_problems(catalog, preferences, inherited=own)  # and as the build will have them
+        if problems:
+            raise InputError(problems)
     return catalog, preferences
 
 
@@ -177,7 +185,7 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     own = instancetypes + prefs
     own = stamp(own, catalog.settings.vendor, version, labels=catalog.settings.extra_labels,
                 annotations=catalog.settings.extra_annotations)
-    kept = retained_objects(read_bundles(options.retain_from), own) if options.retain_from else []
+    kept = retained_objects(read_bundles(options.retain_from), own, catalog.retirements) if options.retain_from else []
     return catalog, version, unique([*own, *kept])
 
 

@@ -125,13 +125,28 @@ def test_every_object_the_catalog_dropped_since_v1_0_0_is_retained(release, reta
     assert len(built) == len(default_build().documents) + len(dropped)
 
 
-def test_a_retained_object_is_the_released_one_but_for_the_deprecated_label(release, retained_build):
+#: What the built-in catalog.yaml's ``retired`` says of the names v1.0.0 had and the catalog no longer
+#: defines: (deprecated-since, deprecated-replacement). The gn1 sizes are not retired (GN is built with a device).
+RETIRED_SINCE_V1_0_0 = {
+    "centos.7": ("v1.2.1", "rhel.7"),
+    "centos.7.desktop": ("v1.2.1", "rhel.7.desktop"),
+    "centos.stream8": ("v1.2.1", "centos.stream9"),
+    "centos.stream8.desktop": ("v1.2.1", "centos.stream9.desktop"),
+    "centos.stream8.dpdk": ("v1.2.1", "centos.stream9.dpdk"),
+}
+
+
+def test_a_retained_object_is_the_released_one_but_for_the_deprecated_label_and_its_replacement(
+        release, retained_build):
     out, _ = retained_build
     released = {(d["kind"], d["metadata"]["name"]): d for d in read_yaml_stream(release)}
     built = {(d["kind"], d["metadata"]["name"]): d for d in read_yaml_stream(out / ALL)}
     for key in dropped_since(release):
         carried = copy.deepcopy(built[key])
         assert carried["metadata"]["labels"].pop(label("deprecated")) == "true"
+        annotations = carried["metadata"].get("annotations", {})
+        said = (annotations.pop(label("deprecated-since"), None), annotations.pop(label("deprecated-replacement"), None))
+        assert said == RETIRED_SINCE_V1_0_0.get(key[1], (None, None)), key
         assert carried == released[key], key
         # the version label still says which release it is from
         assert carried["metadata"]["labels"][label("common-instancetypes-version")] == "v1.0.0"

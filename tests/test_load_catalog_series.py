@@ -14,7 +14,7 @@ import pytest
 
 from generator.errors import InputError
 from generator.load.catalog import _spec_problems, load_catalog, series_files
-from generator.model import Series, Size, SizeMatrix, Variant
+from generator.model import Deprecation, Series, Size, SizeMatrix, Variant
 from generator.problems import Location, Problem
 from generator.source.yamlsrc import load_text
 
@@ -112,7 +112,8 @@ def test_a_series_with_every_key_is_read_as_written(make):
         features={"hugepages": "2Mi"}, spec={"annotations": {"k": "v"}},
         variants=(Variant("1gi", {"numa": True}, at("series/a.yaml", 16, 8, "variants", "1gi")),
                   Variant("zz", {"hugepages": "1Gi"}, at("series/a.yaml", 15, 7, "variants", "zz"))),
-        deprecated=True, location=at("series/a.yaml", 1, 1))
+        deprecated=True, location=at("series/a.yaml", 1, 1),
+        deprecation=Deprecation(at("series/a.yaml", 17, 1, "deprecated")))
 
 
 def test_a_series_with_only_the_required_keys_takes_the_defaults(make):

@@ -413,11 +413,11 @@ def test_a_vendor_template_is_used_before_the_builtin_one():
 def test_an_unknown_key_names_the_overlay_line_and_the_closest_key():
     assert errors(write("o.yaml", "series:\n  change:\n    cx:\n      feature: {hugepages: 1Gi}\n")) == [
         "o.yaml:4:7: series.change.cx.feature: unknown key 'feature' (did you mean 'features'?); expected one "
-        "of: class, deprecated, description, displayName, features, icon, matrix, ratio, sizes, spec, variants, "
-        "version"]
+        "of: class, deprecated, deprecatedSizes, description, displayName, features, icon, matrix, ratio, sizes, "
+        "spec, variants, version"]
     assert errors(write("p.yaml", "vendr: acme\n")) == [
         "p.yaml:1:1: vendr: unknown key 'vendr' (did you mean 'vendor'?); expected one of: annotations, labels, "
-        "matrices, parameters, preferences, provider, series, sizes, spellings, traits, vendor, version"]
+        "matrices, parameters, preferences, provider, retired, series, sizes, spellings, traits, vendor, version"]
 
 
 def test_a_wrong_value_says_what_was_expected():

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from generator.load.overlays import _Overlay
-from generator.model import Family, PreferenceDef, Requirements, Trait, TraitRef
+from generator.model import Deprecation, Family, PreferenceDef, Requirements, Trait, TraitRef
 from generator.problems import Location
 from tests.test_load_overlays_settings import applied, builtin, changes, in_tmp, overlay, problems  # noqa: F401
 
@@ -156,7 +156,8 @@ def test_a_new_preference_holds_every_field_located_at_its_line():
         requirements=Requirements(2, "3Gi", at(11, 21, *here, "requirements")),
         spec={"clock": {"preferredClockOffset": {"utc": {}}}}, spec_location=at(12, 13, *here, "spec"),
         override_spec={"devices": {"preferredDiskBus": "sata"}},
-        override_spec_location=at(13, 21, *here, "overrideSpec"), deprecated=True)
+        override_spec_location=at(13, 21, *here, "overrideSpec"), deprecated=True,
+        deprecation=Deprecation(at(14, 7, *here, "deprecated")))
     assert changes(model) == [(("preference", "acme.os"), "o.yaml:3:5: preferences.add.acme.os")]
     assert list(model.preferences) == sorted(model.preferences)
 
@@ -276,6 +277,7 @@ def test_a_change_replaces_the_other_fields_and_keeps_the_rest():
                   "basedOn: rhel.9, tags: [x]}\n")
     assert model.preferences["fedora"] == replace(
         FEDORA, display_name="Fedora!", deprecated=True, based_on="rhel.9", tags=("x",),
+        deprecation=Deprecation(at(3, 40, "preferences", "change", "fedora", "deprecated")),
         based_on_location=at(3, 67, "preferences", "change", "fedora", "basedOn"))
 
 

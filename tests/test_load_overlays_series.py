@@ -10,7 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from generator.load.overlays import _Overlay
-from generator.model import Series, Variant
+from generator.model import Deprecation, Series, Variant
 from generator.problems import Location
 from tests.test_load_overlays_settings import applied, builtin, changes, in_tmp, overlay, problems  # noqa: F401
 
@@ -253,7 +253,7 @@ def test_every_field_of_a_series_changes_and_the_new_version_is_a_new_name():
     old = series(builtin()[0])["cx1"]
     assert catalog.series[0] == replace(
         old, version=2, cls="compute.new", display_name="CX two", description="  New text.  ", icon="fa-new",
-        deprecated=True, ratio=Fraction(3),
+        deprecated=True, deprecation=Deprecation(at(9, 7, "series", "change", "cx", "deprecated")), ratio=Fraction(3),
         features={"dedicatedCPUPlacement": True, "isolateEmulatorThread": True, "hugepages": "1Gi",
                   "maxSocketsMatchVCPUs": True, "realtime": True},
         variants=(Variant("a", {}, at(12, 42, "series", "change", "cx", "variants", "a")),

@@ -16,7 +16,7 @@ import pytest
 
 from generator.errors import InputError
 from generator.load.preferences import load_family, load_preference_catalog, read_preference_catalog
-from generator.model import Family, PreferenceDef, Requirements, TraitRef
+from generator.model import Deprecation, Family, PreferenceDef, Requirements, TraitRef
 from generator.problems import Location, sort_problems
 
 RNG = """
@@ -129,6 +129,7 @@ def test_each_preference_is_read_as_written_with_the_text_around_its_words_trimm
         override_spec={"devices": {"preferredDiskBus": "virtio"}},
         override_spec_location=at(23, 7, *efi, "overrideSpec"),
         deprecated=True,
+        deprecation=Deprecation(at(25, 5, *efi, "deprecated")),
     )
 
 

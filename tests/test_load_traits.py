@@ -284,7 +284,8 @@ def test_wrong_types_are_reported_where_they_are_written(tmp_path):
         "preferences/os.yaml:6:3: preferences.os: preference 'os' has no displayName; set it on the preference "
         "or a preference it is based on",
         "preferences/os.yaml:7:18: preferences.os.displayName: displayName must be a non-empty string, got a list",
-        "preferences/os.yaml:8:17: preferences.os.deprecated: deprecated must be true or false, got a string",
+        "preferences/os.yaml:8:17: preferences.os.deprecated: deprecated must be true, false or a mapping with "
+        "since and replacement, got a string",
     ]
 
 

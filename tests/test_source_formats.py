@@ -80,7 +80,7 @@ def test_a_file_of_any_kind_that_is_a_list_is_refused_whole(kind: str):
 @pytest.mark.parametrize("kind, text, message", [
     ("catalog.yaml", "vendor: x\nversion: v1\nvendorr: y\n",
      "f.yaml:3:1: vendorr: unknown key 'vendorr' (did you mean 'vendor'?); expected one of: extends, overlays, "
-     "parameters, provider, spellings, vendor, version"),
+     "parameters, provider, retired, spellings, vendor, version"),
     ("size matrices (series/sizes.yaml)", "matrices: {s: {small: 1}}\nmatrix: 1\n",
      "f.yaml:2:1: matrix: unknown key 'matrix' (did you mean 'matrices'?); expected one of: matrices"),
     ("preference family (preferences/*.yaml)", "preferences: {a: {description: d}}\nostype: linux\n",
@@ -89,7 +89,7 @@ def test_a_file_of_any_kind_that_is_a_list_is_refused_whole(kind: str):
      "f.yaml:3:1: tag: unknown key 'tag' in a trait; did you mean 'tags'?"),
     ("overlay", "seires: {drop: [u]}\n",
      "f.yaml:1:1: seires: unknown key 'seires' (did you mean 'series'?); expected one of: annotations, labels, "
-     "matrices, parameters, preferences, provider, series, sizes, spellings, traits, vendor, version"),
+     "matrices, parameters, preferences, provider, retired, series, sizes, spellings, traits, vendor, version"),
 ])
 def test_an_unknown_key_is_named_with_the_closest_key_in_the_mapping_named_by_x_in(kind: str, text: str,
                                                                                    message: str):

@@ -82,7 +82,7 @@ def test_a_catalog_can_extend_only_the_builtin_one():
 def test_a_misspelt_top_level_key_is_refused_with_the_closest_key_and_every_known_one():
     assert problems(CATALOG, "extends: builtin\noverlay: []\n", "catalog.yaml") == [
         "catalog.yaml:2:1: overlay: unknown key 'overlay' (did you mean 'overlays'?); expected one of: extends, "
-        "overlays, parameters, provider, spellings, vendor, version"]
+        "overlays, parameters, provider, retired, spellings, vendor, version"]
 
 
 def test_vendor_and_version_are_held_to_the_label_value_rules():
@@ -450,14 +450,15 @@ def test_matrix_spec_and_deprecated_have_their_types():
     assert series(more="deprecated: 1\nmatrix: 5\nspec: []\n") == [
         "series/u.yaml:9:9: matrix: expected a string, got 5",
         "series/u.yaml:10:7: spec: expected a mapping, got a list",
-        "series/u.yaml:8:13: deprecated: expected true or false, got 1",
+        "series/u.yaml:8:13: deprecated: expected true, false or a mapping with since and replacement, got 1",
     ]
 
 
 def test_a_misspelt_series_key_is_refused_with_the_closest_key_and_every_known_one():
     assert series(more="featres: {}\n") == [
         "series/u.yaml:8:1: featres: unknown key 'featres' (did you mean 'features'?); expected one of: class, "
-        "deprecated, description, displayName, features, icon, matrix, prefix, ratio, sizes, spec, variants, version"]
+        "deprecated, deprecatedSizes, description, displayName, features, icon, matrix, prefix, ratio, sizes, spec, "
+        "variants, version"]
 
 
 def test_a_series_file_that_is_a_list_is_refused_whole():

@@ -37,8 +37,8 @@ DESCRIPTION_WORDS = ("expected text that is not blank, at most 65536 characters 
 PREFERENCE_NAME_WORDS = "expected a preference name of lower-case letters, digits, '-' and '.' such as fedora.gpu"
 COMMON_KEYS = "basedOn, deprecated, description, displayName, iconClass, osType, overrideSpec, requirements, spec, " \
               "tags, traits"
-OVERLAY_KEYS = "annotations, labels, matrices, parameters, preferences, provider, series, sizes, spellings, traits, " \
-               "vendor, version"
+OVERLAY_KEYS = "annotations, labels, matrices, parameters, preferences, provider, retired, series, sizes, spellings, " \
+               "traits, vendor, version"
 
 
 # --------------------------------------------------------------------------- _preference
@@ -124,7 +124,7 @@ def test_each_value_of_a_preference_body_is_held_to_its_type(adding: bool):
         "f.yaml:8:37: requirements.disk: unknown key 'disk'; expected one of: cpu, memory",
         "f.yaml:9:7: spec: expected a mapping, got 1",
         "f.yaml:10:15: overrideSpec: expected at least one entry, got an empty mapping",
-        "f.yaml:11:13: deprecated: expected true or false, got 1",
+        "f.yaml:11:13: deprecated: expected true, false or a mapping with since and replacement, got 1",
         f"f.yaml:12:{len(extra) - len(extra.split(': ')[1]) + 1}: {last}",
     ]
 
@@ -364,7 +364,7 @@ def test_a_series_change_changes_something_and_never_the_prefix():
         "overlay.yaml:1:22: series.change.u: expected at least one entry, got an empty mapping"]
     assert of_overlay("series: {change: {u: {prefix: v}}}\n") == [
         "overlay.yaml:1:23: series.change.u.prefix: unknown key 'prefix'; expected one of: class, deprecated, "
-        "description, displayName, features, icon, matrix, ratio, sizes, spec, variants, version"]
+        "deprecatedSizes, description, displayName, features, icon, matrix, ratio, sizes, spec, variants, version"]
 
 
 def test_a_series_change_holds_its_values_to_the_series_format():

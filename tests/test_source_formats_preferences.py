@@ -134,11 +134,12 @@ def test_a_display_name_or_based_on_must_be_text_that_is_not_blank():
     ]
 
 
-def test_deprecated_must_be_true_or_false_in_the_family_and_the_preference():
+def test_deprecated_must_be_true_false_or_a_deprecation_in_the_family_and_the_preference():
     assert family("deprecated: yes\npreferences: {a: {description: d, deprecated: 1}}\n") == [
-        f"{F}:2:47: preferences.a.deprecated: deprecated must be true or false, got a number"]
+        f"{F}:2:47: preferences.a.deprecated: deprecated must be true, false or a mapping with since and "
+        "replacement, got a number"]
     assert family("deprecated: 0\npreferences: {a: {description: d}}\n") == [
-        f"{F}:1:13: deprecated: deprecated must be true or false, got a number"]
+        f"{F}:1:13: deprecated: deprecated must be true, false or a mapping with since, got a number"]
 
 
 def test_tags_are_a_list_of_strings_each_without_commas():

@@ -27,10 +27,10 @@ from generator.problems import sort_problems
 from generator.source import formats
 from tests.helpers import copy_catalog
 
-SERIES_KEYS = "class, deprecated, description, displayName, features, icon, matrix, prefix, ratio, sizes, spec, " \
-              "variants, version"
-OVERLAY_KEYS = "annotations, labels, matrices, parameters, preferences, provider, series, sizes, spellings, traits, vendor, " \
-               "version"
+SERIES_KEYS = "class, deprecated, deprecatedSizes, description, displayName, features, icon, matrix, prefix, ratio, " \
+              "sizes, spec, variants, version"
+OVERLAY_KEYS = "annotations, labels, matrices, parameters, preferences, provider, retired, series, sizes, spellings, " \
+               "traits, vendor, version"
 
 CASES = {
     "catalog.yaml": ("catalog.yaml", """
@@ -43,7 +43,7 @@ CASES = {
         """, [
         "catalog.yaml:1:1: missing required key 'version'",
         "catalog.yaml:2:1: versoin: unknown key 'versoin' (did you mean 'version'?); expected one of: extends, "
-        "overlays, parameters, provider, spellings, vendor, version",
+        "overlays, parameters, provider, retired, spellings, vendor, version",
         "catalog.yaml:6:15: provider.supportURL: expected a string, got 5",
     ]),
     "size matrices": ("series/sizes.yaml", """

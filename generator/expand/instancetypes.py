@@ -18,6 +18,7 @@ from ..merge import deep_merge
 from ..model import Catalog, CatalogObject, Series, Size, label, lines_of
 from ..problems import Location, Problem
 from ..quantity import format_bytes, gib
+from .lifecycle import deprecation_annotations
 
 
 def feature_labels(spec: Mapping[str, Any]) -> dict[str, str]:
@@ -65,7 +66,8 @@ def instancetype(series: Series, size: Size, suffix: str, features: Mapping[str,
         "icon-pf": series.icon,
         **features_found,
     }
-    if series.deprecated:
+    deprecation = series.size_deprecation(size_name)
+    if deprecation is not None:
         labels["deprecated"] = "true"
     return CatalogObject(
         family="instancetype",
@@ -75,6 +77,7 @@ def instancetype(series: Series, size: Size, suffix: str, features: Mapping[str,
         annotations={
             label("displayName"): series.display_name,
             label("description"): series.description,
+            **deprecation_annotations(deprecation),
         },
         spec=spec,
         location=series.location,

@@ -22,10 +22,12 @@ from ..errors import InputError
 from ..load.preferences import read_preference_catalog
 from ..load.traits import suggest
 from ..merge import dig
-from ..model import CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label, lines_of
+from ..model import (CatalogObject, Family, PreferenceCatalog, PreferenceDef, Requirements, label, lines_of,
+                     preference_deprecation)
 from ..objectmeta import label_value_problem
 from ..problems import Location, Problem
 from ..quantity import QuantityError, parse
+from .lifecycle import deprecation_annotations
 from .traits import Layer, compose, trait_layers
 
 PROVIDER_KEYS = ("displayName", "documentationURL", "supportURL")
@@ -215,8 +217,8 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
     composition = compose(_layers(pref, chain, family, identity.os_type, catalog, problems), defaults)
     problems += composition.problems
     spec = composition.spec
-    deprecated = pref.deprecated if pref.deprecated is not None else family.deprecated
-    labels, arch = _spec_labels(spec, bool(deprecated))
+    deprecation = preference_deprecation(pref, family)
+    labels, arch = _spec_labels(spec, deprecation is not None)
     problems += _label_problems(pref, labels)
     cpu = dig(spec, "requirements", "cpu", "guest")
     memory = _memory_bytes(pref, dig(spec, "requirements", "memory", "guest"), problems)
@@ -225,7 +227,8 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
         name=pref.name,
         group=family.name,
         labels=dict(sorted(labels.items())),
-        annotations=dict(sorted(_annotations(pref, identity, _tags(chain, family, catalog), provider).items())),
+        annotations=dict(sorted({**_annotations(pref, identity, _tags(chain, family, catalog), provider),
+                                 **deprecation_annotations(deprecation)}.items())),
         spec=spec,
         location=pref.location,
         facts={"displayName": identity.display_name, "cpu": cpu, "memory": memory,

@@ -6,9 +6,12 @@ still ship it, marked deprecated, so clusters that install the new bundle from
 scratch can run the VMs that were created against the old one. The old bundle
 is the source: nothing is copied into the catalog by hand.
 
-A retained object is shipped exactly as released but for the deprecated label:
-the same labels (its old version label too, which tells validation which release
-to judge it by), annotations and spec, in the kinds it was released in. What
+A retained object is shipped exactly as released but for the deprecated label
+and, where catalog.yaml's ``retired`` names what replaces it, the annotations
+saying so (``deprecated-replacement``, and ``deprecated-since`` unless it was
+released with one): the same labels (its old version label too, which tells
+validation which release to judge it by), annotations and spec, in the kinds it
+was released in. What
 cannot be carried over exactly is refused rather than changed: an object of
 another API version (instancetype.kubevirt.io/v1alpha1 or v1alpha2, while the
 bundles are v1beta1) or with fields a bundle's object does not have (a
@@ -20,14 +23,16 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from ..errors import InputError
-from ..model import API_VERSION, INSTANCETYPE_KINDS, KINDS, CatalogObject, label
+from ..model import (API_VERSION, DEPRECATED_REPLACEMENT, DEPRECATED_SINCE, FAMILIES, INSTANCETYPE_KINDS, KINDS,
+                     CatalogObject, Retirement, label)
 from ..problems import Problem
 from ..quantity import is_quantity, parse as parse_quantity
 from ..source.documents import BundleDoc
 from .instancetypes import feature_labels
+from .lifecycle import held_replacement
 
 #: What an object of a bundle holds, at the top and in its metadata; all of it is carried over.
 _FIELDS = ("apiVersion", "kind", "metadata", "spec")
@@ -91,12 +96,17 @@ def _unusable(doc: BundleDoc) -> Optional[Problem]:
     return None
 
 
-def retained_objects(old: Sequence[BundleDoc], current: Iterable[CatalogObject]) -> list[CatalogObject]:
+def retained_objects(old: Sequence[BundleDoc], current: Iterable[CatalogObject],
+                     retirements: Mapping[tuple[str, str], Retirement] | None = None) -> list[CatalogObject]:
     """Objects of ``old`` whose (kind, name) the catalog no longer produces, labelled deprecated.
 
     Every object of ``old`` is checked, carried over or not: a file that is not a
     bundle of this API version is refused as a whole rather than half used.
+    ``retirements`` (catalog.yaml's ``retired``) give each retained object whose
+    name they retire its replacement, as an object the build holds
+    (``lifecycle.held_replacement``), and the release that retired it.
     """
+    current = list(current)
     produced = {(kind, o.name) for o in current for kind in o.kinds}
     problems: list[Problem] = []
     kept: list[CatalogObject] = []
@@ -123,7 +133,25 @@ def retained_objects(old: Sequence[BundleDoc], current: Iterable[CatalogObject])
         ))
     if problems:
         raise InputError(problems)
-    return _merge_twins(kept)
+    return _merge_twins(_replaced(kept, current, retirements or {}))
+
+
+def _replaced(kept: list[CatalogObject], current: list[CatalogObject],
+              retirements: Mapping[tuple[str, str], Retirement]) -> list[CatalogObject]:
+    """The retained objects, each whose name catalog.yaml retires annotated with its replacement and release."""
+    held = {family: {o.name for o in [*current, *kept] if o.family == family} for family in FAMILIES}
+    found = []
+    for obj in kept:
+        retirement = retirements.get((obj.family, obj.name))
+        if retirement is None:
+            found.append(obj)
+            continue
+        extra = {DEPRECATED_SINCE: obj.annotations.get(DEPRECATED_SINCE) or retirement.since}
+        replacement = held_replacement(obj.family, obj.name, retirements, held[obj.family])
+        if replacement is not None:
+            extra[DEPRECATED_REPLACEMENT] = replacement
+        found.append(replace(obj, annotations={**obj.annotations, **extra}))
+    return found
 
 
 def _merge_twins(objects: list[CatalogObject]) -> list[CatalogObject]:

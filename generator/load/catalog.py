@@ -9,6 +9,7 @@ Problems from every file are collected, so one run reports them all.
 from __future__ import annotations
 
 import stat
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Mapping
@@ -23,6 +24,7 @@ from ..source.inputcheck import read_checked
 from ..source.inputfiles import leads_outside, lookup, usable_folder, yaml_files
 from ..source.schema_fast import whole_number
 from ..source.yamlsrc import Document
+from .lifecycle import deprecation_of, merged, retirements_of, sizes_deprecated
 
 CATALOG_FILE = "catalog.yaml"
 SIZES_FILE = "series/sizes.yaml"
@@ -147,9 +149,13 @@ def _extending(root: Path, doc: Document, problems: list[Problem]) -> Catalog:
                 "traits and preferences through an overlay instead")))
     if problems:
         raise InputError(problems)
+    retired = retirements_of(doc.data.get("retired", {}), doc.source, ("retired",), problems)
+    if problems:
+        raise InputError(problems)
     base_root = builtin_catalog()
     base = load_catalog(base_root)
-    return Catalog(root, _settings(doc, root, base.settings), base.matrices, base.series, base=base_root)
+    return Catalog(root, _settings(doc, root, base.settings), base.matrices, base.series, base=base_root,
+                   retirements=merged(base.retirements, retired.items()))
 
 
 def _matrices(doc: Document) -> dict[str, SizeMatrix]:
@@ -254,7 +260,8 @@ def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Pr
         Variant(suffix, flags, doc.source.locate(("variants", suffix)))
         for suffix, flags in sorted(data.get("variants", {}).items())
     )
-    return Series(
+    deprecated, deprecation = deprecation_of(data.get("deprecated", False), doc.source, ("deprecated",))
+    series = Series(
         prefix=data["prefix"],
         version=data["version"],
         cls=data["class"],
@@ -267,9 +274,15 @@ def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Pr
         features=data.get("features", {}),
         spec=data.get("spec", {}),
         variants=variants,
-        deprecated=data.get("deprecated", False),
+        deprecated=deprecated,
         location=doc.source.locate(()),
+        deprecation=deprecation,
     )
+    if "deprecatedSizes" not in data:
+        return series
+    before = len(problems)
+    sizes_of = sizes_deprecated(data["deprecatedSizes"], doc.source, ("deprecatedSizes",), series, problems)
+    return replace(series, deprecated_sizes=sizes_of) if len(problems) == before else None
 
 
 def series_files(root: Path) -> list[str]:
@@ -298,8 +311,11 @@ def load_catalog(root: Path, *, extra_problems: Iterable[Problem] = ()) -> Catal
                 loaded = _series(doc, matrices, problems)
                 if loaded is not None:
                     series.append(loaded)
+    retired: dict = {}
     if settings_doc is not None:
         problems += _overlay_problems(root, settings_doc) + _parameter_problems(settings_doc)
+        retired = retirements_of(settings_doc.data.get("retired", {}), settings_doc.source, ("retired",), problems)
     if problems or settings_doc is None:
         raise InputError(problems)
-    return Catalog(root, _settings(settings_doc, root), matrices, tuple(series))
+    return Catalog(root, _settings(settings_doc, root), matrices, tuple(series),
+                   retirements=merged({}, retired.items()))

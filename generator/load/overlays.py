@@ -42,6 +42,7 @@ from ..source.yamlsrc import Document, SourceMap
 from . import catalog as load
 from .catalog import parse_ratio, select_sizes
 from .gpu import COUNT_WITHOUT_DEVICE, device_problem
+from .lifecycle import RETIRED_SECTIONS, deprecation_of, merged, retirements_of, sizes_deprecated
 from .traits import spec_problems, suggest
 
 #: Annotations the catalog writes on its objects; an overlay changes them through
@@ -187,12 +188,24 @@ class _Overlay:
             own = load.spellings_of(self.doc)
             fields = {spelling.field for spelling in own}
             changes["spellings"] = (*(s for s in settings.spellings if s.field not in fields), *own)
+        if "retired" in self.data:
+            self.retire()
         if "provider" in self.data:
             changes["provider"] = {**settings.provider, **self.data["provider"]}
             for name in self.prefs.preferences:  # the provider is an annotation of every preference
                 self.record("preference", name, self.at("provider"))
         if changes:
             self.catalog = replace(self.catalog, settings=replace(settings, **changes))
+
+    def retire(self) -> None:
+        """``retired``: entries added or replacing the catalog's of their name; null takes one away."""
+        found = retirements_of(self.data["retired"], self.doc.source, ("retired",), self.problems)
+        for family, name in (key for key, retirement in found.items() if retirement is None):
+            if (family, name) not in self.catalog.retirements:
+                section = next(s for s, f in RETIRED_SECTIONS.items() if f == family)
+                self.problem(("retired", section, name), f"{name!r} is no retired {family} of the catalog: there "
+                             "is no entry to take away", key=True)
+        self.catalog = replace(self.catalog, retirements=merged(self.catalog.retirements, found.items()))
 
     # ------------------------------------------------------------------ sizes and series
 
@@ -330,9 +343,12 @@ class _Overlay:
         before = len(self.problems)
         changes: dict[str, Any] = {}
         for key, attribute in (("version", "version"), ("class", "cls"), ("displayName", "display_name"),
-                               ("icon", "icon"), ("deprecated", "deprecated")):
+                               ("icon", "icon")):
             if key in body:
                 changes[attribute] = body[key]
+        if "deprecated" in body:
+            changes["deprecated"], changes["deprecation"] = deprecation_of(body["deprecated"], self.doc.source,
+                                                                           base + ("deprecated",))
         if "description" in body:
             changes["description"] = body["description"]  # as written, like series/*.yaml
         if "ratio" in body:
@@ -363,6 +379,12 @@ class _Overlay:
         if len(self.problems) > before:
             return None
         changed = replace(series, **changes)
+        if "deprecatedSizes" in body:  # judged against the sizes and variants the series now has
+            sizes = sizes_deprecated(body["deprecatedSizes"], self.doc.source, base + ("deprecatedSizes",), changed,
+                                     self.problems)
+            if len(self.problems) > before:
+                return None
+            changed = replace(changed, deprecated_sizes=sizes)
         if changed.name != series.name and any(s.name == changed.name for s in self.catalog.series):
             self.problem(base + ("version",), f"series {changed.name!r} is already in the catalog")
             return None
@@ -463,7 +485,8 @@ class _Overlay:
                 fields[attribute] = body[key]
                 fields[f"{attribute}_location"] = self.at(*base, key)
         if "deprecated" in body:
-            fields["deprecated"] = body["deprecated"]
+            fields["deprecated"], fields["deprecation"] = deprecation_of(body["deprecated"], self.doc.source,
+                                                                         base + ("deprecated",))
         return fields
 
     def family_of(self, name: str, added: Mapping[str, Any], seen: tuple = ()) -> tuple[str, bool]:

@@ -19,6 +19,7 @@ from ..source.formats.preferences import FAMILY, FAMILY_NAME
 from ..source.inputcheck import present, read_checked
 from ..source.inputfiles import yaml_files
 from ..source.yamlsrc import Document
+from .lifecycle import deprecation_of
 from .traits import load_traits, spec_problems, trait_refs
 
 
@@ -53,6 +54,8 @@ def _fragment(doc: Document, data: Mapping[str, Any], key: str, path: KeyPath,
 def _preference(doc: Document, family: str, name: str, data: Mapping[str, Any],
                 problems: list[Problem]) -> PreferenceDef:
     path = ("preferences", name)
+    deprecated, deprecation = (deprecation_of(data["deprecated"], doc.source, path + ("deprecated",))
+                               if "deprecated" in data else (None, None))
     spec, spec_location = _fragment(doc, data, "spec", path, problems)
     override_spec, override_location = _fragment(doc, data, "overrideSpec", path, problems)
     return PreferenceDef(
@@ -74,7 +77,8 @@ def _preference(doc: Document, family: str, name: str, data: Mapping[str, Any],
         spec_location=spec_location,
         override_spec=override_spec,
         override_spec_location=override_location,
-        deprecated=data.get("deprecated"),
+        deprecated=deprecated,
+        deprecation=deprecation,
     )
 
 
@@ -94,6 +98,7 @@ def load_family(path: Path, display: str,
     if doc is None:
         return None, [], problems
     data = doc.data
+    deprecated, deprecation = deprecation_of(data.get("deprecated", False), doc.source, ("deprecated",))
     family = Family(
         name=path.stem,
         os_type=_text(data, "osType"),
@@ -101,9 +106,10 @@ def load_family(path: Path, display: str,
         tags=_tags(data),
         traits=trait_refs(doc, data.get("traits", []), ("traits",)),
         requirements=_requirements(doc, data, ()),
-        deprecated=data.get("deprecated", False),
+        deprecated=deprecated,
         location=doc.source.locate(()),
         os_type_location=doc.source.locate(("osType",)) if "osType" in data else None,
+        deprecation=deprecation,
     )
     prefs = [_preference(doc, family.name, name, body, problems)
              for name, body in data.get("preferences", {}).items()]

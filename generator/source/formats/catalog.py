@@ -7,7 +7,7 @@ every mistake is reported with its line (see inputcheck.py).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ...features import FEATURES
 from ...quantity import MAX_DIGITS
@@ -36,6 +36,54 @@ DESCRIPTION_MAX = 65_536
 DESCRIPTION = {"type": "string", "pattern": r"\S", "maxLength": DESCRIPTION_MAX,
                "x-expected": f"text that is not blank, at most {DESCRIPTION_MAX} characters (it becomes an "
                              "annotation of each object, and an object's annotations hold 256 KiB at most)"}
+
+#: A catalog object's name, as Kubernetes names objects (a DNS subdomain): ``u1.medium``, ``centos.stream9``.
+OBJECT_NAME: dict[str, Any] = {
+    "type": "string",
+    "pattern": r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+    "maxLength": 253,
+    "x-expected": "an object name of lower-case letters, digits, '-' and '.' such as u1.medium",
+}
+#: A series by its name, the prefix and the version: ``u1``.
+SERIES_NAME: dict[str, Any] = {"type": "string", "pattern": r"^[a-z]([a-z-]{0,14}[a-z])?[1-9][0-9]{0,3}$",
+                               "x-expected": "a series name such as u1"}
+#: A catalog release, as the version label names it: ``v1.3.0``.
+CATALOG_RELEASE: dict[str, Any] = {**LABEL_VALUE, "minLength": 1, "x-expected": "a catalog release such as v1.3.0"}
+
+
+def deprecation(replacement: Mapping[str, Any] | None, where: str, *, removable: bool = False) -> dict[str, Any]:
+    """``deprecated``: true, false, or a mapping with the release that deprecated it (and its replacement).
+
+    ``where`` names the mapping in the message about a key it does not allow;
+    ``removable`` adds null, which an overlay writes to take an entry away.
+    """
+    properties: dict[str, Any] = {"since": CATALOG_RELEASE}
+    if replacement is not None:
+        properties["replacement"] = replacement
+    words = "true, false or a mapping with since" + (" and replacement" if replacement is not None else "")
+    return {"type": ["boolean", "object"] + (["null"] if removable else []), "properties": properties,
+            "minProperties": 1, "additionalProperties": False, "x-in": where,
+            "x-message": {"type": f"expected {words}{', or null to remove it' if removable else ''}, got {{got}}"}}
+
+
+#: A retired name: the catalog release whose build no longer has it, and what replaces it.
+RETIREMENT: dict[str, Any] = {
+    "type": "object",
+    "properties": {"since": CATALOG_RELEASE, "replacement": OBJECT_NAME, "renamed": {"type": "boolean"}},
+    "required": ["since"],
+    "additionalProperties": False,
+    "x-in": "a retirement",
+}
+
+
+def retired(*, removable: bool = False) -> dict[str, Any]:
+    """catalog.yaml's (or an overlay's) ``retired``: by family, the names the catalog no longer defines."""
+    entry = RETIREMENT if not removable else {**RETIREMENT, "type": ["object", "null"]}
+    names = {"type": "object", "minProperties": 1, "propertyNames": {**OBJECT_NAME, "x-at-key": True},
+             "additionalProperties": entry}
+    return {"type": "object", "properties": {"instancetypes": names, "preferences": names}, "minProperties": 1,
+            "additionalProperties": False}
+
 
 FEATURE_FLAGS: dict[str, Any] = {
     "type": "object",
@@ -137,6 +185,8 @@ CATALOG: dict[str, Any] = {
         "overlays": {"type": "array", "items": {"type": "string", "minLength": 1}},
         # Older spellings of settings, for builds for older KubeVirt releases (load/catalog.py).
         "spellings": SPELLINGS,
+        # Names of earlier releases the catalog no longer defines, and their replacements (load/lifecycle.py).
+        "retired": retired(),
     },
     # An extending catalog inherits vendor and version unless it sets them.
     "if": {"required": ["extends"]},
@@ -192,6 +242,15 @@ SIZE_SELECTION: dict[str, Any] = {
     "x-expected": "'all', a list of size names, or a mapping with from, to and exclude",
 }
 
+#: A series' ``deprecatedSizes``: each size true, false (current in a deprecated series) or its deprecation.
+DEPRECATED_SIZES: dict[str, Any] = {
+    "type": "object",
+    "minProperties": 1,
+    "propertyNames": {**SIZE_NAME, "x-at-key": True,
+                      "x-expected": "a size of the series as its names end, such as medium or medium1gi"},
+    "additionalProperties": deprecation(OBJECT_NAME, "a size's deprecation"),
+}
+
 SERIES: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -227,7 +286,10 @@ SERIES: dict[str, Any] = {
             },
             "additionalProperties": FEATURE_FLAGS,
         },
-        "deprecated": {"type": "boolean"},
+        # The whole series; its replacement is a series, whose sizes replace those of the same name.
+        "deprecated": deprecation(SERIES_NAME, "a series' deprecation"),
+        # Sizes deprecated on their own, by the part of the name after the dot (medium, medium1gi).
+        "deprecatedSizes": DEPRECATED_SIZES,
     },
     "required": ["prefix", "version", "class", "displayName", "description", "icon", "ratio"],
     "additionalProperties": False,

@@ -49,7 +49,7 @@ def _preference(*, adding: bool) -> dict[str, Any]:
         "spec": {"type": "object"},
         # It must replace something (docs/catalog-format.md); an empty one never does.
         "overrideSpec": {"type": "object", "minProperties": 1},
-        "deprecated": {"type": "boolean"},
+        "deprecated": formats.deprecation(formats.OBJECT_NAME, "a preference's deprecation"),
     }
     if adding:
         properties["family"] = {"type": "string", "minLength": 1}
@@ -89,6 +89,10 @@ SERIES_CHANGE: dict[str, Any] = {
             "variants", "deprecated")},
         "features": _FEATURE_CHANGES,
         "spec": {"type": "object"},
+        # Merged size by size into the series' own; null takes a size's entry away.
+        "deprecatedSizes": {**formats.DEPRECATED_SIZES,
+                            "additionalProperties": formats.deprecation(formats.OBJECT_NAME, "a size's deprecation",
+                                                                        removable=True)},
     },
     "minProperties": 1,
     "additionalProperties": False,
@@ -124,6 +128,8 @@ OVERLAY: dict[str, Any] = {
         "provider": _PROVIDER,
         # Older spellings for builds for older KubeVirt releases: each replaces the catalog's of its field.
         "spellings": formats.SPELLINGS,
+        # Retired names added or changed, each replacing the catalog's entry of its name; null takes one away.
+        "retired": formats.retired(removable=True),
         "matrices": _section(add=formats.SIZES["properties"]["matrices"]),
         "series": _section(
             add={"type": "object", "minProperties": 1, "propertyNames": _PREFIX_KEY,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalog import DESCRIPTION, QUANTITY
+from .catalog import DESCRIPTION, OBJECT_NAME, QUANTITY, deprecation
 
 #: A preference is an object name (a DNS subdomain): Kubernetes allows 253 characters.
 PREFERENCE_NAME: dict[str, Any] = {
@@ -56,7 +56,16 @@ TRAIT_LIST: dict[str, Any] = {"type": "array", "items": TRAIT_REF}
 _TEXT: dict[str, Any] = {"type": "string", "pattern": r"\S", "x-message": {
     "type": "{name} must be a non-empty string, got {kind}",
     "pattern": "{name} must be a non-empty string, got {got}"}}
-_FLAG: dict[str, Any] = {"type": "boolean", "x-message": "{name} must be true or false, got {kind}"}
+#: ``deprecated`` of a preference: true, false, or the release that deprecated it and the preference replacing it.
+PREFERENCE_DEPRECATION: dict[str, Any] = {
+    **deprecation(OBJECT_NAME, "a preference's deprecation"),
+    "x-message": {"type": "{name} must be true, false or a mapping with since and replacement, got {kind}"},
+}
+#: ``deprecated`` of a family: a family names no replacement, each of its preferences names its own.
+FAMILY_DEPRECATION: dict[str, Any] = {
+    **deprecation(None, "a family's deprecation, which names no replacement (each preference names its own)"),
+    "x-message": {"type": "{name} must be true, false or a mapping with since, got {kind}"},
+}
 #: A spec fragment: its fields are KubeVirt's, checked against KubeVirt's schema (load/traits.py).
 _FRAGMENT: dict[str, Any] = {"type": "object"}
 
@@ -84,7 +93,7 @@ PREFERENCE: dict[str, Any] = {
         "requirements": REQUIREMENTS,
         "spec": _FRAGMENT,
         "overrideSpec": _FRAGMENT,
-        "deprecated": _FLAG,
+        "deprecated": PREFERENCE_DEPRECATION,
     },
     "required": ["description"],
     "additionalProperties": False,
@@ -99,7 +108,7 @@ FAMILY: dict[str, Any] = {
         "tags": TAGS,
         "traits": TRAIT_LIST,
         "requirements": REQUIREMENTS,
-        "deprecated": _FLAG,
+        "deprecated": FAMILY_DEPRECATION,
         "preferences": {
             "type": "object",
             "minProperties": 1,
