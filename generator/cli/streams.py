@@ -70,6 +70,11 @@ class Delivery(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
+    @property
+    def buffer(self) -> "_Bytes":
+        """Where bytes go (click writes a shell's completion script so): delivered as text is, unencoded."""
+        return _Bytes(self)
+
     def fileno(self) -> int:
         if self.fd is None:
             raise io.UnsupportedOperation("fileno")
@@ -109,6 +114,25 @@ class Delivery(io.TextIOBase):
             assert self.stream is not None
             self.stream.write(data.decode(self.target))
             return
+        self.deliver_bytes(data)
+
+    def write_bytes(self, data: bytes) -> None:
+        """``data`` as it is: whole, or the failure recorded as for text."""
+        if data and self.broken is not None:
+            self.lost = True
+        elif data:
+            try:
+                if self.fd is None:
+                    assert self.stream is not None
+                    self.stream.buffer.write(data)  # type: ignore[attr-defined]
+                else:
+                    self.deliver_bytes(data)
+            except OSError as exc:
+                self._fail(exc.strerror or str(exc))
+            except (ValueError, AttributeError):
+                self._fail("it is closed")
+
+    def deliver_bytes(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
             try:
@@ -125,6 +149,22 @@ class Delivery(io.TextIOBase):
                 os.close(devnull)
             except OSError:
                 pass
+
+
+class _Bytes:
+    """The binary side of a Delivery, as click looks for it (``stream.buffer``)."""
+
+    def __init__(self, text: Delivery):
+        self.text = text
+
+    def write(self, data: bytes) -> int:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"a bytes-like object is required, not {type(data).__name__}")
+        self.text.write_bytes(bytes(data))
+        return len(data)
+
+    def flush(self) -> None:
+        self.text.flush()
 
 
 def _descriptor(stream: Any) -> int | None:

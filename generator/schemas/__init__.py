@@ -104,18 +104,19 @@ def shipped_schema(kind: str, release: Release | None = None) -> dict[str, Any]:
 @lru_cache(maxsize=None)
 def checked_schema(kind: str, release: Release | None = None) -> dict[str, Any]:
     """The schema objects are checked against: the shipped one with CHECKED_QUANTITY_PATTERN for each quantity."""
+    return _bounded(shipped_schema(kind, release))  # type: ignore[no-any-return]
 
-    def bounded(node: Any) -> Any:
-        if isinstance(node, list):
-            return [bounded(item) for item in node]
-        if not isinstance(node, dict):
-            return node
-        copied = {key: bounded(value) for key, value in node.items()}
-        if copied.get("pattern") == QUANTITY_PATTERN:
-            copied["pattern"] = CHECKED_QUANTITY_PATTERN
-        return copied
 
-    return bounded(shipped_schema(kind, release))  # type: ignore[no-any-return]
+def _bounded(node: Any) -> Any:
+    """``node`` copied, each quantity's pattern replaced by the one that bounds its digits and exponent."""
+    if isinstance(node, list):
+        return [_bounded(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    copied = {key: _bounded(value) for key, value in node.items()}
+    if copied.get("pattern") == QUANTITY_PATTERN:
+        copied["pattern"] = CHECKED_QUANTITY_PATTERN
+    return copied
 
 
 @lru_cache(maxsize=None)

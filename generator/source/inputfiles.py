@@ -435,6 +435,38 @@ def yaml_files(folder: Path, display: str) -> list[Path]:
     return [folder / name for name in folder_names(folder, display) if name.endswith(".yaml")]
 
 
+@dataclass(frozen=True)
+class _Walk:
+    """What one folder_files walk keeps and is told: the files found so far, and how to treat links."""
+
+    found: list[str]
+    follow: bool
+    within: Path | None
+    catalog: bool
+
+
+def _walk(walk: _Walk, path: Path, shown: str, relative: tuple[str, ...], above: frozenset[tuple[int, int]]) -> None:
+    """Add what is under ``path`` to ``walk.found``; ``above`` holds the folders it is in, to see a loop."""
+    for name in folder_names(path, shown, catalog=walk.catalog):
+        entry, entry_shown, entry_relative = path / name, f"{shown}/{name}", relative + (name,)
+        if not walk.follow and os.path.islink(entry):
+            walk.found.append("/".join(entry_relative))
+            continue
+        info = _lookup(entry, entry_shown, catalog=walk.catalog)
+        if info is None:  # gone since the folder was listed
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            walk.found.append("/".join(entry_relative))
+            continue
+        if os.path.islink(entry):
+            if walk.within is not None:
+                _check_within(entry, entry_shown, walk.within)
+            if (info.st_dev, info.st_ino) in above:
+                raise InputError.at(Location(entry_shown), "is a symbolic link loop: it leads back to a folder "
+                                    "it is in")
+        _walk(walk, entry, entry_shown, entry_relative, above | {(info.st_dev, info.st_ino)})
+
+
 def folder_files(folder: Path, display: str, *, within: Path | None = None, follow: bool = True,
                  catalog: bool = True) -> list[str]:
     """Everything under ``folder`` but its folders, as sorted POSIX paths relative to it; none when it is not there.
@@ -446,28 +478,7 @@ def folder_files(folder: Path, display: str, *, within: Path | None = None, foll
     otherwise every link is an entry of its own. ``catalog``: the folder is a catalog's, for the wording.
     """
     found: list[str] = []
-
-    def walk(path: Path, shown: str, relative: tuple[str, ...], above: frozenset[tuple[int, int]]) -> None:
-        for name in folder_names(path, shown, catalog=catalog):
-            entry, entry_shown, entry_relative = path / name, f"{shown}/{name}", relative + (name,)
-            if not follow and os.path.islink(entry):
-                found.append("/".join(entry_relative))
-                continue
-            info = _lookup(entry, entry_shown, catalog=catalog)
-            if info is None:  # gone since the folder was listed
-                continue
-            if not stat.S_ISDIR(info.st_mode):
-                found.append("/".join(entry_relative))
-                continue
-            if os.path.islink(entry):
-                if within is not None:
-                    _check_within(entry, entry_shown, within)
-                if (info.st_dev, info.st_ino) in above:
-                    raise InputError.at(Location(entry_shown), "is a symbolic link loop: it leads back to a folder "
-                                        "it is in")
-            walk(entry, entry_shown, entry_relative, above | {(info.st_dev, info.st_ino)})
-
     if usable_folder(folder, display, catalog=catalog):
         top = os.stat(folder)
-        walk(folder, display, (), frozenset({(top.st_dev, top.st_ino)}))
+        _walk(_Walk(found, follow, within, catalog), folder, display, (), frozenset({(top.st_dev, top.st_ino)}))
     return sorted(found)
