@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from generator.model import label
+from generator.model import Retirement, label
 from generator.problems import Location
 from generator.schemas.releases import Release
 from generator.source.documents import BundleDoc
@@ -90,17 +90,35 @@ def test_a_parameter_without_a_default_is_counted_and_never_reported():
 
 def test_the_rules_are_registered_in_the_order_they_run():
     assert list(RULES) == ["kind", "unknown-name", "release", "deprecated", "requirements"]
-    assert all(rule.summary and "Example::" in rule.doc for rule in RULES.values())
+    assert all(rule.summary and "Example" in rule.doc for rule in RULES.values())
 
 
 # --------------------------------------------------------------------------- unknown-name
 
 
 def test_an_unknown_name_suggests_the_nearest_names_of_its_family():
+    assert findings(ref("preference", "centos.10.stream", owner=CENTOS, line=6)) == [
+        "vm.yaml:6:11: spec.preference.name: DataImportCronTemplate centos-stream8 names preference "
+        "'centos.10.stream', which the built-in catalog does not have; did you mean 'centos.stream9', "
+        "'centos.stream10' or 'centos.stream9.dpdk'? [unknown-name]"]
+
+
+def test_a_name_the_catalog_renamed_and_then_removed_is_told_step_by_step_with_what_to_use_today():
     assert findings(ref("preference", "centos.8.stream", owner=CENTOS, line=6)) == [
         "vm.yaml:6:11: spec.preference.name: DataImportCronTemplate centos-stream8 names preference "
-        "'centos.8.stream', which the built-in catalog does not have; did you mean 'centos.stream9', "
-        "'centos.stream10' or 'centos.stream9.dpdk'? [unknown-name]"]
+        "'centos.8.stream', which the built-in catalog does not have: centos.8.stream was renamed centos.stream8 "
+        "in v0.4.0, then centos.stream8 was removed in v1.2.1; use 'centos.stream9' [unknown-name]"]
+
+
+@pytest.mark.parametrize(("family", "name", "said"), [
+    ("instancetype", "server.medium", "server.medium was removed in v0.4.0; use 'u1.medium'"),
+    ("preference", "centos.7", "centos.7 was removed in v1.2.1; use 'rhel.7'"),
+    ("preference", "centos.9.stream", "centos.9.stream was renamed centos.stream9 in v0.4.0; use 'centos.stream9'"),
+])
+def test_a_retired_name_says_what_became_of_it_instead_of_a_guess(family, name, said):
+    assert findings(ref(family, name)) == [
+        f"vm.yaml:8:11: spec.{family}.name: VirtualMachine vms/web names {family} '{name}', which the built-in "
+        f"catalog does not have: {said} [unknown-name]"]
 
 
 def test_an_instancetype_is_suggested_among_instancetypes_only():
@@ -236,12 +254,53 @@ def test_a_cluster_kind_the_target_ships_only_namespaced_is_a_kind_finding():
 # --------------------------------------------------------------------------- deprecated
 
 
-def test_a_deprecated_object_is_a_finding_at_the_reference():
-    shipped = made(obj("VirtualMachineClusterPreference", "centos.stream8", {label("deprecated"): "true"}))
+def deprecated(name: str, since: str | None = None, replacement: str | None = None) -> dict:
+    """A preference labelled deprecated, with the annotations a build writes for what its data says."""
+    made_one = obj("VirtualMachineClusterPreference", name, {label("deprecated"): "true"})
+    notes = {label("deprecated-since"): since, label("deprecated-replacement"): replacement}
+    made_one["metadata"]["annotations"] = {key: value for key, value in notes.items() if value is not None}
+    return made_one
+
+
+def test_a_deprecated_object_names_the_release_that_deprecated_it_and_its_replacement():
+    shipped = made(deprecated("centos.stream8", "v1.1.0", "centos.stream9"),
+                   obj("VirtualMachineClusterPreference", "centos.stream9"))
     assert findings(ref("preference", "centos.stream8", line=10), target=shipped) == [
         "vm.yaml:10:11: spec.preference.name: VirtualMachine vms/web names preference 'centos.stream8', which "
-        "bundle shipped.yaml deprecated (labelled instancetype.kubevirt.io/deprecated); it leaves the catalog in a "
-        "later release [deprecated]"]
+        "bundle shipped.yaml deprecated in v1.1.0; use 'centos.stream9' [deprecated]"]
+
+
+def test_a_replacement_deprecated_in_turn_is_followed_to_the_current_object():
+    shipped = made(deprecated("a", "v1.0.0", "b"), deprecated("b", "v1.1.0", "c"),
+                   obj("VirtualMachineClusterPreference", "c"))
+    assert findings(ref("preference", "a"), target=shipped)[0].endswith(
+        "which bundle shipped.yaml deprecated in v1.0.0; use 'c' (its replacement 'b' is not current either) "
+        "[deprecated]")
+
+
+def test_a_replacement_the_target_does_not_hold_is_said_to_be_missing():
+    shipped = made(deprecated("a", "v1.0.0", "gone"))
+    assert findings(ref("preference", "a"), target=shipped)[0].endswith(
+        "which bundle shipped.yaml deprecated in v1.0.0; its replacements end at 'gone', which bundle "
+        "shipped.yaml does not hold [deprecated]")
+
+
+def test_an_object_kept_after_its_catalog_retired_it_says_so():
+    kept = made(deprecated("centos.stream8", "v1.1.0"), obj("VirtualMachineClusterPreference", "centos.stream9"))
+    retired = Retirement("preference", "centos.stream8", "v1.2.1", Location("catalog.yaml", 96, 5), "centos.stream9")
+    target = Target(kept.documents, "the built-in catalog", retirements={("preference", "centos.stream8"): retired})
+    assert findings(ref("preference", "centos.stream8"), target=target) == [
+        "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'centos.stream8', which the "
+        "built-in catalog deprecated in v1.1.0 and its catalog retired in v1.2.1 (kept as released); use "
+        "'centos.stream9' [deprecated]"]
+
+
+def test_the_deprecated_label_alone_is_a_finding_too():
+    shipped = made(deprecated("centos.stream8"))
+    assert findings(ref("preference", "centos.stream8", line=10), target=shipped) == [
+        "vm.yaml:10:11: spec.preference.name: VirtualMachine vms/web names preference 'centos.stream8', which "
+        "bundle shipped.yaml deprecated (labelled instancetype.kubevirt.io/deprecated, no replacement named); it "
+        "leaves the catalog in a later release [deprecated]"]
 
 
 def test_an_object_not_labelled_deprecated_is_no_finding():

@@ -29,18 +29,27 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ...errors import InputError
 from ...expand.kubevirt import OBJECT_LEFT_OUT, Adjustment
-from ...model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS
+from ...expand.lifecycle import lifecycles
+from ...model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Lifecycle, Retirement
 from ...problems import Location
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc, read_bundles
 from ...source.inputfiles import lookup
-from .fates import Fates, Retirement, family_of, fates_of
-from .model import Definition, Reference
+from .model import Definition, Family, Reference
 
 #: The catalog's all-bundle: what a build output folder holds every object in.
 ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 #: What marks a folder as a catalog.
 CATALOG_FILE = "catalog.yaml"
+
+def family_of(kind: str) -> Family | None:
+    """The family of a catalog object's kind; None for any other kind."""
+    if kind in INSTANCETYPE_KINDS:
+        return "instancetype"
+    if kind in PREFERENCE_KINDS:
+        return "preference"
+    return None
+
 
 #: The kinds of each family, the cluster kind first.
 FAMILY_KINDS: Mapping[str, tuple[str, str]] = {"instancetype": INSTANCETYPE_KINDS, "preference": PREFERENCE_KINDS}
@@ -67,7 +76,8 @@ class Target:
         with the field that made it (and the release that brought the field).
     retirements
         The names the catalog once had and no longer has, by family and name, as
-        its lifecycle data records them (a catalog's build only).
+        its catalog.yaml's ``retired`` records them (a catalog's build only; a
+        bundle says only what its objects' labels and annotations say).
     """
 
     documents: tuple[BundleDoc, ...]
@@ -99,9 +109,12 @@ class Target:
         return {family: tuple(sorted(names)) for family, names in found.items()}
 
     @cached_property
-    def fates(self) -> Fates:
-        """What the target knows of its names' fates: its deprecated objects, the names its catalog retired."""
-        return fates_of(self.index, self.retirements)
+    def lifecycle(self) -> Mapping[tuple[str, str], Lifecycle]:
+        """Every name that is not current, by family and name: deprecated objects, retired names, their replacements.
+
+        What ``citgen list`` and the catalog page say too (expand/lifecycle.py).
+        """
+        return lifecycles(self.objects, self.retirements)
 
     def get(self, kind: str, name: str) -> Mapping[str, Any] | None:
         return self.index.get((kind, name))
@@ -150,7 +163,7 @@ def _build(catalog: Path | None, overlays: tuple[Path, ...], kubevirt: Release |
         described += f" with overlay{'s' if len(overlays) > 1 else ''} {_shown(overlays)}"
     if kubevirt is not None:
         described = f"the build for KubeVirt {kubevirt} of {described}"
-    return Target(parse_back(render_bundles(found, objects)), described, kubevirt, left_out)
+    return Target(parse_back(render_bundles(found, objects)), described, kubevirt, left_out, found.retirements)
 
 
 def target_at(path: Path, option: str) -> Target:

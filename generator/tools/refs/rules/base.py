@@ -5,8 +5,9 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
+from ....model import Lifecycle
 from ....problems import Problem, excerpt
 from ..model import Owner, Reference
 from ..target import Resolution, Resolver, Target
@@ -14,7 +15,7 @@ from ..target import Resolution, Resolver, Target
 
 @dataclass(frozen=True)
 class JudgeContext:
-    """What rules judge references against: the target (its objects, and the fates of names) and the resolver."""
+    """What rules judge references against: the target (its objects, and the lifecycle of names) and the resolver."""
 
     target: Target
     resolver: Resolver
@@ -61,3 +62,34 @@ def one_of(words: Sequence[str]) -> str:
     """``'a'``, ``'a' or 'b'``, ``'a', 'b' or 'c'``."""
     shown = [quoted(word) for word in words]
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def _what_became(record: Lifecycle) -> str:
+    """One step of a name's history: ``centos.8.stream was renamed centos.stream8 in v0.4.0``."""
+    when = f" in {record.since}" if record.since else ""
+    name = excerpt(record.name)
+    if record.status == "deprecated":
+        return f"{name} was deprecated{when}"
+    if record.renamed and record.replacement:
+        return f"{name} was renamed {excerpt(record.replacement)}{when}"
+    return f"{name} was removed{when}"
+
+
+def history(record: Lifecycle, lifecycle: Mapping[tuple[str, str], Lifecycle], described: str) -> str:
+    """What became of a name, step by step along its replacements, and what to use today.
+
+    ``centos.8.stream was renamed centos.stream8 in v0.4.0, then centos.stream8 was
+    removed in v1.2.1; use 'centos.stream9'``. The steps are the lifecycle data's
+    (catalog.yaml's ``retired``, the objects' deprecation annotations).
+    """
+    steps = [_what_became(record)]
+    for name in record.chain[:-1] if record.current is not None else record.chain:
+        step = lifecycle.get((record.family, name))
+        if step is not None:
+            steps.append(_what_became(step))
+    said = ", then ".join(steps)
+    if record.current is not None:
+        return f"{said}; use {quoted(record.current)}"
+    if record.chain:
+        return f"{said}; its replacements end at {quoted(record.chain[-1])}, which {described} does not hold"
+    return f"{said}; nothing replaces it"

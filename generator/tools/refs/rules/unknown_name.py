@@ -4,15 +4,17 @@ A reference is looked up in the target (the built-in catalog's build, a catalog'
 the build for a KubeVirt release, or published bundles) and among the objects the
 manifests read define themselves (a VirtualMachineInstancetype beside its
 VirtualMachine, in the same namespace). When the target's lifecycle data knows the
-name was renamed or removed, the finding says so and names what to use today;
+name was renamed or removed (catalog.yaml's ``retired``), the finding tells that
+history, step by step along the replacements, and names what to use today;
 otherwise it suggests the nearest names of the same family.
 
 A reference whose name cannot be known offline (a template parameter without a
 default) is counted as unchecked and never reported.
 
-Example::
+Examples::
 
-    hco.yaml:6:45: [0].metadata.labels['instancetype.kubevirt.io/default-preference']: DataImportCronTemplate centos-stream8 names preference 'centos.8.stream', which the built-in catalog does not have; did you mean 'centos.stream9', 'centos.stream10' or 'centos.stream9.dpdk'? [unknown-name]
+    hco.yaml:6:45: [0].metadata.labels['instancetype.kubevirt.io/default-preference']: DataImportCronTemplate centos-stream8 names preference 'centos.8.stream', which the built-in catalog does not have: centos.8.stream was renamed centos.stream8 in v0.4.0, then centos.stream8 was removed in v1.2.1; use 'centos.stream9' [unknown-name]
+    vm.yaml:8:11: spec.preference.name: VirtualMachine web names preference 'fedoar', which the built-in catalog does not have; did you mean 'fedora'? [unknown-name]
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Iterator, Sequence
 
 from ....problems import Problem
 from ..target import Resolution
-from .base import JudgeContext, names, one_of, quoted
+from .base import JudgeContext, history, names, one_of, quoted
 
 ID = "unknown-name"
 
@@ -47,14 +49,15 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
         if (reference.family, reference.name) in ctx.target.left_out:
             continue  # the release rule's
         message = f"{names(reference)}, which {ctx.target.described} does not have"
-        retired = ctx.target.fates.retirement(reference.family, reference.name)
+        record = ctx.target.lifecycle.get((reference.family, reference.name))
+        retired = record if record is not None and record.status == "retired" else None
         elsewhere = ctx.resolver.namespaces(one.kind, reference.name)
         if elsewhere:
             message += (f" and the manifests read define as a {one.kind} only "
                         f"{', '.join(_namespace(n) for n in elsewhere)}, not {_namespace(reference.owner.namespace)}"
                         "; KubeVirt looks a namespaced kind up in the namespace of the object naming it")
         elif retired is not None:
-            message += f": {retired}"
+            message += f": {history(retired, ctx.target.lifecycle, ctx.target.described)}"
         else:
             nearest = suggestions(reference.name, ctx.resolver.names(reference.family))
             if nearest:
