@@ -31,7 +31,7 @@ import stat
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 import jinja2
 from jinja2.loaders import split_template_path
@@ -347,6 +347,35 @@ def read_text(path: Path | str, display: str | None = None, *, within: Path | No
     puts there unseen.
     """
     return read_text_file(path, display, within=within).text
+
+
+def read_stream_text(stream: BinaryIO, name: str) -> str:
+    """An open stream (standard input) read as read_text reads a file: at most one byte past the size limit.
+
+    A pipe has no size to look at first, so the limit is judged only from what is
+    read; ``name`` is what messages call the stream (``-``). A terminal is refused
+    rather than waited on: nothing was piped in.
+    """
+    limit = limits().max_file_size
+    try:
+        if stream.isatty():
+            raise InputError.at(Location(name), "is a terminal, not a stream of manifests; pipe them in "
+                                "(kubectl get vm -A -o yaml | citgen refs -) or name files")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = stream.read(min(limit + 1 - size, MiB))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise InputError.at(Location(name), f"cannot read: {exc.strerror or exc}") from None
+    except ValueError:  # a closed stream
+        raise InputError.at(Location(name), "cannot read: the stream is closed") from None
+    if size > limit:
+        raise _too_large(name, limit)
+    return decode_text(b"".join(chunks), name).text
 
 
 def read_file(path: Path | str, display: str | None = None, *, within: Path | None = None) -> bytes:

@@ -241,8 +241,9 @@ class _Anchor:
 class _Reader:
     """Builds the documents of one stream from its events; see the module docstring for what it refuses."""
 
-    def __init__(self, text: str, file: str, locate: bool):
+    def __init__(self, text: str, file: str, locate: bool, kept: list[Problem] | None = None):
         self.text = text
+        self.kept = kept  # where a document's problems go when it is handed on without what they refused
         self.loader = Loader(text)
         self.file = file
         self.locate = locate
@@ -423,8 +424,14 @@ class _Reader:
                 f"aliases expand this document to {expanded} nodes from {self.written} written ones; "
                 f"refusing documents that grow by more than {ALIAS_EXPANSION_LIMIT} nodes through aliases"))
         if self.problems:
-            raise InputError(self.problems)
+            self._refuse(self.problems)
         return root[0] if root else None
+
+    def _refuse(self, problems: list[Problem]) -> None:
+        """A document's own problems: raised, or kept for whoever reads on without what they refused."""
+        if self.kept is None:
+            raise InputError(problems)
+        self.kept.extend(problems)
 
     # ------------------------------------------------------------------ pieces of a document
 
@@ -588,13 +595,17 @@ class _Reader:
         self._place(stack, root, value, anchor.size, event)
 
 
-def iter_documents(text: str, file: str) -> Iterator[Document]:
+def iter_documents(text: str, file: str, *, kept: list[Problem] | None = None) -> Iterator[Document]:
     """Yield each document of a YAML stream with its source map.
 
     Raises InputError for malformed YAML and for everything the module
-    docstring lists.
+    docstring lists. ``kept``: a list that the problems of a document's own values
+    (a duplicate key, a key that is no text, a tag, a number, a character) are
+    added to instead, the document then yielded without the values they refused
+    (``citgen refs`` reads on through a manifest with a duplicate key); what stops
+    the reading (malformed YAML, nesting, aliases, documents) is raised all the same.
     """
-    return _Reader(text, file, locate=True).documents()
+    return _Reader(text, file, locate=True, kept=kept).documents()
 
 
 def load_text(text: str, file: str) -> Document:
