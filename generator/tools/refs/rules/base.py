@@ -46,11 +46,12 @@ def quoted(value: str) -> str:
 
 
 def owner_text(owner: Owner) -> str:
-    """The object a reference is written in: ``VirtualMachine vms/web``, ``DataImportCron centos``, ``ConfigMap``."""
+    """The object a reference is written in: ``VirtualMachine vms/web``, ``ConfigMap``, ``object centos`` (no kind)."""
+    kind = excerpt(owner.kind) if owner.kind else "object"
     if not owner.name:
-        return excerpt(owner.kind)
+        return kind if owner.kind else "an object"
     where = f"{owner.namespace}/{owner.name}" if owner.namespace else owner.name
-    return f"{excerpt(owner.kind)} {excerpt(where)}"
+    return f"{kind} {excerpt(where)}"
 
 
 def names(reference: Reference) -> str:
