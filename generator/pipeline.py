@@ -283,8 +283,3 @@ def check_catalog(catalog: Path | None = None, rules: Sequence[str] | None = Non
     problems = validate_documents(documents, context, rules=rules)
     return documents, point_at_sources(problems, objects, found.changes, documents)
 
-
-def catalog_documents(catalog: Path | None = None) -> list[BundleDoc]:
-    """The catalog's all-bundle, rendered and parsed back, without validation."""
-    found, _version, objects = catalog_objects(BuildOptions(catalog=catalog))
-    return list(parse_back(render_bundles(found, objects)))
