@@ -1,6 +1,6 @@
 """generator/source/formats/__init__.py: every kind of input file and its schema, in one place (FILE_KINDS).
 
-The package is data: the schemas of catalog.py, preferences.py and overlay.py under the
+The package is data: the schemas of catalog.py, preferences.py, overlay.py and refs.py under the
 names people know the files by. Each test checks a document of a kind with the one
 explainer (source/inputcheck.py): a file of each kind is accepted, a file that is no
 mapping is refused by each, and the words a schema node may carry (``x-expected``,
@@ -16,7 +16,7 @@ from typing import Any, Mapping
 import pytest
 
 from generator.source import formats
-from generator.source.formats import CATALOG, FAMILY, FILE_KINDS, OVERLAY, SERIES, SIZES, TRAIT
+from generator.source.formats import CATALOG, FAMILY, FILE_KINDS, OVERLAY, REFS_CONFIG, SERIES, SIZES, TRAIT
 from generator.source.inputcheck import schema_problems
 from generator.source.yamlsrc import load_text
 
@@ -36,6 +36,8 @@ ACCEPTED = {
     "preference family (preferences/*.yaml)": "preferences: {fedora: {description: Fedora Linux.}}\n",
     "trait (preferences/traits/*.yaml)": "description: Random.\nspec: {devices: {preferredRng: {}}}\n",
     "overlay": "vendor: example.com\nseries: {drop: [u]}\n",
+    "citgen refs configuration": "names: ['preference=ConfigMap/osmap:data.*', {family: instancetype, kind: VMInstance, "
+                                 "path: spec.instanceType}]\n",
 }
 
 
@@ -47,23 +49,26 @@ def test_the_kinds_of_input_file_are_named_as_people_know_them_in_order():
         "preference family (preferences/*.yaml)",
         "trait (preferences/traits/*.yaml)",
         "overlay",
+        "citgen refs configuration",
     ]
 
 
 def test_each_kind_is_the_schema_its_module_holds():
-    from generator.source.formats import catalog, overlay, preferences
+    from generator.source.formats import catalog, overlay, preferences, refs
 
     assert [id(schema) for schema in FILE_KINDS.values()] == [
         id(catalog.CATALOG), id(catalog.SIZES), id(catalog.SERIES), id(preferences.FAMILY), id(preferences.TRAIT),
-        id(overlay.OVERLAY)]
+        id(overlay.OVERLAY), id(refs.REFS_CONFIG)]
 
 
 def test_the_package_exports_the_schemas_and_the_table_of_kinds():
-    assert sorted(formats.__all__) == ["CATALOG", "FAMILY", "FILE_KINDS", "OVERLAY", "SERIES", "SIZES", "TRAIT"]
+    assert sorted(formats.__all__) == ["CATALOG", "FAMILY", "FILE_KINDS", "OVERLAY", "REFS_CONFIG", "SERIES", "SIZES",
+                                       "TRAIT"]
     exported = {name: getattr(formats, name) for name in formats.__all__}
     assert exported == {"CATALOG": CATALOG, "FAMILY": FAMILY, "FILE_KINDS": FILE_KINDS, "OVERLAY": OVERLAY,
-                        "SERIES": SERIES, "SIZES": SIZES, "TRAIT": TRAIT}
-    assert [id(exported[name]) for name in ("CATALOG", "SIZES", "SERIES", "FAMILY", "TRAIT", "OVERLAY")] == [
+                        "REFS_CONFIG": REFS_CONFIG, "SERIES": SERIES, "SIZES": SIZES, "TRAIT": TRAIT}
+    assert [id(exported[name]) for name in ("CATALOG", "SIZES", "SERIES", "FAMILY", "TRAIT", "OVERLAY",
+                                            "REFS_CONFIG")] == [
         id(schema) for schema in FILE_KINDS.values()]
 
 

@@ -2,7 +2,7 @@
 
 catalog.py holds catalog.yaml, the size matrices and the series files (and the
 small pieces the others reuse), preferences.py the family and trait files,
-overlay.py the vendor overlays. A file is checked against its schema before
+overlay.py the vendor overlays, refs.py the configuration of ``citgen refs``. A file is checked against its schema before
 anything reads it, by the one explainer (source/inputcheck.py), so the loaders
 in load/ trust the shape of what they get and word nothing about it themselves.
 
@@ -29,6 +29,7 @@ from typing import Any, Mapping
 from .catalog import CATALOG, SERIES, SIZES
 from .overlay import OVERLAY
 from .preferences import FAMILY, TRAIT
+from .refs import REFS_CONFIG
 
 #: Every kind of input file and its schema, by the name people know it under.
 FILE_KINDS: Mapping[str, Mapping[str, Any]] = {
@@ -38,6 +39,7 @@ FILE_KINDS: Mapping[str, Mapping[str, Any]] = {
     "preference family (preferences/*.yaml)": FAMILY,
     "trait (preferences/traits/*.yaml)": TRAIT,
     "overlay": OVERLAY,
+    "citgen refs configuration": REFS_CONFIG,
 }
 
-__all__ = ["CATALOG", "FAMILY", "FILE_KINDS", "OVERLAY", "SERIES", "SIZES", "TRAIT"]
+__all__ = ["CATALOG", "FAMILY", "FILE_KINDS", "OVERLAY", "REFS_CONFIG", "SERIES", "SIZES", "TRAIT"]

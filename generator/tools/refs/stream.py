@@ -1,0 +1,199 @@
+"""A YAML stream as the units the scan reads one at a time: its documents, and the items of a List.
+
+``kubectl get vm,datasource -A -o yaml`` writes a whole cluster as one document, a
+List whose ``items`` are the objects. Read whole by the located reader, a dump of
+10,000 VirtualMachines and as many DataSources took 825 MiB, the line and column of
+every key path of every object held at once. So this module first walks the
+stream's events (libyaml's parser through the tool's Loader, building nothing) to
+learn where each document begins and ends and, in a List document, each item; then
+each unit is read on its own from its slice of the text by ``yamlsrc.iter_documents``,
+with every bound and refusal of the one reader, and handed on before the next is
+read. Only one unit is ever built.
+
+A slice keeps its place in the file: its first line is indented by spaces to the
+column it starts at, and the lines above it are added back to every line the reader
+reports (``Unit.locate``, ``_moved``). A List is read item by item only when it
+holds no anchors or aliases, which could refer from one item into another (kubectl
+writes none); otherwise it is read whole, as any other document.
+
+What the reader refuses in a unit's values (a duplicate key, a tag, a number) is
+reported as its problems, and the unit is read without those values; what refuses a
+whole unit (nesting, aliases) is reported and the next unit read. What stops the parser itself (malformed YAML, nesting libyaml gives up on) ends
+the file: the rest of it, from the document where the parser stopped, is handed to
+the reader, so that the refusal is worded and placed as everywhere else in citgen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import yaml
+from yaml.events import (AliasEvent, CollectionEndEvent, CollectionStartEvent, DocumentEndEvent,
+                         DocumentStartEvent, ScalarEvent, SequenceStartEvent, StreamEndEvent)
+
+from ...errors import InputError
+from ...problems import Location, Path, Problem
+from ...source.inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits
+from ...source.yamlclasses import Loader
+from ...source.yamlsrc import SourceMap, iter_documents
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One value the scan reads: a document of a file, or an item of a List document.
+
+    ``path`` is where ``data`` sits in its document (``()``, or ``("items", 3)``);
+    ``source`` locates the key paths of ``data`` as read from its slice, whose first
+    line is ``lines_before`` lines into the file.
+    """
+
+    file: str
+    doc: int
+    path: Path
+    data: Any
+    source: SourceMap
+    lines_before: int = 0
+
+    def locate(self, path: Path, name: str | None = None) -> Location:
+        """Where ``path`` of ``data`` is in the file: line, column, document, and its path in the document."""
+        found = self.source.locate(path)
+        line = found.line + self.lines_before if found.line is not None else None
+        return Location(self.file, line, found.column, self.path + tuple(path), self.doc, name)
+
+
+@dataclass(frozen=True)
+class _Span:
+    """Where a node or document is in the text: its first character and the one after its last."""
+
+    start: int
+    end: int
+    line: int
+    column: int
+
+
+def _span(start: Any, end: Any) -> _Span:
+    return _Span(start.index, end.index, start.line, start.column)
+
+
+def units(text: str, file: str) -> Iterator[Unit | Problem]:
+    """The documents of ``text`` and the items of its List documents, in order, and what the reader refuses.
+
+    ``file`` names the text in every location.
+    """
+    loader = Loader(text)
+    index = 0
+    resume = 0  # where the text not yet read begins
+    most = limits().max_documents
+    try:
+        while True:
+            event = loader.get_event()
+            if isinstance(event, StreamEndEvent):
+                return
+            if not isinstance(event, DocumentStartEvent):
+                continue
+            mark = event.start_mark
+            resume = mark.index
+            if index >= most:
+                yield Problem(Location(file, mark.line + 1, mark.column + 1), (
+                    f"holds more than {most} YAML documents; raise the limit with `citgen {DOCUMENTS_OPTION} N` "
+                    f"or {DOCUMENTS_VARIABLE} if the file is right"))
+                return
+            end, items = _document(loader)
+            if items is None:
+                yield from _read(text, _Span(mark.index, end, mark.line, mark.column), file, index, ())
+            else:
+                for number, item in enumerate(items):
+                    yield from _read(text, item, file, index, ("items", number))
+            index += 1
+            resume = end
+    except yaml.YAMLError:
+        # the parser stopped: the reader reads on from the document it stopped in, and says why in its words
+        yield from _rest(text, resume, file, index)
+    finally:
+        loader.dispose()
+
+
+def _document(loader: Any) -> tuple[int, list[_Span] | None]:
+    """Read one document's events: where it ends, and its items when it is a List to be read item by item.
+
+    A List here is a mapping whose ``kind`` ends in ``List`` and whose ``items`` is a
+    list, with no anchors or aliases anywhere in the document.
+    """
+    depth = 0
+    root_is_map = False
+    expecting_key = True
+    key: str | None = None
+    kind: str | None = None
+    items: list[_Span] | None = None
+    in_items = False
+    item_start: Any = None
+    referring = False
+    while True:
+        event = loader.get_event()
+        if isinstance(event, DocumentEndEvent):
+            listed = items is not None and not referring and isinstance(kind, str) and kind.endswith("List")
+            return event.end_mark.index, items if listed else None
+        if isinstance(event, AliasEvent) or getattr(event, "anchor", None) is not None:
+            referring = True
+        if isinstance(event, CollectionEndEvent):
+            depth -= 1
+            if in_items and depth == 2:
+                items.append(_span(item_start, event.end_mark))  # type: ignore[union-attr]
+            elif in_items and depth == 1:
+                in_items = False
+            continue
+        # the start of a node: a scalar, an alias, or a list or mapping
+        if depth == 0:
+            root_is_map = isinstance(event, CollectionStartEvent) and not isinstance(event, SequenceStartEvent)
+        elif depth == 1 and root_is_map:
+            if expecting_key:
+                key = event.value if isinstance(event, ScalarEvent) else None
+            elif key == "kind" and isinstance(event, ScalarEvent):
+                kind = event.value
+            elif key == "items" and isinstance(event, SequenceStartEvent):
+                items, in_items = [], True
+            expecting_key = not expecting_key
+        elif depth == 2 and in_items:
+            if isinstance(event, CollectionStartEvent):
+                item_start = event.start_mark
+            else:
+                items.append(_span(event.start_mark, event.end_mark))  # type: ignore[union-attr]
+        if isinstance(event, CollectionStartEvent):
+            depth += 1
+
+
+def _read(text: str, span: _Span, file: str, index: int, path: Path) -> Iterator[Unit | Problem]:
+    """The one document of ``span``'s slice, as document ``index`` of the file at ``path``, or its problems."""
+    piece = " " * span.column + text[span.start:span.end]
+    kept: list[Problem] = []
+    try:
+        for document in iter_documents(piece, file, kept=kept):
+            yield from (_moved(problem, span.line, path) for problem in kept)
+            kept.clear()
+            yield Unit(file, index, path, document.data, document.source, span.line)
+    except InputError as exc:
+        yield from (_moved(problem, span.line, path) for problem in exc.problems)
+
+
+def _rest(text: str, start: int, file: str, index: int) -> Iterator[Unit | Problem]:
+    """The text from character ``start`` on, read whole: the documents the reader still builds, then why it stopped."""
+    line = text.count("\n", 0, start)
+    column = start - (text.rfind("\n", 0, start) + 1)
+    piece = " " * column + text[start:]
+    kept: list[Problem] = []
+    try:
+        for number, document in enumerate(iter_documents(piece, file, kept=kept)):
+            yield from (_moved(problem, line, ()) for problem in kept)
+            kept.clear()
+            yield Unit(file, index + number, (), document.data, document.source, line)
+    except InputError as exc:
+        yield from (_moved(problem, line, ()) for problem in exc.problems)
+
+
+def _moved(problem: Problem, lines: int, path: Path) -> Problem:
+    """``problem`` of a slice placed in its file: ``lines`` further down, its key path under ``path``."""
+    at = problem.location
+    line = at.line + lines if at.line is not None else None
+    return Problem(Location(at.file, line, at.column, path + tuple(at.path), at.doc, at.name), problem.message,
+                   problem.rule, problem.since, problem.older_release, problem.severity)

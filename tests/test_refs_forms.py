@@ -1,0 +1,684 @@
+"""generator/tools/refs/forms.py: every form a reference to a catalog object takes, on manifests written here.
+
+Each test reads one manifest (or a few) and lists what the forms find in it, a
+reference as (family, name, kind, via, line, column): the name as KubeVirt will read
+it, the kind as written (None where none is), the form it was found in, and where the
+name is written. Where the owner, the parameter or the reason a reference is not
+checked matters, the test says so.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import pytest
+
+from generator.problems import Problem
+from generator.tools.refs.forms import FORMS, read_unit
+from generator.tools.refs.model import Definition, Reference
+from generator.tools.refs.places import parse_place
+from generator.tools.refs.stream import Unit, units
+
+IT = "label instancetype.kubevirt.io/default-instancetype"
+PREF = "label instancetype.kubevirt.io/default-preference"
+
+
+def read(text: str, *places: str) -> list[Any]:
+    """Everything the forms find in ``text`` (dedented), read as the file m.yaml."""
+    found: list[Any] = []
+    for unit in units(textwrap.dedent(text).lstrip("\n"), "m.yaml"):
+        assert isinstance(unit, Unit), unit
+        found.extend(read_unit(unit, [parse_place(place) for place in places]))
+    return found
+
+
+def refs(text: str, *places: str) -> list[tuple]:
+    """The references in ``text`` as (family, name, kind, via, line, column)."""
+    return [(r.family, r.name, r.kind, r.via, r.location.line, r.location.column)
+            for r in read(text, *places) if isinstance(r, Reference)]
+
+
+def only(text: str, *places: str) -> Reference:
+    """The one reference in ``text``."""
+    found = [r for r in read(text, *places) if isinstance(r, Reference)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+VM = """
+    apiVersion: kubevirt.io/v1
+    kind: VirtualMachine
+    metadata:
+      name: lab
+      namespace: team-a
+    spec:
+      instancetype:
+        kind: VirtualMachineClusterInstancetype
+        name: u1.nano
+      preference:
+        kind: VirtualMachineClusterPreference
+        name: cirros
+      runStrategy: Halted
+"""
+
+
+# --------------------------------------------------------------------------- VirtualMachine
+
+
+def test_a_virtual_machine_names_an_instancetype_and_a_preference_with_their_kinds():
+    assert refs(VM) == [
+        ("instancetype", "u1.nano", "VirtualMachineClusterInstancetype", "spec.instancetype", 9, 11),
+        ("preference", "cirros", "VirtualMachineClusterPreference", "spec.preference", 12, 11),
+    ]
+
+
+def test_the_references_of_a_virtual_machine_share_its_owner_and_point_at_its_document():
+    instancetype, preference = [r for r in read(VM) if isinstance(r, Reference)]
+    assert instancetype.owner is preference.owner
+    assert (instancetype.owner.key, instancetype.owner.kind, instancetype.owner.name,
+            instancetype.owner.namespace) == ("m.yaml#0 $", "VirtualMachine", "lab", "team-a")
+    assert (instancetype.location.doc, instancetype.location.path, instancetype.location.name) == (
+        0, ("spec", "instancetype", "name"), "lab")
+    assert (instancetype.unchecked, instancetype.parameter) == (None, None)
+
+
+def test_a_matcher_without_a_kind_has_none_as_kubevirt_reads_the_cluster_kind():
+    assert refs("""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          instancetype: {name: u1.medium}
+          preference:
+            name: fedora
+            kind: ""
+    """) == [("instancetype", "u1.medium", None, "spec.instancetype", 5, 24),
+             ("preference", "fedora", None, "spec.preference", 7, 11)]
+
+
+def test_a_kind_is_handed_on_as_written_whatever_its_case():
+    assert refs("""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          instancetype: {name: cmedium, kind: virtualMachineInstancetype}
+          preference: {name: fedora, kind: VIRTUALMACHINEPREFERENCES}
+    """) == [("instancetype", "cmedium", "virtualMachineInstancetype", "spec.instancetype", 5, 24),
+             ("preference", "fedora", "VIRTUALMACHINEPREFERENCES", "spec.preference", 6, 22)]
+
+
+def test_a_revision_name_is_no_catalog_name_but_the_name_beside_it_is():
+    assert refs("""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          instancetype: {name: u1.medium, revisionName: vm-u1.medium-v1beta1-1}
+          preference: {revisionName: vm-fedora-v1beta1-1}
+    """) == [("instancetype", "u1.medium", None, "spec.instancetype", 5, 24)]
+
+
+def test_a_matcher_inferred_from_a_volume_is_counted_unchecked_at_the_volume_it_names():
+    found = only("""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          preference:
+            inferFromVolume: rootdisk
+            inferFromVolumeFailurePolicy: Ignore
+    """)
+    assert (found.family, found.name, found.kind, found.location.line, found.location.column) == (
+        "preference", None, None, 6, 22)
+    assert found.unchecked == ("inferred from the labels of the source of volume 'rootdisk' when the "
+                               "VirtualMachine is created (inferFromVolume)")
+
+
+def test_a_virtual_machine_of_another_api_group_is_not_read_as_kubevirt_s():
+    assert refs("""
+        apiVersion: vmoperator.vmware.com/v1alpha1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec: {className: best-effort-small, imageName: ubuntu}
+    """) == []
+
+
+def test_a_name_that_is_no_text_is_a_problem_and_a_null_one_is_no_reference():
+    found = read("""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          instancetype: {name: 4}
+          preference: {name: null}
+    """)
+    assert [str(p) for p in found] == [
+        "m.yaml#0 (vm) $.spec.instancetype.name: spec.instancetype: expected the name of an instancetype as text, "
+        "got 4"]
+    assert (found[0].location.line, found[0].location.column) == (5, 24)
+
+
+def test_a_kind_that_is_no_text_is_a_problem_and_the_name_beside_it_is_not_judged():
+    found = read("""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          preference: {name: fedora, kind: [VirtualMachinePreference]}
+    """)
+    assert [p.message for p in found] == [
+        "spec.preference: expected the kind of a preference as text, got a list"]
+
+
+# --------------------------------------------------------------------------- objects that hold a VirtualMachine
+
+
+@pytest.mark.parametrize("version", ["v1alpha1", "v1beta1"])
+def test_a_pool_names_what_its_virtual_machine_template_names(version: str):
+    text = f"""
+        apiVersion: pool.kubevirt.io/{version}
+        kind: VirtualMachinePool
+        metadata: {{name: pool, namespace: team-b}}
+        spec:
+          replicas: 3
+          virtualMachineTemplate:
+            metadata: {{labels: {{app: web}}}}
+            spec:
+              instancetype: {{name: u1.small}}
+              preference: {{kind: VirtualMachineClusterPreference, name: fedora}}
+    """
+    assert refs(text) == [("instancetype", "u1.small", None, "spec.instancetype", 9, 28),
+                          ("preference", "fedora", "VirtualMachineClusterPreference", "spec.preference", 10, 65)]
+    owner = only(text.replace("preference: {kind: VirtualMachineClusterPreference, name: fedora}", "")).owner
+    assert (owner.key, owner.kind, owner.name, owner.namespace) == (
+        "m.yaml#0 $.spec.virtualMachineTemplate", "VirtualMachinePool", "pool", "team-b")
+
+
+def test_a_snapshot_content_names_what_the_virtual_machine_it_restores_names():
+    found = only("""
+        apiVersion: snapshot.kubevirt.io/v1beta1
+        kind: VirtualMachineSnapshotContent
+        metadata: {name: snap-content}
+        spec:
+          source:
+            virtualMachine:
+              apiVersion: kubevirt.io/v1
+              kind: VirtualMachine
+              metadata: {name: vm}
+              spec:
+                instancetype: {name: cx1.large}
+    """)
+    assert (found.name, found.location.line, found.location.path) == (
+        "cx1.large", 11, ("spec", "source", "virtualMachine", "spec", "instancetype", "name"))
+    assert (found.owner.kind, found.owner.name) == ("VirtualMachineSnapshotContent", "snap-content")
+
+
+def test_a_virtual_machine_shaped_spec_in_a_kind_no_form_reads_is_found_where_it_is():
+    found = only("""
+        apiVersion: infrastructure.cluster.x-k8s.io/v1alpha1
+        kind: KubevirtMachineTemplate
+        metadata: {name: workers, namespace: tenant}
+        spec:
+          template:
+            spec:
+              virtualMachineTemplate:
+                metadata: {namespace: tenant}
+                spec:
+                  instancetype: {name: u1.medium, kind: VirtualMachineClusterInstancetype}
+    """)
+    assert (found.family, found.name, found.kind, found.via, found.location.line, found.location.column) == (
+        "instancetype", "u1.medium", "VirtualMachineClusterInstancetype", "spec.instancetype", 10, 32)
+    assert (found.owner.key, found.owner.kind, found.owner.name) == (
+        "m.yaml#0 $.spec.template.spec.virtualMachineTemplate", "KubevirtMachineTemplate", "workers")
+
+
+def test_a_preference_that_names_nothing_is_not_taken_for_a_matcher():
+    assert refs("""
+        apiVersion: example.com/v1
+        kind: Scheduling
+        metadata: {name: s}
+        spec:
+          preference: {matchExpressions: [{key: zone, operator: In, values: [a]}]}
+    """) == []
+
+
+# --------------------------------------------------------------------------- virt-template
+
+
+TEMPLATE = """
+    apiVersion: template.kubevirt.io/v1beta1
+    kind: VirtualMachineTemplate
+    metadata: {name: fedora-template, namespace: templates}
+    spec:
+      parameters:
+        - name: NAME
+          generate: expression
+          from: "fedora-[a-z0-9]{16}"
+        - name: INSTANCETYPE
+          value: u1.medium
+        - name: PREFERENCE
+          required: true
+        - name: SIZE
+          value: large
+        - name: EMPTY
+      virtualMachine:
+        metadata:
+          name: ${NAME}
+        spec:
+          instancetype:
+            name: ${INSTANCETYPE}
+          preference:
+            name: ${PREFERENCE}
+"""
+
+
+def test_a_virt_template_parameter_s_default_is_the_name_found_where_the_default_is_written():
+    found = [r for r in read(TEMPLATE) if isinstance(r, Reference)][0]
+    assert (found.family, found.name, found.kind, found.via, found.location.line, found.location.column) == (
+        "instancetype", "u1.medium", None, "spec.instancetype", 10, 14)
+    assert (found.parameter, found.unchecked, found.location.path) == (
+        "INSTANCETYPE", None, ("spec", "parameters", 1, "value"))
+    assert (found.owner.key, found.owner.kind, found.owner.name, found.owner.namespace) == (
+        "m.yaml#0 $.spec.virtualMachine", "VirtualMachineTemplate", "fedora-template", "templates")
+
+
+def test_a_required_parameter_without_a_default_is_unchecked_where_it_is_used():
+    found = [r for r in read(TEMPLATE) if isinstance(r, Reference)][1]
+    assert (found.family, found.name, found.location.line, found.location.column, found.parameter) == (
+        "preference", None, 23, 15, "PREFERENCE")
+    assert found.unchecked == ("parameter PREFERENCE is required and has no default: it is given when the "
+                               "template is processed")
+
+
+@pytest.mark.parametrize("used, unchecked", [
+    ("${NAME}", "parameter NAME is generated (expression) when the template is processed"),
+    ("${EMPTY}", "parameter EMPTY has no default value: it is empty unless given when the template is processed"),
+    ("x-${PREFERENCE}", "parameter PREFERENCE is required and has no default: it is given when the template is "
+                        "processed"),
+])
+def test_a_parameter_that_is_generated_empty_or_demanded_leaves_the_name_unknown(used: str, unchecked: str):
+    found = [r for r in read(TEMPLATE.replace("${PREFERENCE}", used)) if isinstance(r, Reference)][1]
+    assert (found.name, found.unchecked) == (None, unchecked)
+
+
+def test_a_name_made_of_text_and_a_parameter_is_found_where_it_is_used():
+    found = [r for r in read(TEMPLATE.replace("${INSTANCETYPE}", "u1.${SIZE}")) if isinstance(r, Reference)][0]
+    assert (found.name, found.parameter, found.location.line, found.location.column) == ("u1.large", "SIZE", 21, 15)
+
+
+def test_a_parameter_written_as_the_whole_value_in_double_braces_is_its_value():
+    assert refs(TEMPLATE.replace("${INSTANCETYPE}", "${{INSTANCETYPE}}"))[0] == (
+        "instancetype", "u1.medium", None, "spec.instancetype", 10, 14)
+
+
+def test_a_parameter_a_virt_template_does_not_define_is_a_problem_and_the_name_is_unchecked():
+    found = read(TEMPLATE.replace("${INSTANCETYPE}", "${INSTANCE_TYPE}"))
+    problems = [p for p in found if isinstance(p, Problem)]
+    assert [(p.location.line, p.location.column, p.message) for p in problems] == [
+        (21, 15, "references undefined parameter INSTANCE_TYPE: virt-template's webhook refuses the template (its "
+                 "parameters: NAME, INSTANCETYPE, PREFERENCE, SIZE, EMPTY)")]
+    reference = next(r for r in found if isinstance(r, Reference))
+    assert (reference.name, reference.unchecked, reference.parameter) == (
+        None, "${INSTANCE_TYPE} names no parameter of the template", "INSTANCE_TYPE")
+
+
+def test_a_v1alpha1_virt_template_is_read_alike():
+    assert refs(TEMPLATE.replace("v1beta1", "v1alpha1"))[0] == (
+        "instancetype", "u1.medium", None, "spec.instancetype", 10, 14)
+
+
+# --------------------------------------------------------------------------- OpenShift Template
+
+
+OPENSHIFT = """
+    apiVersion: template.openshift.io/v1
+    kind: Template
+    metadata: {name: fedora-server, namespace: openshift}
+    labels:
+      instancetype.kubevirt.io/default-preference: ${PREFERENCE}
+      template: fedora-server
+    parameters:
+      - name: PREFERENCE
+        value: fedora
+      - name: SIZE
+        value: medium
+      - name: NAME
+        required: true
+    objects:
+      - apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata:
+          name: ${NAME}
+          namespace: hardcoded
+        spec:
+          instancetype:
+            name: u1.${SIZE}
+          preference:
+            name: ${{PREFERENCE}}
+      - apiVersion: cdi.kubevirt.io/v1beta1
+        kind: DataSource
+        metadata:
+          name: fedora
+          labels:
+            instancetype.kubevirt.io/default-instancetype: ${UNKNOWN}
+"""
+
+
+def test_an_openshift_template_s_objects_labels_and_parameters_are_read():
+    assert refs(OPENSHIFT) == [
+        ("preference", "fedora", None, PREF, 9, 12),
+        ("instancetype", "u1.medium", None, "spec.instancetype", 22, 15),
+        ("preference", "fedora", None, "spec.preference", 9, 12),
+        ("instancetype", None, None, IT, 30, 56),
+    ]
+
+
+def test_a_parameter_openshift_does_not_know_is_left_as_written_and_unchecked_without_a_problem():
+    found = read(OPENSHIFT)
+    assert not [p for p in found if isinstance(p, Problem)]
+    assert found[-1].unchecked == "${UNKNOWN} names no parameter of the template; OpenShift leaves it as written"
+
+
+def test_the_objects_of_an_openshift_template_land_in_the_namespace_it_is_processed_in():
+    owners = {(r.owner.key, r.owner.kind, r.owner.name, r.owner.namespace) for r in read(OPENSHIFT)}
+    assert owners == {("m.yaml#0 $.labels", "Template", "fedora-server", "openshift"),
+                      ("m.yaml#0 $.objects[0]", "Template", "fedora-server", "openshift"),
+                      ("m.yaml#0 $.objects[1]", "Template", "fedora-server", "openshift")}
+
+
+def test_a_template_of_the_older_api_version_v1_is_read_alike():
+    assert refs(OPENSHIFT.replace("template.openshift.io/v1", "v1"))[:2] == [
+        ("preference", "fedora", None, PREF, 9, 12),
+        ("instancetype", "u1.medium", None, "spec.instancetype", 22, 15)]
+
+
+# --------------------------------------------------------------------------- inference labels
+
+
+@pytest.mark.parametrize("api_version, kind", [
+    ("cdi.kubevirt.io/v1beta1", "DataSource"),
+    ("cdi.kubevirt.io/v1beta1", "DataVolume"),
+    ("v1", "PersistentVolumeClaim"),
+    ("snapshot.storage.k8s.io/v1", "VolumeSnapshot"),
+])
+def test_the_inference_labels_of_a_volume_s_source_are_references(api_version: str, kind: str):
+    assert refs(f"""
+        apiVersion: {api_version}
+        kind: {kind}
+        metadata:
+          name: fedora
+          labels:
+            instancetype.kubevirt.io/default-instancetype: u1.medium
+            instancetype.kubevirt.io/default-instancetype-kind: VirtualMachineClusterInstancetype
+            instancetype.kubevirt.io/default-preference: fedora
+    """) == [("instancetype", "u1.medium", "VirtualMachineClusterInstancetype", IT, 6, 52),
+             ("preference", "fedora", None, PREF, 8, 50)]
+
+
+def test_a_kind_label_without_its_name_label_names_nothing():
+    assert refs("""
+        apiVersion: cdi.kubevirt.io/v1beta1
+        kind: DataSource
+        metadata:
+          name: fedora
+          labels:
+            instancetype.kubevirt.io/default-preference-kind: VirtualMachinePreference
+            instancetype.kubevirt.io/default-instancetype: u1.small
+    """) == [("instancetype", "u1.small", None, IT, 7, 52)]
+
+
+def test_a_data_import_cron_names_in_its_labels_and_in_its_template_s():
+    found = read("""
+        apiVersion: cdi.kubevirt.io/v1beta1
+        kind: DataImportCron
+        metadata:
+          name: fedora-cron
+          labels:
+            instancetype.kubevirt.io/default-preference: fedora
+        spec:
+          managedDataSource: fedora
+          template:
+            metadata:
+              labels:
+                instancetype.kubevirt.io/default-instancetype: u1.medium
+            spec: {source: {registry: {url: "docker://quay.io/containerdisks/fedora"}}}
+    """)
+    assert [(r.family, r.name, r.via, r.location.line, r.owner.key) for r in found] == [
+        ("preference", "fedora", PREF, 6, "m.yaml#0 $"),
+        ("instancetype", "u1.medium", IT, 12, "m.yaml#0 $.spec.template")]
+
+
+def test_the_labels_of_a_virtual_machine_s_data_volume_templates_are_references_of_their_own():
+    found = read("""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          instancetype: {name: u1.medium}
+          dataVolumeTemplates:
+            - metadata:
+                name: vm-root
+                labels: {instancetype.kubevirt.io/default-preference: rhel.9}
+              spec: {sourceRef: {kind: DataSource, name: rhel9}}
+    """)
+    assert [(r.family, r.name, r.via, r.location.line, r.location.column, r.owner.key) for r in found] == [
+        ("instancetype", "u1.medium", "spec.instancetype", 5, 24, "m.yaml#0 $"),
+        ("preference", "rhel.9", PREF, 9, 63, "m.yaml#0 $.spec.dataVolumeTemplates[0]")]
+
+
+HCO_ITEM = """
+            - metadata:
+                name: centos-stream9-image-cron
+                labels:
+                  instancetype.kubevirt.io/default-preference: centos.stream9
+              spec: {managedDataSource: centos-stream9, schedule: "0 */12 * * *"}
+"""
+
+
+@pytest.mark.parametrize("api_version, path", [
+    ("hco.kubevirt.io/v1beta1", ("spec", "dataImportCronTemplates")),
+    ("hco.kubevirt.io/v1", ("spec", "workloadSources", "dataImportCronTemplates")),
+    ("hco.kubevirt.io/v1beta1", ("status", "dataImportCronTemplates")),
+])
+def test_the_data_import_cron_templates_of_a_hyperconverged_resource_are_read(api_version: str, path: tuple):
+    nested = "\n".join(f"{'  ' * depth}{key}:" for depth, key in enumerate(path))
+    text = f"apiVersion: {api_version}\nkind: HyperConverged\nmetadata: {{name: kubevirt-hyperconverged}}\n" \
+           f"{nested}\n{textwrap.indent(textwrap.dedent(HCO_ITEM).strip(), '  ' * len(path))}\n"
+    found = only(text)
+    line = 4 + len(path) + 3
+    assert (found.family, found.name, found.via, found.location.line) == ("preference", "centos.stream9", PREF, line)
+    assert found.location.path == path + (0, "metadata", "labels", "instancetype.kubevirt.io/default-preference")
+    assert (found.owner.kind, found.owner.name) == ("HyperConverged", "kubevirt-hyperconverged")
+
+
+def test_the_data_import_cron_templates_of_an_ssp_resource_are_read():
+    found = only("""
+        apiVersion: ssp.kubevirt.io/v1beta3
+        kind: SSP
+        metadata: {name: ssp}
+        spec:
+          commonTemplates:
+            namespace: openshift
+            dataImportCronTemplates:
+              - metadata:
+                  name: fedora-image-cron
+                  labels: {instancetype.kubevirt.io/default-instancetype: u1.small}
+    """)
+    assert (found.name, found.location.line, found.owner.key) == (
+        "u1.small", 10, "m.yaml#0 $.spec.commonTemplates.dataImportCronTemplates[0]")
+
+
+def test_a_bare_list_of_data_import_cron_templates_is_read_item_by_item():
+    found = read("""
+        - metadata:
+            name: centos-stream8-image-cron
+            labels:
+              instancetype.kubevirt.io/default-preference: centos.8.stream
+              instancetype.kubevirt.io/default-instancetype: u1.medium
+          spec: {managedDataSource: centos-stream8}
+        - metadata:
+            name: fedora-image-cron
+            labels: {instancetype.kubevirt.io/default-preference: fedora}
+          spec: {managedDataSource: fedora}
+    """)
+    assert [(r.family, r.name, r.location.line, r.owner.key, r.owner.kind, r.owner.name) for r in found] == [
+        ("instancetype", "u1.medium", 5, "m.yaml#0 $[0]", "", "centos-stream8-image-cron"),
+        ("preference", "centos.8.stream", 4, "m.yaml#0 $[0]", "", "centos-stream8-image-cron"),
+        ("preference", "fedora", 9, "m.yaml#0 $[1]", "", "fedora-image-cron")]
+
+
+def test_labels_of_a_mapping_that_is_no_object_are_read_too():
+    assert refs("""
+        image:
+          metadata:
+            labels: {instancetype.kubevirt.io/default-preference: ubuntu}
+    """) == [("preference", "ubuntu", None, PREF, 3, 59)]
+
+
+# --------------------------------------------------------------------------- definitions
+
+
+def test_catalog_objects_defined_in_the_manifests_are_definitions_with_their_namespaces():
+    found = read("""
+        apiVersion: instancetype.kubevirt.io/v1beta1
+        kind: VirtualMachineInstancetype
+        metadata: {name: cmedium, namespace: team-a}
+        ---
+        apiVersion: instancetype.kubevirt.io/v1beta1
+        kind: VirtualMachinePreference
+        metadata: {name: fedora}
+        ---
+        apiVersion: instancetype.kubevirt.io/v1beta1
+        kind: VirtualMachineClusterInstancetype
+        metadata: {name: csmall, namespace: ignored}
+        ---
+        apiVersion: instancetype.kubevirt.io/v1
+        kind: VirtualMachineClusterPreference
+        metadata:
+          name: windows
+    """)
+    assert [(d.family, d.kind, d.name, d.namespace, d.location.line, d.location.column, d.location.doc)
+            for d in found if isinstance(d, Definition)] == [
+        ("instancetype", "VirtualMachineInstancetype", "cmedium", "team-a", 3, 18, 0),
+        ("preference", "VirtualMachinePreference", "fedora", None, 7, 18, 1),
+        ("instancetype", "VirtualMachineClusterInstancetype", "csmall", None, 11, 18, 2),
+        ("preference", "VirtualMachineClusterPreference", "windows", None, 16, 9, 3)]
+
+
+def test_the_copy_a_controller_revision_holds_defines_nothing():
+    assert read("""
+        apiVersion: apps/v1
+        kind: ControllerRevision
+        metadata: {name: vm-u1.medium-v1beta1-1}
+        data:
+          apiVersion: instancetype.kubevirt.io/v1beta1
+          kind: VirtualMachineClusterInstancetype
+          metadata: {name: u1.medium}
+          spec: {cpu: {guest: 1}, memory: {guest: 4Gi}}
+        revision: 1
+    """) == []
+
+
+# --------------------------------------------------------------------------- strings and placeholders
+
+
+def test_a_manifest_inside_a_block_string_is_text_and_not_read():
+    assert read("""
+        apiVersion: tekton.dev/v1
+        kind: Pipeline
+        metadata: {name: installer}
+        spec:
+          tasks:
+            - name: create-vm
+              params:
+                - name: manifest
+                  value: |-
+                    apiVersion: kubevirt.io/v1
+                    kind: VirtualMachine
+                    spec:
+                      instancetype:
+                        name: $(params.instanceTypeName)
+    """) == []
+
+
+@pytest.mark.parametrize("written, shown", [
+    ("$(params.instanceTypeName)", "$(params.instanceTypeName)"),
+    ("'{{ .Values.instancetype }}'", "{{ .Values.instancetype }}"),
+    ("${INSTANCETYPE:=u1.medium}", "${INSTANCETYPE:=u1.medium}"),
+    ("u1.${SIZE}", "${SIZE}"),
+])
+def test_a_placeholder_another_tool_fills_in_is_unchecked(written: str, shown: str):
+    found = only(f"""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {{name: vm}}
+        spec:
+          instancetype:
+            name: {written}
+    """)
+    assert (found.name, found.location.line) == (None, 6)
+    assert found.unchecked == f"holds {shown!r}, a placeholder another tool fills in before the manifest is applied"
+
+
+# --------------------------------------------------------------------------- places and the registry
+
+
+def test_a_place_the_user_names_makes_references_of_its_values():
+    found = read("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: forklift-vsphere-osmap}
+        data:
+          centos7_64Guest: "centos.7"
+          rhel9_64Guest: "rhel.9"
+    """, "preference=ConfigMap/forklift-*-osmap:data.*")
+    assert [(r.family, r.name, r.kind, r.via, r.location.line, r.location.column) for r in found] == [
+        ("preference", "centos.7", None, "place preference=ConfigMap/forklift-*-osmap:data.*", 5, 20),
+        ("preference", "rhel.9", None, "place preference=ConfigMap/forklift-*-osmap:data.*", 6, 18)]
+    assert found[0].owner is found[1].owner
+
+
+def test_a_place_s_value_that_is_no_text_is_a_problem():
+    found = read("""
+        apiVersion: apps.example.com/v1
+        kind: VMInstance
+        metadata: {name: test}
+        spec: {instanceType: {name: u1.medium}}
+    """, "instancetype=VMInstance:spec.instanceType")
+    assert [(p.location.line, p.message) for p in found] == [
+        (4, "place instancetype=VMInstance:spec.instanceType: expected an instancetype's name as text, got a "
+            "mapping")]
+
+
+def test_a_place_applies_to_the_objects_inside_a_template_with_its_parameters():
+    assert refs("""
+        apiVersion: template.openshift.io/v1
+        kind: Template
+        metadata: {name: t}
+        parameters:
+          - {name: OS, value: rhel.9}
+        objects:
+          - apiVersion: v1
+            kind: ConfigMap
+            metadata: {name: osmap}
+            data: {rhel: "${OS}"}
+    """, "preference=ConfigMap:data.*") == [("preference", "rhel.9", None, "place preference=ConfigMap:data.*", 5, 23)]
+
+
+def test_every_form_is_registered_by_the_kinds_it_reads_and_documented():
+    ids = {(group, kind): registered.id for (group, kind), registered in FORMS.items()}
+    assert ids == {
+        ("kubevirt.io", "VirtualMachine"): "virtual-machine",
+        ("pool.kubevirt.io", "VirtualMachinePool"): "virtual-machine-pool",
+        ("snapshot.kubevirt.io", "VirtualMachineSnapshotContent"): "snapshot-content",
+        ("template.kubevirt.io", "VirtualMachineTemplate"): "virt-template",
+        ("template.openshift.io", "Template"): "openshift-template",
+        ("", "Template"): "openshift-template",
+        ("instancetype.kubevirt.io", "VirtualMachineInstancetype"): "definition",
+        ("instancetype.kubevirt.io", "VirtualMachineClusterInstancetype"): "definition",
+        ("instancetype.kubevirt.io", "VirtualMachinePreference"): "definition",
+        ("instancetype.kubevirt.io", "VirtualMachineClusterPreference"): "definition",
+    }
+    assert all(registered.summary for registered in FORMS.values())
