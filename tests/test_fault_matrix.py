@@ -41,6 +41,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.cli.options import (CpuCount, DocumentCount, GpuCount, KubevirtParam, QuantityParam, Seconds,
                                    SelectorParam, SizeParam)
+from generator.cli.refs import PlaceParam
 from tests.conftest import SWAGGER, shared_file
 from tests.helpers import REPO, bits_apply, copy_catalog, snapshot
 
@@ -61,12 +62,46 @@ FAULTS: dict[type, tuple[str, ...]] = {
     DocumentCount: ("digits",),
     KubevirtParam: ("digits", "control"),
     SelectorParam: ("digits", "control"),
+    PlaceParam: ("digits", "control"),
     click.types.StringParamType: ("control",),
     click.Choice: (),  # click itself refuses anything but its choices, as a usage error
     click.types.BoolParamType: (),  # flags: nothing to give
 }
 
 STREAMS = ("closed", "full", "ascii")
+
+#: What ``citgen refs`` reads in its clean run: a VirtualMachine and a DataSource naming catalog objects that fit.
+MANIFESTS = """\
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: web
+  namespace: shop
+spec:
+  instancetype:
+    name: u1.medium
+  preference:
+    kind: VirtualMachineClusterPreference
+    name: fedora
+  template:
+    spec:
+      domain:
+        devices: {}
+---
+apiVersion: cdi.kubevirt.io/v1beta1
+kind: DataSource
+metadata:
+  name: fedora
+  namespace: shop
+  labels:
+    instancetype.kubevirt.io/default-instancetype: u1.small
+    instancetype.kubevirt.io/default-preference: fedora
+spec:
+  source:
+    pvc:
+      name: fedora
+      namespace: shop
+"""
 
 
 # --------------------------------------------------------------------------- the tree
@@ -139,6 +174,7 @@ RUNS: dict[str, Callable[[Place], dict[str, Any]]] = {
     "init": lambda p: {"directory": p.fresh("new-catalog")},
     "list": lambda p: {},
     "readme": lambda p: {"catalog": p.catalog, "path": p.root / "README.md"},
+    "refs": lambda p: {"paths": (p.root / "manifests.yaml",)},
     "schema import": lambda p: {"path": p.root / "swagger.json", "out_dir": p.root / "schemas"},
     "site": lambda p: {"out": p.root / "site"},
     "validate": lambda p: {"files": (p.bundle,)},
@@ -152,6 +188,7 @@ CATALOG_READS: dict[str, tuple[str, ...] | None] = {
     "validate": None,
     "list": ("catalog.yaml", "series", "preferences"),
     "readme": ("catalog.yaml", "series", "preferences"),
+    "refs": None,
 }
 #: The parameters of a clean run that are inputs other than a catalog.
 OTHER_INPUTS = ("files",)
@@ -166,6 +203,7 @@ def make_place(root: Path) -> Place:
     (root / "bundle-2.yaml").write_bytes(bundle)
     shutil.copy(REPO / "tests" / "cases" / "expand" / "windows-11-u1-large" / "vm.yaml", root / "vm.yaml")
     shutil.copy(REPO / "README.md", root / "README.md")
+    (root / "manifests.yaml").write_text(MANIFESTS, encoding="utf-8")
     shutil.copy(shared_file(SWAGGER), root / "swagger.json")
     (root / "fresh").mkdir()
     for command in ("build", "site", "schema import"):  # the earlier outputs every fault must leave as they are

@@ -6,11 +6,16 @@ and today's build. """
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
+from click.testing import CliRunner
 
+from generator.cli import main
 from generator.model import label
 from generator.problems import Location
 from generator.source.documents import BundleDoc
@@ -18,6 +23,7 @@ from generator.tools.refs.model import Definition, Owner, Reference, Scan
 from generator.tools.refs.target import Target, target_objects
 from generator.tools.refs.upgrade import meaning_changes, render_markdown, render_text, upgrade
 from tests.conftest import SHARED, shared_file
+from tests.helpers import copy_catalog
 
 V0_1_0 = SHARED / "reference" / "releases" / "v0.1.0-all.yaml"
 V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml"
@@ -195,3 +201,103 @@ def test_an_upgrade_that_changes_nothing_says_so():
     assert render_text(result) == ("from the built-in catalog to the built-in catalog: 0 references to 0 objects "
                                    "broken, 0 to 0 objects newly deprecated, 0 to 0 objects changed in meaning; "
                                    "1 reference checked, 1 file read\n")
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def vm(name: str, instancetype: str, preference: str) -> dict:
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name, "namespace": "shop"},
+            "spec": {"instancetype": {"name": instancetype}, "preference": {"name": preference},
+                     "template": {"spec": {"domain": {"devices": {}}}}}}
+
+
+@pytest.fixture
+def vms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """VirtualMachines written against upstream's v1.0.0: two name preferences that release deprecated and later
+    removed, one a network instancetype, one what is current throughout."""
+    monkeypatch.chdir(tmp_path)
+    documents = [vm("build-8", "u1.medium", "centos.stream8"), vm("build-7", "u1.small", "centos.7"),
+                 vm("router", "n1.medium", "fedora"), vm("web", "u1.medium", "fedora"),
+                 vm("legacy", "u1.medium", "centos.stream8")]
+    path = tmp_path / "vms.yaml"
+    path.write_text(yaml.safe_dump_all(documents, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def refs(*args: str | Path) -> Any:
+    return CliRunner().invoke(main, ["refs", *map(str, args)])
+
+
+def test_from_v1_0_0_to_todays_build_lists_what_breaks_and_exits_1(vms):
+    old = shared_file(V1_0_0)
+    run = refs("vms.yaml", "--from", old)
+    assert run.exit_code == 1
+    assert run.stdout == (
+        "Names that no longer resolve:\n"
+        "  preference centos.7 (VirtualMachineClusterPreference), 1 reference: the built-in catalog does not have "
+        "it: centos.7 was removed in v1.2.1; use 'rhel.7'\n"
+        "    vms.yaml:25:11 VirtualMachine shop/build-7\n"
+        "  preference centos.stream8 (VirtualMachineClusterPreference), 2 references: the built-in catalog does not "
+        "have it: centos.stream8 was removed in v1.2.1; use 'centos.stream9'\n"
+        "    vms.yaml:10:11 VirtualMachine shop/build-8\n"
+        "    vms.yaml:70:11 VirtualMachine shop/legacy\n"
+        "\n"
+        "A VirtualMachine already running keeps the copy of its instancetype and preference it stored (its "
+        "ControllerRevision) and runs on; what breaks is creating it again from its manifest (a GitOps re-sync, a "
+        "new cluster, a restore), and every VirtualMachine that has none yet.\n"
+        "\n"
+        f"from bundle {old} to the built-in catalog: 3 references to 2 objects broken, 0 to 0 objects newly "
+        "deprecated, 0 to 0 objects changed in meaning; 10 references checked, 1 file read\n")
+    assert run.stderr.splitlines()[0] == (
+        "error: vms.yaml#0 (build-8) $.spec.preference.name: VirtualMachine shop/build-8 names preference "
+        "'centos.stream8', which no longer resolves after the upgrade to the built-in catalog: the built-in catalog "
+        "does not have it: centos.stream8 was removed in v1.2.1; use 'centos.stream9' [upgrade-breaks]")
+
+
+def test_the_upgrade_as_json_counts_per_object(vms):
+    report = json.loads(refs("vms.yaml", "--from", shared_file(V1_0_0), "--format", "json").stdout)
+    assert report["counts"]["breaks"] == 3 and report["counts"]["breaksObjects"] == 2
+    assert [(n["name"], n["references"], [p["line"] for p in n["places"]]) for n in report["upgrade"]["breaks"]] == [
+        ("centos.7", 1, [25]), ("centos.stream8", 2, [10, 70])]
+    assert [p["rule"] for p in report["problems"]] == ["upgrade-breaks"] * 3
+
+
+def test_the_upgrade_as_a_pull_request_comment(vms):
+    run = refs("vms.yaml", "--from", shared_file(V1_0_0), "--format", "markdown")
+    assert run.stdout.startswith("### citgen refs: references this upgrade breaks or changes\n\nFrom bundle ")
+    assert ("| `centos.stream8` preference | 2 | the built-in catalog does not have it: centos.stream8 was removed in "
+            "v1.2.1; use 'centos.stream9' | `vms.yaml:10:11` (VirtualMachine shop/build-8), `vms.yaml:70:11` "
+            "(VirtualMachine shop/legacy) |") in run.stdout
+
+
+def test_from_v0_1_0_the_n1_sizes_changed_meaning(vms):
+    run = refs("vms.yaml", "--from", shared_file(V0_1_0), "--format", "json")
+    report = json.loads(run.stdout)
+    assert [(n["name"], n["what"]) for n in report["upgrade"]["changes"]] == [
+        ("n1.medium", "class none -> network, vCPUs 1 -> 4, dedicated CPUs no -> yes")]
+
+
+def test_a_build_output_folder_and_a_catalog_folder_are_sides_too(vms, previous_output, tmp_path):
+    copy_catalog(tmp_path / "catalog")
+    run = refs("vms.yaml", "--from", previous_output, "--to", tmp_path / "catalog")
+    assert run.exit_code == 0, run.output
+    assert run.stdout.endswith(f"from build {previous_output} to catalog {tmp_path / 'catalog'}: 0 references to 0 "
+                               "objects broken, 0 to 0 objects newly deprecated, 0 to 0 objects changed in meaning; "
+                               "10 references checked, 1 file read\n")
+
+
+def test_a_downgrade_is_an_upgrade_read_backwards(vms):
+    run = refs("vms.yaml", "--from", shared_file(V1_0_0), "--to", shared_file(V0_1_0), "--format", "json")
+    report = json.loads(run.stdout)
+    assert run.exit_code == 1
+    assert [n["name"] for n in report["upgrade"]["breaks"]] == ["centos.stream8", "u1.medium", "u1.small"]
+
+
+def test_a_folder_that_is_neither_a_build_nor_a_catalog_is_refused(vms, tmp_path):
+    (tmp_path / "empty").mkdir()
+    run = refs("vms.yaml", "--from", tmp_path / "empty")
+    assert run.exit_code == 2
+    assert run.stderr == (f"error: --from: '{tmp_path / 'empty'}' is neither a catalog (catalog.yaml) nor a build "
+                          "output (common-instancetypes-all-bundle.yaml); name a bundle file, a folder citgen build "
+                          "wrote, or a catalog folder\n")

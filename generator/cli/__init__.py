@@ -37,6 +37,7 @@ LAZY_COMMANDS = {
     "site": ("generator.cli.site", "site"),
     "list": ("generator.cli.list", "list_"),
     "readme": ("generator.cli.readme", "readme"),
+    "refs": ("generator.cli.refs", "refs"),
 }
 
 

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ... import escape
 from ...model import Lifecycle, label
-from ...problems import Problem, excerpt
+from ...problems import Problem, excerpt, sort_problems
 from ...quantity import QuantityError, parse as parse_quantity
 from .model import Reference, Scan
 from .rules.base import history, owner_text, quoted
@@ -91,7 +91,7 @@ class Upgrade:
                 "changes": sum(n.count for n in self.changes), "changesObjects": len(self.changes)}
 
     def problems(self) -> list[Problem]:
-        """Each reference of the report as a located finding, for annotations and programs."""
+        """Each reference of the report as a located finding, for annotations and programs, in file order."""
         found = []
         for rule, entries, verb in ((BREAKS, self.breaks, "no longer resolves"),
                                     (DEPRECATES, self.deprecates, "is deprecated"),
@@ -101,7 +101,7 @@ class Upgrade:
                     found.append(Problem(reference.location, (
                         f"{owner_text(reference.owner)} names {entry.family} {quoted(entry.name)}, which {verb} "
                         f"after the upgrade to {self.new.described}: {entry.what}"), rule))
-        return found
+        return sort_problems(found)
 
 
 # --------------------------------------------------------------------------- comparing

@@ -1,0 +1,202 @@
+"""``citgen refs PATH... | -``: every reference to catalog objects in manifests, judged against what a cluster will have.
+
+The scan (tools/refs/scan.py) finds the references in files, folders or standard
+input; the judge (tools/refs/judge.py) looks each up in the target
+(tools/refs/target.py: the built-in catalog's build, a catalog's, the build for a
+KubeVirt release, or published bundles) and reports what its rules find. With
+``--from OLD`` the references are looked up in OLD and in NEW (``--to``, or the
+target) instead, and the report is what the upgrade breaks, deprecates or changes
+(tools/refs/upgrade.py).
+
+Exit status: 0 nothing found; 1 findings (or an upgrade that breaks or changes a
+reference, or a file that could not be used beside others that could); 2 nothing
+could be read, or an option or target that cannot be used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import click
+
+from .. import escape
+from ..errors import InputError
+from ..problems import Location, Problem, excerpt
+from ..result import Result
+from ..schemas.releases import Release
+from ..tools.refs.judge import Verdict, judge
+from ..tools.refs.model import Reference, Scan
+from ..tools.refs.target import Target, target_at, target_objects
+from ..tools.refs.upgrade import record as upgrade_record, render_markdown, render_text, upgrade
+from .options import CheckedParam, catalog_option, command, kubevirt_option
+
+MARKDOWN_HELP = "a pull-request comment (a table of findings, or of what an upgrade breaks and changes)"
+
+
+class PlaceParam(CheckedParam):
+    """A place a user names, where values are catalog names (``--names``), as the scan's places.parse_place reads it."""
+
+    name = "SPEC"
+
+    def check(self, value: str, option: str) -> Any:
+        if not value.isprintable():
+            raise ValueError(f"expected text without control characters, line breaks or direction marks, got "
+                             f"{excerpt(value)!r}")
+        from ..tools.refs.places import parse_place
+
+        return parse_place(value, option)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def summary(verdict: Verdict, target: Target, unread: int = 0) -> str:
+    """The line closing the judge's report: what was checked against what, and what was found.
+
+    ``unread`` counts the scan's own problems: what it could not read or use.
+    """
+    said = f"{_plural(verdict.checked, 'reference')} checked against {target.described}"
+    if verdict.unchecked:
+        said += f", {verdict.unchecked} unchecked (no value offline)"
+    said += f"; {_plural(verdict.files, 'file')} read"
+    if verdict.skipped:
+        said += f", {verdict.skipped} skipped (no Kubernetes manifests and no references)"
+    if unread:
+        said += f", {_plural(unread, 'problem')} reading them"
+    found = len(verdict.findings)
+    return f"{said}; {_plural(found, 'finding') if found else 'nothing found'}"
+
+
+def _where(problem: Problem) -> str:
+    loc = problem.location
+    where = loc.file
+    if loc.line is not None:
+        where += f":{loc.line}"
+        if loc.column is not None:
+            where += f":{loc.column}"
+    elif loc.doc is not None:
+        where += f"#{loc.doc}"
+    return where
+
+
+def render_findings_markdown(problems: Sequence[Problem], closing: str) -> str:
+    """The judge's findings as a pull-request comment: one table row each, every name escaped."""
+    md, code, cell = escape.markdown, escape.markdown_code, escape.markdown_cell
+    if not problems:
+        return f"### citgen refs: nothing found\n\n{md(closing)}\n"
+    lines = [f"### citgen refs: {_plural(len(problems), 'finding')}", "",
+             "| where | finding | rule |", "| --- | --- | --- |"]
+    lines += [f"| {cell(code(_where(p)))} | {cell(md(p.message))} | {cell(code(p.rule))} |" for p in problems]
+    return "\n".join([*lines, "", md(closing)]) + "\n"
+
+
+def _reference(one: Reference, resolved: bool | None) -> dict[str, Any]:
+    loc = one.location
+    return {"family": one.family, "name": one.name, "kind": one.kind, "via": one.via, "unchecked": one.unchecked,
+            "parameter": one.parameter, "resolved": resolved,
+            "file": loc.file, "line": loc.line, "column": loc.column, "document": loc.doc,
+            "owner": {"kind": one.owner.kind, "name": one.owner.name, "namespace": one.owner.namespace}}
+
+
+def _target_options(catalog: Path | None, overlays: Sequence[Path], bundles: Sequence[Path],
+                    kubevirt: Release | None) -> list[str]:
+    return [name for name, given in (("--catalog", catalog), ("--overlay", overlays), ("--bundle", bundles),
+                                     ("--kubevirt", kubevirt)) if given]
+
+
+def _scan(paths: Sequence[str], places: Sequence[Any]) -> Scan:
+    from ..tools.refs.scan import scan
+
+    return scan(tuple(paths), tuple(places))
+
+
+def _nothing_read(found: Scan) -> Result | None:
+    """The refusal of a scan that could read no file at all: exit 2."""
+    if found.files:
+        return None
+    problems = found.problems or (Problem(Location("citgen"), "no file to read: name manifests, folders or -"),)
+    return Result("refs", problems=tuple(problems), notes=("citgen: nothing could be read",), unusable=True)
+
+
+@command("refs", formats={"markdown": MARKDOWN_HELP})
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
+@catalog_option
+@click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Overlay applied to the catalog's build the references are judged against. Repeatable.")
+@click.option("--bundle", "bundles", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Judge against the objects of this published bundle (what a virt-operator release deploys, "
+                   "or a vendor's) instead of a build. Repeatable.")
+@kubevirt_option("Judge against the catalog's build for this KubeVirt release (citgen build --kubevirt): an "
+                 "object it leaves out is a finding")
+@click.option("--names", "names", multiple=True, type=PlaceParam(),
+              help="A place whose values are catalog names, in objects of a kind (and name), as SPEC says "
+                   "(docs/refs.md). Repeatable.")
+@click.option("--names-file", "names_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A file of such places, one SPEC a line (docs/refs.md).")
+@click.option("--from", "old", type=click.Path(path_type=Path), default=None, metavar="OLD",
+              help="Report what upgrading from OLD (a bundle file, a build output folder or a catalog folder) "
+                   "breaks, deprecates or changes, instead of judging the references.")
+@click.option("--to", "new", type=click.Path(path_type=Path), default=None, metavar="NEW",
+              help="With --from: the catalog upgraded to, as OLD is given (default: the target the other "
+                   "options choose, the built-in catalog's build without them).")
+def refs(paths: tuple[str, ...], catalog: Path | None, overlays: tuple[Path, ...], bundles: tuple[Path, ...],
+         kubevirt: Release | None, names: tuple[Any, ...], names_file: Path | None, old: Path | None,
+         new: Path | None) -> Result:
+    """Check every reference to catalog objects in PATH... (files, folders, or - for standard input).
+
+    Reads Kubernetes manifests (multi-document files, kind: List dumps of
+    kubectl get -o yaml, folders of *.yaml, *.yml and *.json) and finds the
+    instancetypes and preferences they name: VirtualMachines and their pools and
+    templates, the inference labels of DataSources, DataVolumes, PVCs and
+    DataImportCrons, and the places --names gives. Each is judged against what
+    the cluster will have (the built-in catalog by default; --catalog,
+    --bundle, --kubevirt): unknown names, deprecated objects, kinds KubeVirt
+    does not accept, unmet preference requirements, objects a KubeVirt
+    release's build leaves out.
+
+    With --from OLD (and --to NEW) it lists what the upgrade breaks instead.
+
+    Exit status: 0 nothing found, 1 findings (or an upgrade that breaks or
+    changes a reference), 2 nothing could be read or an option is unusable.
+    """
+    chosen = _target_options(catalog, overlays, bundles, kubevirt)
+    after = target_at(new, "--to") if new is not None else None  # read first: an unusable NEW is refused as such
+    if new is not None and old is None:
+        raise InputError.at(Location("--to"), "--to names the catalog upgraded to; give --from, the one upgraded "
+                            "from, too")
+    if new is not None and chosen:
+        raise InputError.at(Location(chosen[0]), f"{', '.join(chosen)} chooses the target, and --to already "
+                            "names it; give one or the other")
+    places = list(names)
+    if names_file is not None:
+        from ..tools.refs.places import load_places
+
+        places += load_places(names_file)
+    before = target_at(old, "--from") if old is not None else None
+    target = after if after is not None else target_objects(catalog, overlays, bundles, kubevirt)
+    found = _scan(paths, places)
+    refused = _nothing_read(found)
+    if refused is not None:
+        return refused
+    if before is not None:
+        return _upgrade(found, before, target)
+    verdict = judge(found, target)
+    closing = summary(verdict, target, len(found.problems))
+    resolved = {id(r.reference): r.resolved for r in verdict.resolutions}
+    return Result("refs", problems=(*found.problems, *verdict.findings), product=closing + "\n",
+                  counts={**verdict.counts, "problems": len(found.problems)}, found=bool(verdict.findings),
+                  data={"target": target.described, "kubevirt": str(target.kubevirt) if target.kubevirt else None,
+                        "skipped": list(found.skipped),
+                        "references": [_reference(r, resolved.get(id(r)) if r.name is not None else None)
+                                       for r in found.references]},
+                  renditions={"markdown": render_findings_markdown([*found.problems, *verdict.findings], closing)})
+
+
+def _upgrade(found: Scan, old: Target, new: Target) -> Result:
+    result = upgrade(found, old, new)
+    return Result("refs", problems=(*found.problems, *result.problems()), product=render_text(result),
+                  counts=result.counts, found=result.found, data={"upgrade": upgrade_record(result),
+                                                                  "skipped": list(found.skipped)},
+                  renditions={"markdown": render_markdown(result)})
