@@ -21,6 +21,7 @@ from click.testing import CliRunner, Result as Run
 from generator.cli import main
 from tests.conftest import SHARED, shared_file
 from tests.helpers import copy_catalog
+from tests.test_escape_writers import HOSTILE, assert_columns_kept, assert_json, assert_lines, assert_markdown
 
 V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml"
 
@@ -360,3 +361,33 @@ def test_a_file_that_is_not_yaml_beside_one_that_is_is_a_problem_and_exit_1(here
     assert run.stderr.startswith("error: broken.yaml:2:1: malformed YAML: ")
     assert run.stdout == ("2 references checked against the built-in catalog; 2 files read, 1 problem reading them; "
                           "nothing found\n")
+
+
+# --------------------------------------------------------------------------- hostile names, in every format
+
+
+@pytest.fixture
+def hostile(here: Path) -> Path:
+    """VMs whose names, and the names they give their preference, are the hostile strings of every writer's test."""
+    return write(here, "vms.yaml", *[vm(text, "u1.medium", text) for text in HOSTILE],
+                 *[vm(text, "u1.medium", "centos.stream8") for text in HOSTILE])
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_hostile_names_take_no_effect_in_text_and_github(hostile, fmt):
+    for args in (("vms.yaml",), ("vms.yaml", "--from", shared_file(V1_0_0))):
+        run = refs(*args, "--format", fmt)
+        assert run.exit_code == 1
+        assert_lines(run.stdout + run.stderr, commands=fmt == "github")
+
+
+def test_hostile_names_come_back_whole_from_json(hostile):
+    assert_json(refs("vms.yaml", "--format", "json").stdout)
+    assert_json(refs("vms.yaml", "--from", shared_file(V1_0_0), "--format", "json").stdout, holds=())
+
+
+def test_hostile_names_are_no_markdown_in_either_comment(hostile):
+    for args in (("vms.yaml",), ("vms.yaml", "--from", shared_file(V1_0_0))):
+        shown = refs(*args, "--format", "markdown").stdout
+        assert_markdown(shown)
+        assert_columns_kept(shown)
