@@ -66,3 +66,50 @@ def test_a_deprecated_series_is_labelled_deprecated(catalog, tmp_path):
     deprecated = {d["metadata"]["name"] for d in docs if d["metadata"]["labels"].get(label("deprecated")) == "true"}
     assert deprecated == {d["metadata"]["name"] for d in docs if d["metadata"]["name"].startswith("o1.")}
     assert len(deprecated) == 9
+
+
+def test_a_deprecation_with_since_and_replacement_is_written_beside_the_label_and_validates(catalog, tmp_path):
+    series = catalog / "series" / "o.yaml"
+    series.write_text(series.read_text() + "deprecated: {since: v1.9.0, replacement: u1}\n"
+                                           "deprecatedSizes: {nano: {replacement: u1.micro}}\n")
+    family = catalog / "preferences" / "cirros.yaml"
+    family.write_text("deprecated: {since: v1.9.0}\n" + family.read_text().replace(
+        "  cirros:\n", "  cirros:\n    deprecated: {replacement: alpine}\n", 1))
+    result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "out" / "common-clusterinstancetypes-bundle.yaml").read_text()
+    [nano] = [document for document in text.split("---\n") if "\n  name: o1.nano\n" in document]
+    assert nano == (
+        "apiVersion: instancetype.kubevirt.io/v1beta1\n"
+        "kind: VirtualMachineClusterInstancetype\n"
+        "metadata:\n"
+        "  annotations:\n"
+        "    instancetype.kubevirt.io/deprecated-replacement: u1.micro\n"
+        "    instancetype.kubevirt.io/deprecated-since: v1.9.0\n"
+        "    instancetype.kubevirt.io/description: >-\n"
+        "      Like general purpose, but the guest sees twice the memory the host sets aside for it, so more VMs "
+        "fit on\n"
+        "      a node. For workloads that rarely touch all of their memory at once.\n"
+        "    instancetype.kubevirt.io/displayName: Overcommitted\n"
+        "  labels:\n"
+        "    instancetype.kubevirt.io/class: overcommitted\n"
+        "    instancetype.kubevirt.io/common-instancetypes-version: v1.8.0-dev\n"
+        "    instancetype.kubevirt.io/cpu: '1'\n"
+        "    instancetype.kubevirt.io/deprecated: 'true'\n"
+        "    instancetype.kubevirt.io/icon-pf: pficon-virtual-machine\n"
+        "    instancetype.kubevirt.io/memory: 512Mi\n"
+        "    instancetype.kubevirt.io/size: nano\n"
+        "    instancetype.kubevirt.io/vendor: kubevirt.io\n"
+        "    instancetype.kubevirt.io/version: '1'\n"
+        "  name: o1.nano\n"
+        "spec:\n"
+        "  cpu:\n"
+        "    guest: 1\n"
+        "  memory:\n"
+        "    guest: 512Mi\n"
+        "    overcommitPercent: 50\n")
+    docs = read_yaml_stream(tmp_path / "out" / "common-preferences-bundle.yaml")
+    cirros = next(d for d in docs if d["metadata"]["name"] == "cirros")
+    assert (cirros["metadata"]["annotations"][label("deprecated-since")],
+            cirros["metadata"]["annotations"][label("deprecated-replacement")],
+            cirros["metadata"]["labels"][label("deprecated")]) == ("v1.9.0", "alpine", "true")

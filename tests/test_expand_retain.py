@@ -145,7 +145,8 @@ def test_a_retained_object_is_the_released_one_but_for_the_deprecated_label_and_
         carried = copy.deepcopy(built[key])
         assert carried["metadata"]["labels"].pop(label("deprecated")) == "true"
         annotations = carried["metadata"].get("annotations", {})
-        said = (annotations.pop(label("deprecated-since"), None), annotations.pop(label("deprecated-replacement"), None))
+        said = (annotations.pop(label("deprecated-since"), None),
+                annotations.pop(label("deprecated-replacement"), None))
         assert said == RETIRED_SINCE_V1_0_0.get(key[1], (None, None)), key
         assert carried == released[key], key
         # the version label still says which release it is from

@@ -115,3 +115,63 @@ def test_selector_semantics(selector, labels, expected):
 def test_selector_syntax_errors_say_what_is_expected():
     with pytest.raises(InputError, match="expected key=value, key!=value, key, !key"):
         parse_selector("cpu in 4")
+
+
+# --------------------------------------------------------------------------- deprecations
+
+
+DEPRECATING = """\
+series:
+  change:
+    o1:
+      deprecated: {since: v1.9.0, replacement: u1}
+      deprecatedSizes: {nano: {replacement: u1.micro}, micro: true}
+    u1:
+      deprecatedSizes: {micro: {replacement: u1.small}}
+preferences:
+  change:
+    cirros: {deprecated: true}
+"""
+
+
+@pytest.fixture
+def vendor(tmp_path):
+    """A catalog extending the built-in one whose overlay deprecates o1 (to u1), two sizes and cirros."""
+    (tmp_path / "catalog.yaml").write_text("extends: builtin\noverlays: [o.yaml]\n")
+    (tmp_path / "o.yaml").write_text(DEPRECATING)
+    return str(tmp_path)
+
+
+def test_the_table_shows_a_deprecated_column_only_when_something_listed_is_deprecated(vendor):
+    result = CliRunner().invoke(main, ["list", "--catalog", vendor, "--series", "o1", "--series", "u1", "--cpu", "1",
+                                       "--memory", "1Gi"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "NAME       CLASS             VCPUS   MEMORY   FEATURES   KUBEVIRT   DEPRECATED",
+        "o1.micro   overcommitted     1       1Gi      -          v1.0       since v1.9.0, use u1.micro -> u1.small",
+        "u1.micro   general.purpose   1       1Gi      -          v1.0       use u1.small",
+    ]
+    assert "DEPRECATED" not in CliRunner().invoke(main, ["list", "--catalog", vendor, "--series", "u1",
+                                                         "--cpu", "2"]).output
+    assert "DEPRECATED" not in CliRunner().invoke(main, ["list"]).output
+
+
+def test_a_deprecated_preference_that_says_nothing_more_is_marked_yes(vendor):
+    result = CliRunner().invoke(main, ["list", "--catalog", vendor, "--preferences", "-l", "deprecated"])
+    assert result.output.splitlines()[1].split()[0] == "cirros"
+    assert result.output.splitlines()[1].split()[-1] == "yes"
+
+
+def test_json_records_say_since_the_replacement_and_where_it_leads(vendor):
+    result = CliRunner().invoke(main, ["list", "--catalog", vendor, "-o", "json", "--series", "o1", "--cpu", "1"])
+    records = {r["name"]: r["deprecated"] for r in json.loads(result.output)}
+    assert records == {
+        "o1.medium": {"since": "v1.9.0", "replacement": "u1.medium", "chain": ["u1.medium"], "current": "u1.medium"},
+        "o1.micro": {"since": "v1.9.0", "replacement": "u1.micro", "chain": ["u1.micro", "u1.small"],
+                     "current": "u1.small"},
+        "o1.nano": {"since": "v1.9.0", "replacement": "u1.micro", "chain": ["u1.micro", "u1.small"],
+                    "current": "u1.small"},
+        "o1.small": {"since": "v1.9.0", "replacement": "u1.small", "chain": ["u1.small"], "current": "u1.small"},
+    }
+    current = json.loads(CliRunner().invoke(main, ["list", "-o", "json", "--series", "u1", "--cpu", "8"]).output)
+    assert [(r["name"], r["deprecated"]) for r in current] == [("u1.2xlarge", None)]

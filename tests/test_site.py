@@ -176,3 +176,49 @@ def test_an_existing_directory_that_is_not_a_site_is_not_replaced(tmp_path: Path
         f"error: {tmp_path / 'site'}: refusing to replace a directory that is not an earlier citgen output "
         "(it has no CHECKSUMS.sha256); choose an empty or new --out")
     assert snapshot(tmp_path / "site") == {"notes.txt": b"mine\n"}
+
+
+def test_the_data_lists_the_retired_names_and_what_replaces_them(site_dir: Path):
+    retired = {r["name"]: r for r in read_data(site_dir)["retired"]}
+    assert retired["centos.8.stream"] == {"name": "centos.8.stream", "family": "preference", "since": "v0.4.0",
+                                          "replacement": "centos.stream8", "chain": ["centos.stream8",
+                                                                                     "centos.stream9"],
+                                          "current": "centos.stream9", "renamed": True}
+    assert retired["server.micro"] == {"name": "server.micro", "family": "instancetype", "since": "v0.4.0",
+                                       "replacement": "u1.nano", "chain": ["u1.nano"], "current": "u1.nano",
+                                       "renamed": False}
+    assert len(retired) == 17
+    data = read_data(site_dir)
+    assert {it["lifecycle"] for it in data["instancetypes"]} | {p["lifecycle"] for p in data["preferences"]} == {None}
+
+
+def test_deprecated_objects_carry_since_and_replacement_in_the_data(tmp_path: Path):
+    (tmp_path / "catalog").mkdir()
+    (tmp_path / "catalog" / "catalog.yaml").write_text("extends: builtin\noverlays: [o.yaml]\n")
+    (tmp_path / "catalog" / "o.yaml").write_text(
+        "series: {change: {o1: {deprecated: {since: v1.9.0, replacement: u1}}}}\n"
+        "preferences: {change: {alpine: {deprecated: {replacement: debian}}}}\n")
+    data = site(tmp_path / "site", "--catalog", str(tmp_path / "catalog"))
+    series = {s["name"]: s for s in data["series"]}
+    assert (series["o1"]["deprecated"], series["o1"]["deprecatedSince"], series["o1"]["replacement"]) == (
+        True, "v1.9.0", "u1")
+    assert (series["u1"]["deprecatedSince"], series["u1"]["replacement"]) == ("", "")
+    its = {it["name"]: it for it in data["instancetypes"]}
+    assert its["o1.large"]["lifecycle"] == {"since": "v1.9.0", "replacement": "u1.large", "chain": ["u1.large"],
+                                            "current": "u1.large", "renamed": False}
+    assert its["u1.large"]["lifecycle"] is None
+    prefs = {p["name"]: p for p in data["preferences"]}
+    assert prefs["alpine"]["lifecycle"] == {"since": "", "replacement": "debian", "chain": ["debian"],
+                                            "current": "debian", "renamed": False}
+
+
+def test_a_deprecated_object_is_not_replaced_by_a_retired_name_on_the_page_either(tmp_path: Path):
+    (tmp_path / "catalog").mkdir()
+    (tmp_path / "catalog" / "catalog.yaml").write_text("extends: builtin\noverlays: [o.yaml]\n")
+    (tmp_path / "catalog" / "o.yaml").write_text(
+        "preferences: {change: {alpine: {deprecated: {replacement: centos.8.stream}}}}\n")
+    result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "site"), "--catalog",
+                                       str(tmp_path / "catalog")])
+    assert result.exit_code == 2
+    assert "replacement 'centos.8.stream' of 'alpine' was retired in v0.4.0" in result.output
+    assert not (tmp_path / "site").exists()

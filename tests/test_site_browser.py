@@ -380,6 +380,43 @@ def test_deprecated_objects_are_marked(context, tmp_path):
             ".pref", "els => els.filter(e => e.querySelector('.deprecated')).map(e => e.dataset.name)")
         assert cards == ["centos.7", "centos.7.desktop", "centos.stream8", "centos.stream8.desktop",
                          "centos.stream8.dpdk"]
+        # catalog.yaml's retired names give the retained preferences their replacement, a link to it
+        assert page.page.inner_text("[data-name='centos.stream8'] .deprecated") == \
+            "Deprecated since v1.2.1 · use centos.stream9"
+        assert page.page.get_attribute("[data-name='centos.7'] .deprecated a", "href") == "#rhel.7"
+        assert page.page.inner_text("[data-name='gn1.xlarge']").endswith("deprecated")
+        assert page.console == []
+    finally:
+        page.close()
+
+
+def test_the_retired_names_are_listed_with_what_to_use_instead(at):
+    page = at()
+    rows = page.page.eval_on_selector_all(
+        "#retired-names tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))")
+    assert len(rows) == 17
+    assert rows[0] == ["highperformance.large", "instancetype", "v0.4.0", "d1.large"]
+    assert ["centos.8.stream", "preference", "v0.4.0", "renamed to centos.stream8 → centos.stream9"] in rows
+    assert ["centos.7", "preference", "v1.2.1", "rhel.7"] in rows
+    assert page.page.get_attribute("#retired-names tr[data-name='server.micro'] a", "href") == "#u1.nano"
+    assert page.page.is_visible("#retired-link")
+
+
+def test_a_deprecated_series_and_its_sizes_name_their_replacements(context, tmp_path):
+    catalog = tmp_path / "catalog"
+    catalog.mkdir()
+    (catalog / "catalog.yaml").write_text("extends: builtin\noverlays: [o.yaml]\n")
+    (catalog / "o.yaml").write_text("series: {change: {o1: {deprecated: {since: v1.9.0, replacement: u1}}}}\n"
+                                    "retired: {instancetypes: {server.micro: null}}\n")
+    page = Page(context, write_site(tmp_path / "site", "--catalog", str(catalog))).load("#o1.medium")
+    try:
+        assert page.page.inner_text("#series-o1 .deprecated") == "Deprecated since v1.9.0 · replaced by U1"
+        assert page.page.get_attribute("#series-o1 .deprecated a", "href") == "#series-u1"
+        assert page.page.inner_text("#details p").endswith("deprecated since v1.9.0 · use u1.medium")
+        assert page.page.get_attribute("#details p a", "href") == "#u1.medium"
+        label = page.page.get_attribute("#size-grid a[data-name='o1.medium']", "aria-label")
+        assert label == "o1.medium, 1 vCPU, 4Gi memory, deprecated, use u1.medium"
+        assert "server.micro" not in page.page.inner_text("#retired-names")
         assert page.console == []
     finally:
         page.close()

@@ -11,7 +11,8 @@ import click
 
 from .. import escape
 from ..expand.kubevirt import for_release, oldest_accepting
-from ..model import CatalogObject
+from ..expand.lifecycle import lifecycles
+from ..model import CatalogObject, Lifecycle
 from ..outputs import readme as readme_tables
 from ..outputs.tables import memory, text_table
 from ..pipeline import BuildOptions, catalog_objects
@@ -31,6 +32,24 @@ def _preference_row(obj: CatalogObject) -> list[str]:
     facts = obj.facts
     return [obj.name, str(facts.get("displayName", "")), str(facts.get("cpu") or "-"),
             readme_tables.required_memory(obj), str(facts.get("architecture") or "-"), _oldest(obj)]
+
+
+def deprecated_cell(record: Lifecycle | None) -> str:
+    """The DEPRECATED column: ``-`` for a current object, else since when and what to use instead, as far as said."""
+    if record is None:
+        return "-"
+    said = [f"since {record.since}"] if record.since else []
+    if record.chain:
+        said.append("use " + " -> ".join(record.chain))
+    return ", ".join(said) or "yes"
+
+
+def deprecated_record(record: Lifecycle | None) -> dict | None:
+    """What ``-o json`` says of an object's deprecation: null for a current object."""
+    if record is None:
+        return None
+    return {"since": record.since, "replacement": record.replacement, "chain": list(record.chain),
+            "current": record.current}
 
 
 def _oldest(obj: CatalogObject) -> str:
@@ -59,7 +78,9 @@ def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: i
 
     The KUBEVIRT column is the oldest KubeVirt release whose API server accepts the
     object as listed; with --kubevirt the objects are those a build for that
-    release holds, fields it lacks respelt or left out.
+    release holds, fields it lacks respelt or left out. A DEPRECATED column is
+    added when a listed object is deprecated: since which release, and what to
+    use instead (the replacement, followed to a current object).
     """
     query = Query(family="preference" if preferences else "instancetype", series=tuple(series), cpu=cpu,
                   memory=memory_, selector=selector or ())
@@ -67,14 +88,20 @@ def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: i
     if kubevirt is not None:
         objects, _ = for_release(objects, kubevirt, found.settings.spellings)
     chosen = query.select(objects)
-    records = [{"name": o.name, "labels": dict(o.labels), "spec": o.spec, "kubevirt": _oldest(o)} for o in chosen]
+    lifecycle = lifecycles(objects, found.retirements)
+    of = [lifecycle.get((o.family, o.name)) for o in chosen]
+    records = [{"name": o.name, "labels": dict(o.labels), "spec": o.spec, "kubevirt": _oldest(o),
+                "deprecated": deprecated_record(record)} for o, record in zip(chosen, of)]
+    # The DEPRECATED column only where something listed is: the usual listing stays as it was.
+    header, rows = ((["NAME", "DISPLAY NAME", "MIN VCPUS", "MIN MEMORY", "ARCH", "KUBEVIRT"],
+                     [_preference_row(o) for o in chosen]) if preferences else
+                    (["NAME", "CLASS", "VCPUS", "MEMORY", "FEATURES", "KUBEVIRT"], [_row(o) for o in chosen]))
+    if any(of):
+        header, rows = header + ["DEPRECATED"], [row + [deprecated_cell(r)] for row, r in zip(rows, of)]
     if output == "name":
         shown = "".join(f"{o.name}\n" for o in chosen)
     elif output == "json":
         shown = escape.json_text(records, indent=2, sort_keys=True) + "\n"
-    elif preferences:
-        shown = text_table(["NAME", "DISPLAY NAME", "MIN VCPUS", "MIN MEMORY", "ARCH", "KUBEVIRT"],
-                           [_preference_row(o) for o in chosen])
     else:
-        shown = text_table(["NAME", "CLASS", "VCPUS", "MEMORY", "FEATURES", "KUBEVIRT"], [_row(o) for o in chosen])
+        shown = text_table(header, rows)
     return Result("list", product=shown, counts={query.family + "s": len(chosen)}, data={"objects": records})

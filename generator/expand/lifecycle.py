@@ -133,7 +133,7 @@ def lifecycles(objects: Iterable[CatalogObject | Mapping[str, Any]],
     for key, record in records.items():
         if record.replacement is None:
             continue
-        chain, end = follow(record.replacement, replacement_of[record.family])
+        chain, end = follow(record.name, replacement_of[record.family])
         current = chain[-1] if end == CURRENT and (record.family, chain[-1]) in held else None
-        records[key] = replace(record, chain=chain, current=current)
+        records[key] = replace(record, chain=chain[1:], current=current)
     return dict(sorted(records.items()))

@@ -117,13 +117,14 @@ def deprecations(catalog: Catalog, preferences: PreferenceCatalog) -> dict[tuple
     return found
 
 
-def follow(first: str, replacement_of: Mapping[str, str | None]) -> tuple[tuple[str, ...], str]:
-    """The names met following replacements from ``first``, and how it ends (CURRENT, DEAD_END, CIRCLE).
+def follow(name: str, replacement_of: Mapping[str, str | None]) -> tuple[tuple[str, ...], str]:
+    """``name`` and the names met following replacements from it, and how that ends (CURRENT, DEAD_END, CIRCLE).
 
     ``replacement_of`` holds the names that are deprecated or retired, each with
-    its replacement (None: it names none); any other name is current.
+    its replacement (None: it names none); any other name is current, and ends
+    the chain. A circle ends at the first name met again, written once more.
     """
-    chain = [first]
+    chain = [name]
     while chain[-1] in replacement_of:
         following = replacement_of[chain[-1]]
         if following is None:
@@ -167,7 +168,7 @@ class _Judge:
         if replacement in self.replacement_of[family]:  # retired: a deprecated object's replacement is built
             since = self.retired[(family, replacement)].since
             return f"{said} was retired in {since}; a deprecated object is replaced by one the catalog defines"
-        known = self.defined[family] | (set(self.replacement_of[family]) if retired else set())
+        known = (self.defined[family] | (set(self.replacement_of[family]) if retired else set())) - {name}
         message = (f"{said} is no {family} the catalog defines{' or retires' if retired else ''}"
                    f"{suggest(replacement, known)}")
         series, _, size = replacement.partition(".")
@@ -187,10 +188,10 @@ class _Judge:
         if not allowed:
             self.problem(location, self.unknown(family, name, replacement, retired, by_series))
             return
-        chain, end = follow(replacement, self.replacement_of[family])
+        chain, end = follow(name, self.replacement_of[family])
         if end == CURRENT:
             return
-        shown = " -> ".join((name, *chain))
+        shown = " -> ".join(chain)
         if end == CIRCLE:
             self.problem(location, f"the replacements of {name!r} go round in a circle ({shown}); they must lead "
                          f"to {_A[family]} that is neither deprecated nor retired")

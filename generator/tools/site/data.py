@@ -15,7 +15,8 @@ from typing import Any, Iterable, Mapping, Sequence
 import yaml
 
 from ...expand.kubevirt import oldest_accepting
-from ...model import CatalogObject, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Catalog, Series, label
+from ...expand.lifecycle import lifecycles
+from ...model import CatalogObject, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Catalog, Lifecycle, Series, label
 from ...query import Query
 from ...source.yamlclasses import Dumper
 from ..vmexpand.matrix import PairResult, default_vm
@@ -108,13 +109,32 @@ def _deprecated(obj: CatalogObject) -> bool:
     return obj.labels.get(label("deprecated")) == "true"
 
 
+def lifecycle_record(record: Lifecycle | None) -> dict[str, Any] | None:
+    """What the page says of a deprecated object or a retired name: since when, and what to use instead.
+
+    ``chain`` is the replacement followed through deprecated and retired names to
+    ``current``, the object to use (empty where nothing replaces it; ``current``
+    null where the replacements lead to nothing the catalog builds).
+    """
+    if record is None:
+        return None
+    return {"since": record.since or "", "replacement": record.replacement or "", "chain": list(record.chain),
+            "current": record.current or "", "renamed": record.renamed}
+
+
+def retired_record(record: Lifecycle) -> dict[str, Any]:
+    """A name the catalog no longer defines, as the page lists it."""
+    return {"name": record.name, "family": record.family, **(lifecycle_record(record) or {})}
+
+
 def _kubevirt(obj: CatalogObject) -> str:
     """The oldest KubeVirt release that accepts the object as the page shows it; empty for none citgen knows."""
     oldest = oldest_accepting(obj)
     return str(oldest) if oldest is not None else ""
 
 
-def instancetype_record(obj: CatalogObject, series: Series | None) -> dict[str, Any]:
+def instancetype_record(obj: CatalogObject, series: Series | None,
+                        lifecycle: Lifecycle | None = None) -> dict[str, Any]:
     size = obj.labels.get(label("size"), obj.name.partition(".")[2])
     base, variant = _split_size(size, series)
     return {
@@ -127,6 +147,7 @@ def instancetype_record(obj: CatalogObject, series: Series | None) -> dict[str, 
         "memoryText": quantity(obj.facts.get("memory")),
         "labels": dict(obj.labels),
         "deprecated": _deprecated(obj),
+        "lifecycle": lifecycle_record(lifecycle),
         "kinds": list(obj.kinds),
         "kubevirt": _kubevirt(obj),
         "spec": obj.spec,
@@ -178,7 +199,7 @@ def _notable(spec: Mapping[str, Any]) -> list[str]:
     return notes
 
 
-def preference_record(obj: CatalogObject) -> dict[str, Any]:
+def preference_record(obj: CatalogObject, lifecycle: Lifecycle | None = None) -> dict[str, Any]:
     spec = obj.spec
     devices = spec.get("devices") or {}
     facts = obj.facts
@@ -197,6 +218,7 @@ def preference_record(obj: CatalogObject) -> dict[str, Any]:
         "notable": _notable(spec),
         "labels": dict(obj.labels),
         "deprecated": _deprecated(obj),
+        "lifecycle": lifecycle_record(lifecycle),
         "kinds": list(obj.kinds),
         "kubevirt": _kubevirt(obj),
         "spec": spec,
@@ -213,6 +235,9 @@ def series_record(series: Series, instancetypes: Sequence[CatalogObject]) -> dic
         "ratio": ratio(series.ratio),
         "badges": _badges(series.features, [v.features for v in series.variants], _gpus(instancetypes)),
         "deprecated": series.deprecated,
+        # a series' replacement is a series: each size is replaced by its size of the same name
+        "deprecatedSince": (series.deprecation.since or "") if series.deprecated and series.deprecation else "",
+        "replacement": (series.deprecation.replacement or "") if series.deprecated and series.deprecation else "",
     }
 
 
@@ -244,9 +269,10 @@ def manifest_template() -> str:
 
 def catalog_data(catalog: Catalog, version: str, objects: Sequence[CatalogObject],
                  results: Iterable[PairResult]) -> dict[str, Any]:
-    """Everything the page shows: series, instancetypes, preferences, fit verdicts, manifest."""
+    """Everything the page shows: series, instancetypes, preferences, retired names, fit verdicts, manifest."""
     instancetypes = Query(family="instancetype").select(objects)
     preferences = Query(family="preference").select(objects)
+    lifecycle = lifecycles(objects, catalog.retirements)
     by_series = {s.name: s for s in catalog.series}
     built = [s for s in catalog.series if any(o.facts.get("series") == s.name for o in instancetypes)]
     return {
@@ -257,8 +283,10 @@ def catalog_data(catalog: Catalog, version: str, objects: Sequence[CatalogObject
         "sizes": _size_order(catalog),
         "series": [series_record(s, [o for o in instancetypes if o.facts.get("series") == s.name])
                    for s in built],
-        "instancetypes": [instancetype_record(o, by_series.get(str(o.facts.get("series")))) for o in instancetypes],
-        "preferences": [preference_record(o) for o in preferences],
+        "instancetypes": [instancetype_record(o, by_series.get(str(o.facts.get("series"))),
+                                             lifecycle.get((o.family, o.name))) for o in instancetypes],
+        "preferences": [preference_record(o, lifecycle.get((o.family, o.name))) for o in preferences],
+        "retired": [retired_record(r) for r in lifecycle.values() if r.status == "retired"],
         "fit": fit_record(results),
         "manifest": manifest_template(),
     }

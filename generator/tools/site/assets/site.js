@@ -183,6 +183,46 @@
     byName.set(id, { family: "preference", record: pref });
   }
 
+  // ---- deprecations and retired names ----
+  // A link to an object of the page by family and name; plain text for a name the page does not hold.
+  function objectLink(family, name) {
+    const id = family === "preference" ? preferenceIds.get(name) : (byName.has(name) ? name : undefined);
+    return id ? el("a", { href: "#" + id, text: name }) : el("code", { text: name });
+  }
+
+  // The replacement followed to the object to use: "a → b", each name a link where the page holds it.
+  function chainNodes(family, chain) {
+    return chain.flatMap((name, i) => [...(i ? [" → "] : []), objectLink(family, name)]);
+  }
+
+  // " since v1.3.0 · use a → b", as far as the data says.
+  function lifecycleNodes(family, lifecycle) {
+    if (!lifecycle) return [];
+    return [lifecycle.since ? " since " + lifecycle.since : "",
+      ...(lifecycle.chain.length ? [lifecycle.renamed ? " · renamed to " : " · use ",
+        ...chainNodes(family, lifecycle.chain)] : [])];
+  }
+
+  function deprecatedNote(family, record) {
+    return el("p", { class: "deprecated" }, "Deprecated", lifecycleNodes(family, record.lifecycle));
+  }
+
+  // Names earlier releases shipped that the catalog no longer defines, and what to use instead.
+  function renderRetired() {
+    const table = document.getElementById("retired-names");
+    document.getElementById("retired").hidden = !data.retired.length;
+    document.getElementById("retired-link").hidden = !data.retired.length;
+    table.append(el("caption", { class: "muted", text: "Names of earlier releases" }),
+      el("thead", {}, el("tr", {}, ["Name", "Kind", "Retired in", "Instead"].map((text) =>
+        el("th", { scope: "col", text })))),
+      el("tbody", {}, data.retired.map((r) => el("tr", { "data-name": r.name },
+        el("th", { scope: "row" }, el("code", { text: r.name })),
+        el("td", { text: r.family }),
+        el("td", { text: r.since }),
+        el("td", {}, r.chain.length ? [r.renamed ? "renamed to " : "", ...chainNodes(r.family, r.chain)]
+          : "nothing replaces it")))));
+  }
+
   // ---- series cards ----
   function renderSeries() {
     const box = document.getElementById("series-cards");
@@ -190,7 +230,10 @@
       box.append(el("article", { class: "card", id: "series-" + s.name, "data-series": s.name },
         el("h3", { text: s.name.toUpperCase() + " · " + s.displayName }),
         el("p", { class: "muted" }, el("code", { text: s.class }), " · vCPU:memory " + s.ratio + " (GiB)"),
-        s.deprecated ? el("p", { class: "deprecated", text: "Deprecated" }) : null,
+        s.deprecated ? el("p", { class: "deprecated" }, "Deprecated",
+          s.deprecatedSince ? " since " + s.deprecatedSince : "",
+          s.replacement ? [" · replaced by ", el("a", { href: "#series-" + s.replacement,
+            text: s.replacement.toUpperCase() })] : "") : null,
         el("p", { text: s.description }),
         el("ul", { class: "badges", "aria-label": "Features" }, s.badges.map((b) => el("li", { text: b })))));
     }
@@ -215,7 +258,8 @@
         row.append(el("td", {}, here.map((it) => el("a", {
           href: "#" + it.name, id: it.name, class: "it", "data-name": it.name,
           "aria-label": it.name + ", " + cpus(it.cpu) + ", " + it.memoryText + " memory" +
-            (it.variant ? ", variant " + it.variant + " of " + size : "") + (it.deprecated ? ", deprecated" : ""),
+            (it.variant ? ", variant " + it.variant + " of " + size : "") + (it.deprecated ? ", deprecated" : "") +
+            (it.lifecycle && it.lifecycle.current ? ", use " + it.lifecycle.current : ""),
         }, el("span", { class: it.variant ? "n v" : "n", text: it.name }),
         el("span", { class: "facts", text: cpus(it.cpu) + " · " + it.memoryText }),
         it.deprecated ? el("span", { class: "deprecated", text: "deprecated" }) : null))));
@@ -270,7 +314,7 @@
         },
         el("h4", {}, el("a", { href: "#" + preferenceIds.get(p.name), text: p.name })),
         el("p", { text: p.displayName }),
-        p.deprecated ? el("p", { class: "deprecated", text: "Deprecated" }) : null,
+        p.deprecated ? deprecatedNote("preference", p) : null,
         el("dl", { class: "facts" },
           el("dt", { text: "Minimum vCPUs" }), el("dd", { text: p.cpu ? String(p.cpu) : "none" }),
           el("dt", { text: "Minimum memory" }), el("dd", { text: p.memoryText || "none" }),
@@ -293,7 +337,8 @@
     box.replaceChildren(
       el("h3", { text: it.name }),
       el("p", {}, cpus(it.cpu) + ", " + it.memoryText + " memory · kinds: " + it.kinds.join(", ") +
-        " · KubeVirt " + since(it.kubevirt) + (it.deprecated ? " · deprecated" : "")),
+        " · KubeVirt " + since(it.kubevirt) + (it.deprecated ? " · deprecated" : ""),
+      it.deprecated ? lifecycleNodes("instancetype", it.lifecycle) : null),
       el("pre", { tabindex: "0", "aria-label": "Labels and spec of " + it.name },
         JSON.stringify({ labels: it.labels, spec: it.spec }, null, 2)));
     box.hidden = false;
@@ -458,6 +503,7 @@
     renderSeries();
     renderGrid();
     renderPreferences();
+    renderRetired();
     renderFitOptions();
     applySelector("");
     showFit(null, null);
