@@ -107,7 +107,8 @@ OVERLAY_TEMPLATE = """\
 #       matrix: large-only
 ##  Change a series: sizes, ratio, matrix, variants (replaced as a whole),
 ##  features (merged; null removes one), spec (merged; null removes a key),
-##  class, displayName, description, icon, version, deprecated.
+##  class, displayName, description, icon, version, deprecated (true, or the
+##  release and the series replacing it), deprecatedSizes (size by size).
 #   change:
 #     cx:
 #       features: {hugepages: 1Gi}
@@ -115,6 +116,7 @@ OVERLAY_TEMPLATE = """\
 #     o:
 #       features: {overcommitPercent: 25}
 #       sizes: {from: small, to: 4xlarge}
+#       deprecated: {since: v1.1.0, replacement: u1}
 
 ## --- Sizes across every series ------------------------------------------
 # sizes:
@@ -149,6 +151,13 @@ OVERLAY_TEMPLATE = """\
 #     ubuntu:
 #       displayName: Ubuntu (supported by Example Cloud)
 #       requirements: {memory: 2Gi}
+
+## --- Retired names ------------------------------------------------------
+## Names your earlier releases shipped that this one no longer defines: the
+## release that retired each, and what to use instead (citgen refs says so).
+# retired:
+#   instancetypes:
+#     hm1.small: {since: v1.1.0, replacement: m1.large}
 """
 
 
