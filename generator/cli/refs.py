@@ -134,7 +134,7 @@ def _nothing_read(found: Scan) -> Result | None:
               help="A place whose values are catalog names, in objects of a kind (and name), as SPEC says "
                    "(docs/refs.md). Repeatable.")
 @click.option("--names-file", "names_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="A file of such places, one SPEC a line (docs/refs.md).")
+              help="A configuration file listing such places under names: (docs/refs.md).")
 @click.option("--from", "old", type=click.Path(path_type=Path), default=None, metavar="OLD",
               help="Report what upgrading from OLD (a bundle file, a build output folder or a catalog folder) "
                    "breaks, deprecates or changes, instead of judging the references.")
