@@ -13,7 +13,9 @@ that cannot be listed, a file that cannot be read) refuses the scan, every such 
 named at once. Below that, nothing stops it: a file that is not YAML, a document the
 reader refuses, a folder or file found in a folder that cannot be read, are problems
 of the scan, and it reads on. A file that holds no Kubernetes object and no reference
-(a plain mapping of parameters, a workflow of a CI system) is skipped and counted.
+(a plain mapping of parameters, a workflow of a CI system) is skipped and counted,
+and what the reader refused in its values is no problem of the scan (a workflow's
+``on:`` key, which YAML reads as true).
 """
 
 from __future__ import annotations
@@ -65,15 +67,17 @@ def scan(paths: Sequence[str | Path], places: Sequence[Place] = (), *, stdin: Bi
                 problems.append(unit)
                 holds = True
                 continue
-            holds = holds or _holds_objects(unit)
+            before = len(references) + len(definitions) + len(problems)
             for found in read_unit(unit, places):
-                holds = True
                 if isinstance(found, Reference):
                     references.append(found)
                 elif isinstance(found, Definition):
                     definitions.append(found)
                 else:
                     problems.append(found)
+            if _holds_objects(unit) or len(references) + len(definitions) + len(problems) > before:
+                holds = True
+                problems.extend(unit.problems)  # a value the reader refused matters only where something is
         if not holds:
             skipped.append(shown)
     return Scan(tuple(references), tuple(definitions), files, tuple(skipped), tuple(problems))

@@ -17,7 +17,7 @@ holds no anchors or aliases, which could refer from one item into another (kubec
 writes none); otherwise it is read whole, as any other document.
 
 What the reader refuses in a unit's values (a duplicate key, a tag, a number) is
-reported as its problems, and the unit is read without those values; what refuses a
+handed on with the unit (``Unit.problems``), read without those values; what refuses a
 whole unit (nesting, aliases) is reported and the next unit read. What stops the parser itself (malformed YAML, nesting libyaml gives up on) ends
 the file: the rest of it, from the document where the parser stopped, is handed to
 the reader, so that the refusal is worded and placed as everywhere else in citgen.
@@ -25,6 +25,7 @@ the reader, so that the refusal is worded and placed as everywhere else in citge
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -45,7 +46,8 @@ class Unit:
 
     ``path`` is where ``data`` sits in its document (``()``, or ``("items", 3)``);
     ``source`` locates the key paths of ``data`` as read from its slice, whose first
-    line is ``lines_before`` lines into the file.
+    line is ``lines_before`` lines into the file. ``problems`` are those of its own
+    values, which the reader left out of ``data`` (a duplicate key).
     """
 
     file: str
@@ -54,6 +56,7 @@ class Unit:
     data: Any
     source: SourceMap
     lines_before: int = 0
+    problems: tuple[Problem, ...] = ()
 
     def locate(self, path: Path, name: str | None = None) -> Location:
         """Where ``path`` of ``data`` is in the file: line, column, document, and its path in the document."""
@@ -169,9 +172,9 @@ def _read(text: str, span: _Span, file: str, index: int, path: Path) -> Iterator
     kept: list[Problem] = []
     try:
         for document in iter_documents(piece, file, kept=kept):
-            yield from (_moved(problem, span.line, path) for problem in kept)
+            yield Unit(file, index, path, document.data, document.source, span.line,
+                       tuple(_moved(problem, span.line, path) for problem in kept))
             kept.clear()
-            yield Unit(file, index, path, document.data, document.source, span.line)
     except InputError as exc:
         yield from (_moved(problem, span.line, path) for problem in exc.problems)
 
@@ -184,16 +187,26 @@ def _rest(text: str, start: int, file: str, index: int) -> Iterator[Unit | Probl
     kept: list[Problem] = []
     try:
         for number, document in enumerate(iter_documents(piece, file, kept=kept)):
-            yield from (_moved(problem, line, ()) for problem in kept)
+            yield Unit(file, index + number, (), document.data, document.source, line,
+                       tuple(_moved(problem, line, ()) for problem in kept))
             kept.clear()
-            yield Unit(file, index + number, (), document.data, document.source, line)
     except InputError as exc:
         yield from (_moved(problem, line, ()) for problem in exc.problems)
+
+
+#: The line a reader's message names besides its location: where a duplicate key is first written, where an
+#: alias's anchor is; the last such words of a message are the reader's own (what comes before quotes the file).
+_LINE_IN_MESSAGE = re.compile(r"\((first|anchored) at line ([0-9]+)\)")
 
 
 def _moved(problem: Problem, lines: int, path: Path) -> Problem:
     """``problem`` of a slice placed in its file: ``lines`` further down, its key path under ``path``."""
     at = problem.location
     line = at.line + lines if at.line is not None else None
-    return Problem(Location(at.file, line, at.column, path + tuple(at.path), at.doc, at.name), problem.message,
+    message = problem.message
+    named = list(_LINE_IN_MESSAGE.finditer(message))
+    if named and lines:
+        last = named[-1]
+        message = f"{message[:last.start()]}({last.group(1)} at line {int(last.group(2)) + lines}){message[last.end():]}"
+    return Problem(Location(at.file, line, at.column, path + tuple(at.path), at.doc, at.name), message,
                    problem.rule, problem.since, problem.older_release, problem.severity)
