@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.model import label
 from generator.problems import Location
+from generator.schemas.releases import Release
 from generator.source.documents import BundleDoc
 from generator.tools.refs.model import Definition, Owner, Reference, Scan
 from generator.tools.refs.target import Target, target_objects
@@ -93,6 +94,14 @@ def test_a_namespaced_kind_new_ships_only_cluster_wide_breaks():
     assert [(n.name, n.kind, n.what) for n in result.breaks] == [
         ("u1.medium", "VirtualMachineInstancetype",
          "bundle cluster.yaml ships it only as a VirtualMachineClusterInstancetype")]
+
+
+def test_an_object_the_build_for_an_older_kubevirt_leaves_out_breaks_with_the_field_that_did():
+    result = upgrade(scanned(ref("preference", "fedora.s390x.secex")), today(),
+                     target_objects(kubevirt=Release(1, 8)))
+    assert [(n.name, n.what) for n in result.breaks] == [
+        ("fedora.s390x.secex", "the build for KubeVirt v1.8 of the built-in catalog leaves it out: its "
+                               "spec.preferredLaunchSecurity came in KubeVirt v1.9")]
 
 
 # --------------------------------------------------------------------------- what changes meaning
