@@ -140,7 +140,8 @@ def target_objects(catalog: Path | None = None, overlays: Sequence[Path] = (), b
         given = [name for name, value in (("--catalog", catalog), ("--overlay", overlays), ("--kubevirt", kubevirt))
                  if value]
         if given:
-            raise InputError.at(Location(given[0]), f"{', '.join(given)} chooses a build, and --bundle names objects "
+            verb = "chooses" if len(given) == 1 else "choose"
+            raise InputError.at(Location(given[0]), f"{', '.join(given)} {verb} a build, and --bundle names objects "
                                 "already built; give one or the other")
         docs = read_bundles(bundles)
         return Target(tuple(docs), f"bundle{'s' if len(bundles) > 1 else ''} {_shown(bundles)}")
