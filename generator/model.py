@@ -33,9 +33,9 @@ def label(key: str) -> str:
 
 #: The label KubeVirt's user interfaces read: the object is on its way out.
 DEPRECATED_LABEL = label("deprecated")
-#: The annotations a deprecated object carries beside that label when the catalog data says
-#: more (docs/catalog-format.md, "Deprecation"): the catalog release that deprecated it, and
-#: the name of the object of its family to use instead.
+#: The annotations a deprecated object carries beside that label when the catalog data says more
+#: (docs/catalog-format.md, "Deprecation and retired names"): the catalog release that deprecated
+#: it, and the name of the object of its family to use instead.
 DEPRECATED_SINCE = label("deprecated-since")
 DEPRECATED_REPLACEMENT = label("deprecated-replacement")
 #: The two families of catalog objects, as the data, the objects and the lifecycle records name them.

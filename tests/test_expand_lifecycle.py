@@ -204,3 +204,14 @@ def test_an_older_bundle_s_deprecated_object_takes_its_replacement_from_the_reti
     assert records[("preference", "centos.7")].current == "rhel.7"
     assert records[("instancetype", "gn1.xlarge")] == Lifecycle("instancetype", "gn1.xlarge", "deprecated")
     assert records[("instancetype", "server.medium")].status == "retired"  # v1.2.0 no longer had it
+
+
+def test_a_held_object_catalog_yaml_says_was_renamed_is_renamed_when_it_names_the_new_name():
+    retired = {("preference", "old"): retirement("preference", "old", "v2.0.0", "new", renamed=True)}
+    new = document("VirtualMachineClusterPreference", "new")
+    says_new = document("VirtualMachineClusterPreference", "old", DEPRECATED, {REPLACEMENT: "new"})
+    says_other = document("VirtualMachineClusterPreference", "old", DEPRECATED, {REPLACEMENT: "other"})
+    assert lifecycles([says_new, new], retired)[("preference", "old")].renamed is True
+    assert lifecycles([document("VirtualMachineClusterPreference", "old", DEPRECATED), new],
+                      retired)[("preference", "old")].renamed is True
+    assert lifecycles([says_other, new], retired)[("preference", "old")].renamed is False

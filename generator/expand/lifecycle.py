@@ -122,7 +122,8 @@ def lifecycles(objects: Iterable[CatalogObject | Mapping[str, Any]],
                 family, name, "deprecated", since,
                 replacement or (retirement.replacement if retirement else None),
                 retired=retirement.since if retirement else None,
-                renamed=bool(retirement and retirement.renamed and not replacement))
+                renamed=bool(retirement and retirement.renamed
+                             and replacement in (None, retirement.replacement)))
     for (family, name), retirement in retired.items():
         if (family, name) not in held:
             records[(family, name)] = Lifecycle(family, name, "retired", retirement.since, retirement.replacement,

@@ -3,9 +3,10 @@
 A series, a size of one, a family or a preference may be deprecated
 (``deprecated: true`` as ever, or ``{since, replacement}``), and catalog.yaml's
 ``retired`` names what the catalog no longer defines and what replaces it
-(docs/catalog-format.md, "Deprecation"). The readers here turn what the formats
-allow into model values (model.Deprecation, model.Retirement), located where
-they are written, for series and family files, catalog.yaml and overlays alike.
+(docs/catalog-format.md, "Deprecation and retired names"). The readers here turn
+what the formats allow into model values (model.Deprecation, model.Retirement),
+located where they are written, for series and family files, catalog.yaml and
+overlays alike.
 
 Whether a replacement names something is only known once every file is read and
 every overlay applied: ``lifecycle_problems`` judges the finished model. A
