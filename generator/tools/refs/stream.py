@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 import yaml
-from yaml.events import (AliasEvent, CollectionEndEvent, CollectionStartEvent, DocumentEndEvent,
-                         DocumentStartEvent, ScalarEvent, SequenceStartEvent, StreamEndEvent)
+from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
+                         SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
 
 from ...errors import InputError
 from ...problems import Location, Path, Problem
@@ -132,37 +132,47 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
     in_items = False
     item_start: Any = None
     referring = False
+    get = loader.get_event
     while True:
-        event = loader.get_event()
-        if isinstance(event, DocumentEndEvent):
-            listed = items is not None and not referring and isinstance(kind, str) and kind.endswith("List")
-            return event.end_mark.index, items if listed else None
-        if isinstance(event, AliasEvent) or getattr(event, "anchor", None) is not None:
-            referring = True
-        if isinstance(event, CollectionEndEvent):
+        event = get()
+        cls = type(event)
+        if cls is ScalarEvent or cls is AliasEvent:
+            referring = referring or cls is AliasEvent or event.anchor is not None
+            if depth > 2:  # most events: nothing below an item matters here
+                continue
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            referring = referring or event.anchor is not None
+            if depth > 2:
+                depth += 1
+                continue
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
             depth -= 1
             if in_items and depth == 2:
                 items.append(_span(item_start, event.end_mark))  # type: ignore[union-attr]
             elif in_items and depth == 1:
                 in_items = False
             continue
-        # the start of a node: a scalar, an alias, or a list or mapping
+        else:  # the document's end
+            listed = items is not None and not referring and isinstance(kind, str) and kind.endswith("List")
+            return event.end_mark.index, items if listed else None
+        # a node starts at the root, as a key or value of the root mapping, or as an item of its items
+        collection = cls is MappingStartEvent or cls is SequenceStartEvent
         if depth == 0:
-            root_is_map = isinstance(event, CollectionStartEvent) and not isinstance(event, SequenceStartEvent)
+            root_is_map = cls is MappingStartEvent
         elif depth == 1 and root_is_map:
             if expecting_key:
-                key = event.value if isinstance(event, ScalarEvent) else None
-            elif key == "kind" and isinstance(event, ScalarEvent):
+                key = event.value if cls is ScalarEvent else None
+            elif key == "kind" and cls is ScalarEvent:
                 kind = event.value
-            elif key == "items" and isinstance(event, SequenceStartEvent):
+            elif key == "items" and cls is SequenceStartEvent:
                 items, in_items = [], True
             expecting_key = not expecting_key
         elif depth == 2 and in_items:
-            if isinstance(event, CollectionStartEvent):
+            if collection:
                 item_start = event.start_mark
             else:
                 items.append(_span(event.start_mark, event.end_mark))  # type: ignore[union-attr]
-        if isinstance(event, CollectionStartEvent):
+        if collection:
             depth += 1
 
 
