@@ -16,7 +16,7 @@ could be read, or an option or target that cannot be used.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import click
 
@@ -32,6 +32,26 @@ from ..tools.refs.upgrade import record as upgrade_record, render_markdown, rend
 from .options import CheckedParam, catalog_option, command, kubevirt_option
 
 MARKDOWN_HELP = "a pull-request comment (a table of findings, or of what an upgrade breaks and changes)"
+
+
+class Later(Mapping[str, Any]):
+    """A mapping whose values are made when first read: what only one format prints (JSON's list of every
+    reference, the Markdown comment) is not made for the others, however many references a dump holds."""
+
+    def __init__(self, makers: Mapping[str, Callable[[], Any]]):
+        self._makers = dict(makers)
+        self._made: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._made:
+            self._made[key] = self._makers[key]()
+        return self._made[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
 
 
 class PlaceParam(CheckedParam):
@@ -184,19 +204,23 @@ def refs(paths: tuple[str, ...], catalog: Path | None, overlays: tuple[Path, ...
         return _upgrade(found, before, target)
     verdict = judge(found, target)
     closing = summary(verdict, target, len(found.problems))
-    resolved = {id(r.reference): r.resolved for r in verdict.resolutions}
+
+    def references() -> list[dict[str, Any]]:
+        return [_reference(r.reference, r.resolved if r.reference.name is not None else None)
+                for r in verdict.resolutions]
+
     return Result("refs", problems=(*found.problems, *verdict.findings), product=closing + "\n",
                   counts={**verdict.counts, "problems": len(found.problems)}, found=bool(verdict.findings),
-                  data={"target": target.described, "kubevirt": str(target.kubevirt) if target.kubevirt else None,
-                        "skipped": list(found.skipped),
-                        "references": [_reference(r, resolved.get(id(r)) if r.name is not None else None)
-                                       for r in found.references]},
-                  renditions={"markdown": render_findings_markdown([*found.problems, *verdict.findings], closing)})
+                  data=Later({"target": lambda: target.described,
+                              "kubevirt": lambda: str(target.kubevirt) if target.kubevirt else None,
+                              "skipped": lambda: list(found.skipped), "references": references}),
+                  renditions=Later({"markdown": lambda: render_findings_markdown([*found.problems,
+                                                                                  *verdict.findings], closing)}))
 
 
 def _upgrade(found: Scan, old: Target, new: Target) -> Result:
     result = upgrade(found, old, new)
     return Result("refs", problems=(*found.problems, *result.problems()), product=render_text(result),
-                  counts=result.counts, found=result.found, data={"upgrade": upgrade_record(result),
-                                                                  "skipped": list(found.skipped)},
-                  renditions={"markdown": render_markdown(result)})
+                  counts=result.counts, found=result.found,
+                  data=Later({"upgrade": lambda: upgrade_record(result), "skipped": lambda: list(found.skipped)}),
+                  renditions=Later({"markdown": lambda: render_markdown(result)}))
