@@ -27,6 +27,7 @@ from generator.errors import CitgenError, InputError
 from generator.paths import builtin_catalog
 from generator.pipeline import Build, BuildOptions, generate
 from generator.problems import Problem
+from generator.source.yamlsrc import uncarried
 
 pytestmark = pytest.mark.heavy(10)  # seconds of a worker's time: run early (conftest.py)
 
@@ -38,7 +39,9 @@ MiB = 1024**2
 
 label_value = st.from_regex(r"[a-z0-9]([a-z0-9.-]{0,20}[a-z0-9])?", fullmatch=True)
 size_name = st.from_regex(r"[a-z0-9]{1,10}", fullmatch=True)
-text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=80).filter(lambda t: t.strip())
+#: Text a valid definition may hold: anything but what the outputs' readers do not carry (yamlsrc.UNCARRIED).
+text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=80).filter(
+    lambda t: t.strip() and uncarried(t) is None)
 FEATURES = [
     {},
     {"overcommitPercent": 50},
