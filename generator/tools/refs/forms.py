@@ -111,7 +111,8 @@ class Form:
 
     @property
     def summary(self) -> str:
-        return (self.find.__doc__ or "").strip().splitlines()[0] if self.find.__doc__ else ""
+        lines = (self.find.__doc__ or "").strip().splitlines()
+        return lines[0] if lines else ""
 
 
 #: Every form by the (API group, kind) it reads; the core group is "".
@@ -154,6 +155,8 @@ def read_unit(unit: Unit, places: Sequence[Place] = ()) -> Iterator[Found]:
 
 
 def _top(unit: Unit, path: Path, data: dict[str, Any]) -> Obj:
+    """The object ``data`` at ``path`` of a unit, the owner of what is written in it (a bare list's item has no
+    kind: its owner's kind is empty)."""
     kind = data.get("kind") if isinstance(data.get("kind"), str) else None
     metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
     name, namespace = metadata.get("name"), metadata.get("namespace")
@@ -381,7 +384,7 @@ def openshift_template(obj: Obj) -> Iterator[Found | Inner]:
     the labels of ``labels`` that processing puts on each, with the parameters of ``parameters``."""
     given = parameters(obj.data.get("parameters"), "OpenShift", strict=False, at=obj.path + ("parameters",))
     within = replace(obj, params=given)
-    yield from labels(within, ("labels",), ("labels",)) if isinstance(obj.data.get("labels"), dict) else ()
+    yield from labels(within, ("labels",), ("labels",))
     objects = obj.data.get("objects")
     for index, item in enumerate(objects if isinstance(objects, list) else ()):
         if isinstance(item, dict):
