@@ -463,3 +463,39 @@ def test_a_misspelt_series_key_is_refused_with_the_closest_key_and_every_known_o
 
 def test_a_series_file_that_is_a_list_is_refused_whole():
     assert problems(SERIES, "- prefix: u\n", "series/u.yaml") == ["series/u.yaml:1:1: expected a mapping, got a list"]
+
+
+def test_a_deprecation_and_deprecated_sizes_hold_their_values_to_their_forms():
+    assert series(more="deprecated: {since: 'v 1', replacement: U1}\n"
+                       "deprecatedSizes: {Medium: true, large: {replacement: x..y}, small: yes please}\n") == [
+        "series/u.yaml:8:21: deprecated.since: expected a catalog release such as v1.3.0, got 'v 1'",
+        "series/u.yaml:8:41: deprecated.replacement: expected a series name such as u1, got 'U1'",
+        "series/u.yaml:9:19: deprecatedSizes.Medium: expected a size of the series as its names end, such as medium "
+        "or medium1gi, got 'Medium'",
+        "series/u.yaml:9:68: deprecatedSizes.small: expected true, false or a mapping with since and replacement, "
+        "got 'yes please'",
+        "series/u.yaml:9:54: deprecatedSizes.large.replacement: expected an object name of lower-case letters, "
+        "digits, '-' and '.' such as u1.medium, got 'x..y'",
+    ]
+    assert series(more="deprecated: {}\ndeprecatedSizes: {medium: {since: v1, replacment: u1.large}}\n") == [
+        "series/u.yaml:8:13: deprecated: expected at least one entry, got an empty mapping",
+        "series/u.yaml:9:39: deprecatedSizes.medium.replacment: unknown key 'replacment' in a size's deprecation; "
+        "did you mean 'replacement'?",
+    ]
+
+
+def test_retired_names_are_held_to_their_form():
+    assert problems(CATALOG, """
+        vendor: a
+        version: b
+        retired:
+          instancetypes:
+            Bad: {since: v1}
+            ok.one: {replacement: u1.small}
+          services: {}
+        """, "catalog.yaml") == [
+        "catalog.yaml:5:5: retired.instancetypes.Bad: expected an object name of lower-case letters, digits, '-' "
+        "and '.' such as u1.medium, got 'Bad'",
+        "catalog.yaml:6:5: retired.instancetypes.ok.one: missing required key 'since'",
+        "catalog.yaml:7:3: retired.services: unknown key 'services'; expected one of: instancetypes, preferences",
+    ]
