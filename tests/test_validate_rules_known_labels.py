@@ -57,3 +57,10 @@ def test_every_label_of_an_object_is_looked_at_whatever_comes_before_it() -> Non
         assert findings(known_labels, labelled) == [
             "b.yaml#0 (u1.large) $.metadata.labels['instancetype.kubevirt.io/colour']: unknown label "
             "'instancetype.kubevirt.io/colour' [known-labels]"], before
+
+
+def test_the_deprecation_annotations_beside_the_deprecated_label_pass() -> None:
+    deprecated = obj(CIT, "o1.medium", {"deprecated": "true"})
+    deprecated["metadata"]["annotations"] = {"instancetype.kubevirt.io/deprecated-since": "v1.9.0",
+                                             "instancetype.kubevirt.io/deprecated-replacement": "u1.medium"}
+    assert findings(known_labels, deprecated) == []
