@@ -144,8 +144,10 @@ def test_a_configuration_file_lists_places_as_specs_or_as_mappings(tmp_path):
     config.write_text(
         "names:\n"
         "  - preference=ConfigMap/forklift-*-osmap:data.*\n"
-        "  - {family: instancetype, apiVersion: apps.cozystack.io/v1alpha1, kind: VMInstance, path: spec.instanceType}\n"
-        "  - {family: preference, group: apps.cozystack.io, kind: VMInstance, name: test, path: spec.instanceProfile}\n")
+        "  - {family: instancetype, apiVersion: apps.cozystack.io/v1alpha1, kind: VMInstance,\n"
+        "     path: spec.instanceType}\n"
+        "  - {family: preference, group: apps.cozystack.io, kind: VMInstance, name: test,\n"
+        "     path: spec.instanceProfile}\n")
     first, second, third = load_places(config, "refs.yaml")
     assert first == parse_place("preference=ConfigMap/forklift-*-osmap:data.*")
     assert second == Place("instancetype", "VMInstance", (Step(key="spec"), Step(key="instanceType")),

@@ -365,7 +365,8 @@ def test_a_list_holding_anchors_is_read_whole_so_that_its_aliases_find_them(monk
 def test_a_problem_in_one_item_of_a_dump_is_located_there_and_the_other_items_are_read():
     broken = DUMP.replace("    runStrategy: Always\n", "    runStrategy: Always\n    runStrategy: Halted\n")
     found = scan(["-"], stdin=io.BytesIO(broken.encode()))
-    assert problems(found) == ["<stdin>:14:5: items[0].spec.runStrategy: duplicate key 'runStrategy' (first at line 13)"]
+    assert problems(found) == [
+        "<stdin>:14:5: items[0].spec.runStrategy: duplicate key 'runStrategy' (first at line 13)"]
     assert [r.name for r in found.references] == ["u1.medium", "centos.stream8"]
 
 

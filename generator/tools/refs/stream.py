@@ -17,10 +17,11 @@ holds no anchors or aliases, which could refer from one item into another (kubec
 writes none); otherwise it is read whole, as any other document.
 
 What the reader refuses in a unit's values (a duplicate key, a tag, a number) is
-handed on with the unit (``Unit.problems``), read without those values; what refuses a
-whole unit (nesting, aliases) is reported and the next unit read. What stops the parser itself (malformed YAML, nesting libyaml gives up on) ends
-the file: the rest of it, from the document where the parser stopped, is handed to
-the reader, so that the refusal is worded and placed as everywhere else in citgen.
+handed on with the unit (``Unit.problems``), read without those values; what refuses
+a whole unit (nesting, aliases) is reported and the next unit read. What stops the
+parser itself (malformed YAML, nesting libyaml gives up on) ends the file: the rest of
+it, from the document where the parser stopped, is handed to the reader, so that the
+refusal is worded and placed as everywhere else in citgen.
 """
 
 from __future__ import annotations
@@ -217,6 +218,7 @@ def _moved(problem: Problem, lines: int, path: Path) -> Problem:
     named = list(_LINE_IN_MESSAGE.finditer(message))
     if named and lines:
         last = named[-1]
-        message = f"{message[:last.start()]}({last.group(1)} at line {int(last.group(2)) + lines}){message[last.end():]}"
+        where = f"({last.group(1)} at line {int(last.group(2)) + lines})"
+        message = message[:last.start()] + where + message[last.end():]
     return Problem(Location(at.file, line, at.column, path + tuple(at.path), at.doc, at.name), message,
                    problem.rule, problem.since, problem.older_release, problem.severity)
