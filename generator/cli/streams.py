@@ -26,7 +26,7 @@ import select
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 #: The exit status of a run whose report could not be delivered whole.
 NOT_DELIVERED = 2
@@ -88,51 +88,42 @@ class Delivery(io.TextIOBase):
     def write(self, text: str) -> int:
         if not isinstance(text, str):  # how click tells a text stream from a binary one
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        if text and self.broken is not None:
-            self.lost = True
-        elif text:
-            try:
-                self._deliver(text)
-            except OSError as exc:
-                self._fail(exc.strerror or str(exc))
-            except ValueError:  # the stream was closed under us
-                self._fail("it is closed")
+        if text:
+            self._guarded(self._text, text)
         return len(text)
-
-    def flush(self) -> None:
-        if self.broken is None and self.fd is None and self.stream is not None:
-            try:
-                self.stream.flush()
-            except OSError as exc:
-                self._fail(exc.strerror or str(exc))
-            except ValueError:
-                self._fail("it is closed")
-
-    def _deliver(self, text: str) -> None:
-        data = text.encode(self.target, "backslashreplace")
-        if self.fd is None:
-            assert self.stream is not None
-            self.stream.write(data.decode(self.target))
-            return
-        self.deliver_bytes(data)
 
     def write_bytes(self, data: bytes) -> None:
         """``data`` as it is: whole, or the failure recorded as for text."""
-        if data and self.broken is not None:
-            self.lost = True
-        elif data:
-            try:
-                if self.fd is None:
-                    assert self.stream is not None
-                    self.stream.buffer.write(data)  # type: ignore[attr-defined]
-                else:
-                    self.deliver_bytes(data)
-            except OSError as exc:
-                self._fail(exc.strerror or str(exc))
-            except (ValueError, AttributeError):
-                self._fail("it is closed")
+        if data:
+            self._guarded(self._bytes, data)
 
-    def deliver_bytes(self, data: bytes) -> None:
+    def flush(self) -> None:
+        if self.broken is None and self.fd is None and self.stream is not None:
+            self._guarded(lambda _: self.stream.flush(), None)  # type: ignore[union-attr]
+
+    def _guarded(self, deliver: Callable[[Any], None], what: Any) -> None:
+        """Deliver ``what``, or record that it was lost and why."""
+        if self.broken is not None:
+            self.lost = True
+            return
+        try:
+            deliver(what)
+        except OSError as exc:
+            self._fail(exc.strerror or str(exc))
+        except (ValueError, AttributeError):  # the stream was closed under us
+            self._fail("it is closed")
+
+    def _text(self, text: str) -> None:
+        data = text.encode(self.target, "backslashreplace")
+        if self.fd is None:
+            self.stream.write(data.decode(self.target))  # type: ignore[union-attr]
+        else:
+            self._bytes(data)
+
+    def _bytes(self, data: bytes) -> None:
+        if self.fd is None:
+            self.stream.buffer.write(data)  # type: ignore[union-attr]
+            return
         view = memoryview(data)
         while view:
             try:
