@@ -385,3 +385,12 @@ def test_a_multi_document_stream_from_a_chart_is_read_document_by_document():
     found = scan(["-"], stdin=io.BytesIO(rendered.encode()))
     assert [(r.owner.name, r.location.doc, r.location.line) for r in found.references] == [
         ("a", 0, 9), ("a", 0, 11), ("b", 1, 20), ("b", 1, 22)]
+
+
+def test_the_lines_a_reader_s_message_names_are_the_file_s_in_any_document():
+    text = VM.format(name="a") + "---\nlist: &loop [*loop]\n---\napiVersion: v1\nkind: X\nkind: Y\n"
+    found = scan(["-"], stdin=io.BytesIO(text.encode()))
+    assert problems(found) == [
+        "<stdin>:11:14: alias '*loop' refers to the list or mapping that contains it (anchored at line 11); YAML "
+        "that refers to itself cannot be read",
+        "<stdin>:15:1: kind: duplicate key 'kind' (first at line 14)"]
