@@ -186,10 +186,12 @@ def write_synthetic_catalog(dest: Path, factor: int) -> dict[str, int]:
     base = len(instancetype_objects(load_catalog(source)))
     target = base * factor
     dest.mkdir(parents=True)
-    # With a GPU device, so that the copies of the GN series are built like the others.
-    settings = (source / "catalog.yaml").read_text(encoding="utf-8")
-    (dest / "catalog.yaml").write_text(settings + "parameters:\n  gpu: {deviceName: nvidia.com/A400}\n",
-                                       encoding="utf-8")
+    # With a GPU device, so that the copies of the GN series are built like the others; without the
+    # retired instancetypes, whose replacements are the built-in series' sizes, renamed here.
+    settings = load_file(source / "catalog.yaml", "catalog.yaml").data
+    settings["parameters"] = {"gpu": {"deviceName": "nvidia.com/A400"}}
+    settings.get("retired", {}).pop("instancetypes", None)
+    (dest / "catalog.yaml").write_text(json.dumps(settings, indent=1), encoding="utf-8")
     for folder in ("preferences", "templates"):
         shutil.copytree(source / folder, dest / folder)
     (dest / "series").mkdir()
