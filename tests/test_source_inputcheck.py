@@ -25,6 +25,7 @@ from generator.load.overlays import load_overlay
 from generator.load.preferences import read_preference_catalog
 from generator.problems import sort_problems
 from generator.source import formats
+from generator.tools.refs.places import load_places
 from tests.helpers import copy_catalog
 
 SERIES_KEYS = "class, deprecated, deprecatedSizes, description, displayName, features, icon, matrix, prefix, ratio, " \
@@ -119,11 +120,29 @@ CASES = {
         "overlay.yaml:5:16: series.change.u.version: expected a whole number, got 2.0",
         "overlay.yaml:8:5: preferences.add.fedora.arm: missing required key 'description'",
     ]),
+    "citgen refs configuration": ("refs.yaml", """
+        name:
+          - preference=ConfigMap/forklift-*:data.*
+        names:
+          - family: preferences
+            kind: ConfigMap
+            path: data.*
+          - instancetype=VMInstance.apps.cozystack.io
+        """, [
+        "refs.yaml:1:1: name: unknown key 'name' (did you mean 'names'?); expected one of: names",
+        "refs.yaml:4:13: names[0].family: expected one of instancetype, preference, got 'preferences'",
+        "refs.yaml:7:5: names[1]: 'instancetype=VMInstance.apps.cozystack.io': no ':' before the path; expected "
+        "FAMILY=KIND[.GROUP][/NAME]:PATH, such as preference=ConfigMap/forklift-*-osmap:data.*",
+    ]),
 }
 
 
 def explained(root: Path, file: str) -> list[str]:
     """What the loader of ``file``'s kind reports about the catalog at ``root``, in order."""
+    if file == "refs.yaml":
+        with pytest.raises(InputError) as caught:
+            load_places(root / file, file)
+        return [str(p) for p in caught.value.problems]
     if file == "overlay.yaml":
         with pytest.raises(InputError) as caught:
             load_overlay(Path(file))
@@ -149,7 +168,7 @@ def test_the_cases_cover_every_schema_of_the_formats():
     """A new kind of input file gets a case here: FILE_KINDS lists every schema a loader reads."""
     covered = {"catalog.yaml": formats.CATALOG, "size matrices": formats.SIZES, "series": formats.SERIES,
                "preference family file": formats.FAMILY, "preference": formats.FAMILY, "trait": formats.TRAIT,
-               "overlay": formats.OVERLAY}
+               "overlay": formats.OVERLAY, "citgen refs configuration": formats.REFS_CONFIG}
     assert set(covered) == set(CASES)
     assert {id(schema) for schema in covered.values()} == {id(schema) for schema in formats.FILE_KINDS.values()}
 
