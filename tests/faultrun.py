@@ -15,8 +15,9 @@ its own, so a traceback is seen whatever became of standard error.
 A run is a mapping: ``args``, ``cwd``, ``env`` (added to the environment),
 ``stdout`` and ``stderr`` (``file``, ``closed``, ``full`` or ``ascii``: a file whose
 stream has the ASCII encoding), ``deleted_cwd`` (the working directory is a folder
-removed before citgen starts) and ``unreadable`` (paths whose permission bits are
-cleared while the run lasts). A result: ``code``, ``stdout``, ``stderr`` (text, with
+removed before citgen starts), ``unreadable`` (paths whose permission bits are
+cleared while the run lasts) and ``loops`` (links to themselves made while it lasts, in place of
+files that are there). A result: ``code``, ``stdout``, ``stderr`` (text, with
 what could not be decoded escaped) and ``traceback`` (empty when none escaped).
 """
 
@@ -101,6 +102,10 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
     modes = {path: os.stat(path).st_mode & 0o7777 for path in run.get("unreadable", ())}
     for path in modes:
         os.chmod(path, 0)
+    for link in run.get("loops", ()):  # in place of a file that is there, which is put back after
+        if os.path.lexists(link):
+            os.rename(link, link + ".faultrun")
+        os.symlink(os.path.basename(link), link)
     try:
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child ends in os._exit
@@ -110,6 +115,10 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
     finally:
         for path, mode in modes.items():
             os.chmod(path, mode)
+        for link in run.get("loops", ()):
+            os.unlink(link)
+            if os.path.lexists(link + ".faultrun"):
+                os.rename(link + ".faultrun", link)
     return {"code": status, "stdout": _read(os.dup(out.fileno())), "stderr": _read(os.dup(err.fileno())),
             "traceback": _read(os.dup(escaped.fileno()))}
 

@@ -252,10 +252,12 @@ class Cell:
     env: dict[str, str] = field(default_factory=dict)
     deleted_cwd: bool = False
     unreadable: tuple[str, ...] = ()
+    loops: tuple[str, ...] = ()
 
     def run(self, place: Place) -> dict[str, Any]:
         return {"args": self.args, "cwd": str(place.root), "env": self.env, "stdout": self.stdout,
-                "stderr": self.stderr, "deleted_cwd": self.deleted_cwd, "unreadable": list(self.unreadable)}
+                "stderr": self.stderr, "deleted_cwd": self.deleted_cwd, "unreadable": list(self.unreadable),
+                "loops": list(self.loops)}
 
 
 def special(place: Place, kind: str, name: str) -> tuple[Path, tuple[str, ...]]:
@@ -348,7 +350,7 @@ def option_cells(place: Place, command: str, clean: dict[str, Any], param: click
 
 
 def catalog_cells(place: Place, command: str) -> Iterator[Cell]:
-    """A folder, and a file, the run may not read, at every level of a catalog the command reads.
+    """A folder, and a file, the run may not read, and a link loop, at every level of a catalog the command reads.
 
     Every level for ``build``, which reads all of a catalog; the top folders and files for the others.
     """
@@ -362,6 +364,9 @@ def catalog_cells(place: Place, command: str) -> Iterator[Cell]:
         yield Cell(command, f"catalog folder {part} unreadable", args, "refused", names=part,
                    unreadable=(str(folder),))
         files = sorted(p for p in folder.iterdir() if p.is_file())
+        loop = files[0] if files else folder / "loop.yaml"  # a file the command reads, where there is one
+        yield Cell(command, f"a link loop in catalog folder {part}", args, "refused",
+                   names=loop.relative_to(place.catalog).as_posix(), loops=(str(loop),))
         if files:
             name = files[0].relative_to(place.catalog).as_posix()
             yield Cell(command, f"catalog file {name} unreadable", args, "refused", names=name,

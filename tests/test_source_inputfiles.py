@@ -695,7 +695,7 @@ class _Entries:
     def __iter__(self):
         yield self
 
-    def is_file(self):
+    def stat(self, *, follow_symlinks=True):
         raise self.error
 
 

@@ -20,7 +20,7 @@ import jinja2
 import pytest
 
 from generator.errors import InputError
-from generator.source.inputfiles import (BOM, TemplateLoader, TextFile, decode_text, file_kind, folder_files,
+from generator.source.inputfiles import (usable_folder, BOM, TemplateLoader, TextFile, decode_text, file_kind, folder_files,
                                          folder_names, lookup, read_file, read_text, read_text_file)
 
 WHOLE = "citgen reads all of a catalog folder or refuses it, so that no file of it is left out unnoticed"
@@ -285,3 +285,9 @@ def test_a_file_copied_into_an_output_is_text_as_read_or_else_its_bytes(tmp_path
 def test_text_that_is_not_utf_8_after_its_mark_is_refused_at_the_byte_of_the_file(tmp_path: Path):
     path = write(tmp_path / "f.yaml", b"\xef\xbb\xbfa\xff")
     assert refusal(read_text, path, "f.yaml") == ["f.yaml: not UTF-8 text (invalid start byte at byte 4)"]
+
+
+def test_a_link_to_itself_in_a_folder_is_that_link_not_the_folder(tmp_path: Path):
+    """A folder is looked at without following its entries: a link loop in it is refused where it is read."""
+    (tmp_path / "loop.yaml").symlink_to("loop.yaml")
+    assert usable_folder(tmp_path, "series") is True

@@ -431,7 +431,7 @@ def usable_folder(folder: Path, display: str, *, catalog: bool = True) -> bool:
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
-                entry.is_file()  # needs search permission on the folder
+                entry.stat(follow_symlinks=False)  # needs search permission on the folder, follows no link
                 break
         if not os.access(folder, os.R_OK | os.X_OK):
             raise PermissionError(errno.EACCES, "Permission denied")
