@@ -9,7 +9,10 @@ the objects (Kubernetes documents) handled per second:
 2. ``citgen validate`` of the all-bundle, as a process;
 3. ``citgen build`` of synthetic catalogs 10x, 100x and 1000x the built-in number of
    instancetypes (many vendor series over a larger size matrix), to show how time
-   and memory grow with the catalog.
+   and memory grow with the catalog;
+4. ``citgen refs`` of a cluster dump (``kubectl get vm,datasource -A -o yaml``: 10,000
+   VirtualMachines and as many DataSources in one List), in each report format, beside
+   its floor: the same dump read by PyYAML's C loader alone, in a process of its own.
 
 Then it shows where the time of case 1 goes, step by step, measured in-process, and
 the same for the 100x catalog, where per-object costs dominate start-up costs.
@@ -147,6 +150,219 @@ def worker(args: Sequence[str]) -> Any:
     if done.returncode != 0:
         raise SystemExit(f"bench: worker {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
     return json.loads(done.stdout)
+
+
+# --------------------------------------------------------------------------- a cluster dump (citgen refs)
+
+
+#: Targets of issue 33 for ``citgen refs`` of the cluster dump, in every format.
+TARGET_REFS_FLOOR_RATIO = 3.0
+TARGET_REFS_PEAK_MIB = 200
+#: VirtualMachines in the dump of the full run (and as many DataSources), and of --quick.
+DUMP_VMS = 10_000
+DUMP_VMS_QUICK = 500
+#: The formats citgen refs reports the dump in.
+REFS_FORMATS = ("text", "json", "github")
+#: The floor: the dump read by PyYAML's C loader alone. The cyclic collector takes most of
+#: that time (a List's objects are all alive until the end); the second floor pauses it,
+#: as a reader that builds nothing it keeps could, and is the one the target is judged by.
+FLOOR = "import sys, yaml; yaml.load(open(sys.argv[1], encoding='utf-8').read(), Loader=yaml.CSafeLoader)"
+FLOOR_PAUSED = "import gc; gc.disable(); " + FLOOR
+
+#: The instancetype and preference each VirtualMachine names, and its DataSource's labels, by turns:
+#: names of the built-in catalog whose pairs KubeVirt accepts, so the report finds nothing.
+DUMP_PAIRS = (("u1.medium", "fedora"), ("u1.large", "centos.stream9"), ("o1.xlarge", "rhel.9"),
+              ("u1.2xlarge", "windows.2k22.virtio"), ("cx1.xlarge", "rhel.9.realtime"), ("m1.large", "ubuntu"),
+              ("u1.small", "debian"), ("n1.xlarge", "rhel.9.dpdk"))
+
+#: One VirtualMachine as ``kubectl get -o yaml`` writes it (keys sorted, lists at their key's
+#: indent), with the status KubeVirt keeps; no managedFields.
+DUMP_VM = """\
+- apiVersion: kubevirt.io/v1
+  kind: VirtualMachine
+  metadata:
+    annotations:
+      kubemacpool.io/transaction-timestamp: "2026-11-20T08:{m:02}:{s:02}.123456789Z"
+      kubevirt.io/latest-observed-api-version: v1
+      kubevirt.io/storage-observed-api-version: v1
+    creationTimestamp: "2026-11-20T08:{m:02}:{s:02}Z"
+    finalizers:
+    - kubevirt.io/virtualMachineControllerFinalize
+    generation: 2
+    labels:
+      app: web-{i}
+      app.kubernetes.io/part-of: shop-{ns}
+      vm.kubevirt.io/template-os: {preference}
+    name: web-{i}
+    namespace: team-{ns}
+    resourceVersion: "{rv}"
+    uid: {uid}
+  spec:
+    dataVolumeTemplates:
+    - metadata:
+        creationTimestamp: null
+        name: web-{i}-rootdisk
+      spec:
+        sourceRef:
+          kind: DataSource
+          name: {preference}
+          namespace: os-images
+        storage:
+          resources:
+            requests:
+              storage: 30Gi
+    instancetype:
+      kind: virtualmachineclusterinstancetype
+      name: {instancetype}
+      revisionName: web-{i}-{instancetype}-{uid}-1
+    preference:
+      kind: virtualmachineclusterpreference
+      name: {preference}
+      revisionName: web-{i}-{preference}-{uid}-1
+    runStrategy: Always
+    template:
+      metadata:
+        creationTimestamp: null
+        labels:
+          kubevirt.io/domain: web-{i}
+          network.kubevirt.io/headlessService: headless
+      spec:
+        architecture: amd64
+        domain:
+          devices:
+            disks:
+            - disk:
+                bus: virtio
+              name: rootdisk
+            - disk:
+                bus: virtio
+              name: cloudinitdisk
+            interfaces:
+            - macAddress: 02:5e:{mac}
+              masquerade: {{}}
+              model: virtio
+              name: default
+          firmware:
+            serial: {uid}
+            uuid: {uid}
+          machine:
+            type: pc-q35-rhel9.6.0
+          resources: {{}}
+        networks:
+        - name: default
+          pod: {{}}
+        subdomain: headless
+        volumes:
+        - dataVolume:
+            name: web-{i}-rootdisk
+          name: rootdisk
+        - cloudInitNoCloud:
+            userData: |-
+              #cloud-config
+              user: cloud-user
+              ssh_authorized_keys:
+              - ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHb6ZfTBv0x4Q0W5k2mYJ9m5n0bq1C3bYcR2t8e4Y3aD ops@example.com
+          name: cloudinitdisk
+  status:
+    conditions:
+    - lastProbeTime: null
+      lastTransitionTime: "2026-11-20T08:{m:02}:{s:02}Z"
+      status: "True"
+      type: Ready
+    - lastProbeTime: null
+      lastTransitionTime: null
+      status: "True"
+      type: LiveMigratable
+    - lastProbeTime: null
+      lastTransitionTime: null
+      status: "True"
+      type: StorageLiveMigratable
+    created: true
+    desiredGeneration: 2
+    instancetypeRef:
+      controllerRevisionRef:
+        name: web-{i}-{instancetype}-{uid}-1
+      kind: virtualmachineclusterinstancetype
+      name: {instancetype}
+    observedGeneration: 2
+    preferenceRef:
+      controllerRevisionRef:
+        name: web-{i}-{preference}-{uid}-1
+      kind: virtualmachineclusterpreference
+      name: {preference}
+    printableStatus: Running
+    ready: true
+    runStrategy: Always
+    volumeSnapshotStatuses:
+    - enabled: true
+      name: rootdisk
+    - enabled: false
+      name: cloudinitdisk
+      reason: Snapshot is not supported for this volumeSource type [cloudinitdisk]
+"""
+#: One DataSource as kubectl writes it: an image a DataImportCron keeps, with the inference labels.
+DUMP_DATA_SOURCE = """\
+- apiVersion: cdi.kubevirt.io/v1beta1
+  kind: DataSource
+  metadata:
+    annotations:
+      operator-sdk/primary-resource: kubevirt/ssp-kubevirt-hyperconverged
+      operator-sdk/primary-resource-type: SSP.ssp.kubevirt.io
+    creationTimestamp: "2026-11-20T08:{m:02}:{s:02}Z"
+    generation: 3
+    labels:
+      app.kubernetes.io/component: storage
+      app.kubernetes.io/managed-by: cdi-controller
+      app.kubernetes.io/part-of: hyperconverged-cluster
+      app.kubernetes.io/version: 1.16.0
+      cdi.kubevirt.io/dataImportCron: image-{i}-cron
+      instancetype.kubevirt.io/default-instancetype: {instancetype}
+      instancetype.kubevirt.io/default-preference: {preference}
+    name: image-{i}
+    namespace: images-{ns}
+    resourceVersion: "{rv}"
+    uid: {uid}
+  spec:
+    source:
+      snapshot:
+        name: image-{i}-{rv}
+        namespace: images-{ns}
+  status:
+    conditions:
+    - lastHeartbeatTime: "2026-11-20T08:{m:02}:{s:02}Z"
+      lastTransitionTime: "2026-11-20T08:{m:02}:{s:02}Z"
+      message: DataSource is ready to be consumed
+      reason: Ready
+      status: "True"
+      type: Ready
+    source:
+      snapshot:
+        name: image-{i}-{rv}
+        namespace: images-{ns}
+"""
+
+
+def _dump_fields(i: int) -> dict[str, Any]:
+    instancetype, preference = DUMP_PAIRS[i % len(DUMP_PAIRS)]
+    return {"i": i, "ns": i % 40, "m": i // 60 % 60, "s": i % 60, "rv": 1_000_000 + i * 7,
+            "uid": f"{i:08x}-6d1c-4c5e-9f0a-{i * 2654435761 % 2**48:012x}",
+            "mac": ":".join(f"{(i >> shift) & 0xff:02x}" for shift in (24, 16, 8, 0)),
+            "instancetype": instancetype, "preference": preference}
+
+
+def write_cluster_dump(path: Path, vms: int) -> int:
+    """``kubectl get vm,datasource -A -o yaml`` of a cluster of ``vms`` VirtualMachines and as many DataSources.
+
+    One List document, its items written as kubectl writes them (the VMs, then the
+    DataSources); returns the number of objects. Written piece by piece, so this
+    process stays small.
+    """
+    with path.open("w", encoding="utf-8") as out:
+        out.write("apiVersion: v1\nitems:\n")
+        out.writelines(DUMP_VM.format(**_dump_fields(i)) for i in range(vms))
+        out.writelines(DUMP_DATA_SOURCE.format(**_dump_fields(i)) for i in range(vms))
+        out.write('kind: List\nmetadata:\n  resourceVersion: ""\n')
+    return 2 * vms
 
 
 # --------------------------------------------------------------------------- workers (import citgen)
@@ -317,70 +533,102 @@ def print_breakdown(title: str, steps: dict[str, Any], startup: Figures) -> None
     print()
 
 
+def measure_refs(tmp: Path, runs: int, warmup: bool, vms: int) -> dict[str, Any]:
+    """Case 4: ``citgen refs`` of a cluster dump in each format, and the dump's floor, each in a child process.
+
+    The floors are run at most three times and without a warm-up (the refs runs have
+    read the dump into the disk cache already): they take longer than citgen does.
+    """
+    dump = tmp / "cluster-dump.yaml"
+    objects = write_cluster_dump(dump, vms)
+    size = dump.stat().st_size
+    case = "4. refs of a cluster dump"
+    formats = {fmt: measure(f"{case}, {fmt}", [*citgen_command(), "refs", "--format", fmt, str(dump)],
+                            tmp, min(runs, 3), lambda: objects, warmup) for fmt in REFS_FORMATS}
+    floors = {name: measure(f"   floor: {label}", [sys.executable, "-c", code, str(dump)], tmp, min(runs, 3),
+                            lambda: objects, warmup=False)
+              for name, label, code in (("floor", "yaml.load, CSafeLoader", FLOOR),
+                                        ("paused", "the same, collector paused", FLOOR_PAUSED))}
+    return {"vms": vms, "objects": objects, "bytes": size, "formats": formats, **floors}
+
+
+def print_refs(refs: dict[str, Any]) -> None:
+    """The refs cases beside their floors: how many times the floor's time each takes, and its peak."""
+    floor, paused = refs["floor"], refs["paused"]
+    print(f"citgen refs of the cluster dump ({refs['vms']} VirtualMachines and as many DataSources, "
+          f"{refs['bytes'] / MIB:.1f} MiB of YAML) against its floor, the dump read by PyYAML's C loader alone:")
+    print(f"  {'':<24} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9}   {'x floor (wall, cpu)':>20}   "
+          f"{'x paused floor (wall, cpu)':>27}")
+    rows = [(f"refs --format {fmt}", f) for fmt, f in refs["formats"].items()]
+    rows += [("floor", floor), ("floor, collector paused", paused)]
+    for label, f in rows:
+        print(f"  {label:<24} {f.wall:>8.3f} {f.cpu:>8.3f} {f.peak / MIB:>9.1f}   "
+              f"{f.wall / floor.wall:>9.2f} {f.cpu / floor.cpu:>10.2f}   "
+              f"{f.wall / paused.wall:>15.2f} {f.cpu / paused.cpu:>11.2f}")
+    print()
+
+
+def print_refs_targets(refs: dict[str, Any]) -> None:
+    paused = refs["paused"]
+    print(f"targets (issue 33), against the faster floor (collector paused), {refs['vms']} VMs and as many "
+          "DataSources:")
+    for fmt, f in refs["formats"].items():
+        ratio = f.wall / paused.wall
+        print(f"  refs --format {fmt} <= {TARGET_REFS_FLOOR_RATIO:g}x the floor's wall time: x{ratio:.2f}, "
+              f"{verdict(ratio <= TARGET_REFS_FLOOR_RATIO)}; peak < {TARGET_REFS_PEAK_MIB} MiB: {mib(f.peak)}, "
+              f"{verdict(f.peak < TARGET_REFS_PEAK_MIB * MIB)}")
+    if refs["vms"] != DUMP_VMS:
+        print(f"  (--quick: the targets are for a dump of {DUMP_VMS} VirtualMachines, the full run's)")
+
+
 def supports(option: str, cwd: Path) -> bool:
     done = subprocess.run([*citgen_command(), "build", "--help"], capture_output=True, text=True,
                           cwd=cwd, env=child_env())
     return option in done.stdout
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true",
-                        help="one run per case, no warm-up, only the 10x synthetic catalog (a smoke test)")
-    parser.add_argument("--runs", type=int, default=None, help="measured runs per case (default 5, --quick 1)")
-    parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also save the figures as JSON")
-    parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.worker:
-        worker_main(args.worker)
-        return 0
-    runs = args.runs or (1 if args.quick else 5)
-    if runs < 1:
-        parser.error("--runs must be at least 1")
-    factors = FACTORS[:1] if args.quick else FACTORS
-    warmup = not args.quick  # a smoke test checks that every case runs, not how steady its figures are
+def measure_builds(tmp: Path, runs: int, warmup: bool, factors: Sequence[int], extra: list[str]) -> dict[str, Any]:
+    """Cases 1 to 3, the step breakdowns and the interpreter's start."""
     citgen = citgen_command()
+    out = tmp / "out"
+    build = measure("1. build, built-in catalog", [*citgen, "build", "--out", str(out), *extra],
+                    tmp, runs, lambda: count_documents(out / ALL_BUNDLE), warmup)
+    bundle = REPO / "bundles" / ALL_BUNDLE
+    if not bundle.is_file():
+        bundle = out / ALL_BUNDLE
+    validate = measure("2. validate all-bundle", [*citgen, "validate", str(bundle)],
+                       tmp, runs, lambda: count_documents(bundle), warmup)
 
-    with tempfile.TemporaryDirectory(prefix="citgen-bench-") as tmp_name:
-        tmp = Path(tmp_name)
-        extra = ["--helm-package"] if supports("--helm-package", tmp) else []
-        before = "after a warm-up" if warmup else "with no warm-up"
-        print(f"citgen benchmark: Python {sys.version.split()[0]} on {os.cpu_count()} cores, "
-              f"{runs} run{'s' if runs != 1 else ''} per case {before} (medians)")
-        print(f"build options: --out DIR {' '.join(extra)}".rstrip())
-        print()
+    helm = "helm" if extra else "no-helm"
+    scaled: list[tuple[int, dict[str, int], Figures]] = []
+    scaled_steps: dict[str, Any] | None = None
+    for factor in factors:
+        catalog = tmp / f"catalog-{factor}x"
+        shape = worker(["synth", str(catalog), str(factor)])
+        scaled_out = tmp / f"out-{factor}x"
+        # A 1000x build takes long enough that a handful of runs is plenty.
+        figures = measure(f"3. build, {factor}x catalog ({shape['instancetypes']} instancetypes)",
+                          [*citgen, "build", "--catalog", str(catalog), "--out", str(scaled_out), *extra],
+                          tmp, min(runs, 3) if factor >= 1000 else runs,
+                          lambda: count_documents(scaled_out / ALL_BUNDLE), warmup)
+        scaled.append((factor, shape, figures))
+        if factor == 100:  # where the time goes once a catalog is large
+            scaled_steps = worker(["breakdown", str(min(runs, 3)), helm, str(catalog)])
+        shutil.rmtree(scaled_out, ignore_errors=True)
+        shutil.rmtree(catalog, ignore_errors=True)
+    steps = worker(["breakdown", str(runs), helm])
+    startup = measure("interpreter start + imports", [sys.executable, "-c", "import generator.cli"],
+                      tmp, runs, lambda: 0, warmup)
+    return {"build": build, "validate": validate, "scaled": scaled, "scaled_steps": scaled_steps, "steps": steps,
+            "startup": startup}
 
-        out = tmp / "out"
-        build = measure("1. build, built-in catalog", [*citgen, "build", "--out", str(out), *extra],
-                        tmp, runs, lambda: count_documents(out / ALL_BUNDLE), warmup)
-        bundle = REPO / "bundles" / ALL_BUNDLE
-        if not bundle.is_file():
-            bundle = out / ALL_BUNDLE
-        validate = measure("2. validate all-bundle", [*citgen, "validate", str(bundle)],
-                           tmp, runs, lambda: count_documents(bundle), warmup)
 
-        helm = "helm" if extra else "no-helm"
-        scaled: list[tuple[int, dict[str, int], Figures]] = []
-        scaled_steps: dict[str, Any] | None = None
-        for factor in factors:
-            catalog = tmp / f"catalog-{factor}x"
-            shape = worker(["synth", str(catalog), str(factor)])
-            scaled_out = tmp / f"out-{factor}x"
-            # A 1000x build takes long enough that a handful of runs is plenty.
-            figures = measure(f"3. build, {factor}x catalog ({shape['instancetypes']} instancetypes)",
-                              [*citgen, "build", "--catalog", str(catalog), "--out", str(scaled_out), *extra],
-                              tmp, min(runs, 3) if factor >= 1000 else runs,
-                              lambda: count_documents(scaled_out / ALL_BUNDLE), warmup)
-            scaled.append((factor, shape, figures))
-            if factor == 100:  # where the time goes once a catalog is large
-                scaled_steps = worker(["breakdown", str(min(runs, 3)), helm, str(catalog)])
-            shutil.rmtree(scaled_out, ignore_errors=True)
-        steps = worker(["breakdown", str(runs), helm])
-        startup = measure("interpreter start + imports", [sys.executable, "-c", "import generator.cli"],
-                          tmp, runs, lambda: 0, warmup)
-
-    print(table([build, validate, *(f for _, _, f in scaled)]))
+def print_builds(builds: dict[str, Any], refs: dict[str, Any] | None, quick: bool) -> None:
+    """The table of every case, the growth of the synthetic catalogs, the breakdowns and issue 7's targets."""
+    build, validate, scaled = builds["build"], builds["validate"], builds["scaled"]
+    steps, scaled_steps, startup = builds["steps"], builds["scaled_steps"], builds["startup"]
+    refs_rows = list(refs["formats"].values()) if refs else []
+    print(table([build, validate, *(f for _, _, f in scaled), *refs_rows]))
     print()
     print(f"synthetic catalogs: copies of the built-in series over one {scaled[0][1]['sizes']}-size matrix, "
           f"with the built-in preferences ({scaled[0][1]['base_instancetypes']} instancetypes = 1x)")
@@ -415,19 +663,67 @@ def main(argv: Sequence[str] | None = None) -> int:
         growth = by_factor[1000].us_per_object / by_factor[100].us_per_object
         print(f"  1000x per-object cost <= ~{TARGET_GROWTH}x the 100x one: x{growth:.2f}, "
               f"{verdict(growth <= TARGET_GROWTH)}")
-    if args.quick:
+    if quick:
         print("  (--quick: the 100x and 1000x targets need the full run)")
 
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true",
+                        help="one run per case, no warm-up, only the 10x synthetic catalog and a dump of "
+                             f"{DUMP_VMS_QUICK} VMs (a smoke test)")
+    parser.add_argument("--refs", action="store_true", help="only case 4, citgen refs of a cluster dump")
+    parser.add_argument("--runs", type=int, default=None, help="measured runs per case (default 5, --quick 1)")
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also save the figures as JSON")
+    parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        worker_main(args.worker)
+        return 0
+    runs = args.runs or (1 if args.quick else 5)
+    if runs < 1:
+        parser.error("--runs must be at least 1")
+    factors = FACTORS[:1] if args.quick else FACTORS
+    warmup = not args.quick  # a smoke test checks that every case runs, not how steady its figures are
+
+    with tempfile.TemporaryDirectory(prefix="citgen-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        extra = ["--helm-package"] if supports("--helm-package", tmp) else []
+        before = "after a warm-up" if warmup else "with no warm-up"
+        print(f"citgen benchmark: Python {sys.version.split()[0]} on {os.cpu_count()} cores, "
+              f"{runs} run{'s' if runs != 1 else ''} per case {before} (medians)")
+        if not args.refs:
+            print(f"build options: --out DIR {' '.join(extra)}".rstrip())
+        print()
+        builds = None if args.refs else measure_builds(tmp, runs, warmup, factors, extra)
+        refs = measure_refs(tmp, runs, warmup, DUMP_VMS_QUICK if args.quick else DUMP_VMS)
+
+    if builds is not None:
+        print_builds(builds, refs, args.quick)
+    else:
+        print(table(list(refs["formats"].values())))
+    print()
+    print_refs(refs)
+    print_refs_targets(refs)
+
     if args.json:
-        report = {
+        report: dict[str, Any] = {
             "python": sys.version.split()[0], "cores": os.cpu_count(), "runs": runs, "quick": args.quick,
-            "build_options": extra,
-            "cases": {"build": build.as_json(), "validate": validate.as_json(),
-                      "scaled": [{"factor": factor, **shape, **f.as_json()} for factor, shape, f in scaled]},
-            "startup": startup.as_json(),
-            "breakdown": steps,
-            "breakdown_100x": scaled_steps,
+            "refs": {**{key: refs[key] for key in ("vms", "objects", "bytes")},
+                     "formats": {fmt: f.as_json() for fmt, f in refs["formats"].items()},
+                     "floor": refs["floor"].as_json(), "floor_paused": refs["paused"].as_json()},
         }
+        if builds is not None:
+            build, validate, scaled = builds["build"], builds["validate"], builds["scaled"]
+            report.update({
+                "build_options": extra,
+                "cases": {"build": build.as_json(), "validate": validate.as_json(),
+                          "scaled": [{"factor": factor, **shape, **f.as_json()} for factor, shape, f in scaled]},
+                "startup": builds["startup"].as_json(),
+                "breakdown": builds["steps"],
+                "breakdown_100x": builds["scaled_steps"],
+            })
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 

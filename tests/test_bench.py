@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.heavy(6)  # seconds of a worker's time: run early (conftest.py)
+pytestmark = pytest.mark.heavy(10)  # seconds of a worker's time: run early (conftest.py)
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "benchmarks" / "bench.py"
@@ -57,3 +57,18 @@ def test_the_json_figures_hold_every_case_with_its_object_count(quick_run):
     preferences = built["objects"] - 2 * scaled["base_instancetypes"]
     assert scaled["objects"] == 2 * scaled["instancetypes"] + preferences
     assert figures["quick"] is True and figures["cores"] >= 1
+
+
+def test_refs_of_a_cluster_dump_is_printed_in_every_format_beside_its_floor(quick_run):
+    out, figures = quick_run
+    refs = figures["refs"]
+    assert refs["objects"] == 2 * refs["vms"] and refs["bytes"] > 0
+    for fmt in ("text", "json", "github"):
+        line = next(ln for ln in out.splitlines() if ln.startswith(f"4. refs of a cluster dump, {fmt} "))
+        assert int(line.split()[-6]) == refs["objects"], line
+        assert refs["formats"][fmt]["peak_mib"] > 0 and refs["formats"][fmt]["wall"] > 0
+        assert f"  refs --format {fmt} <= 3x the floor's wall time: x" in out
+    against = out.split("against its floor, the dump read by PyYAML's C loader alone:")[1]
+    floor = next(ln for ln in against.splitlines() if ln.startswith("  floor  ")).split()
+    assert floor[4:6] == ["1.00", "1.00"]  # wall and CPU time, as many times the floor's
+    assert figures["refs"]["floor"]["peak_mib"] > 0 and figures["refs"]["floor_paused"]["wall"] > 0
