@@ -71,13 +71,21 @@ def kubectl() -> str:
     pytest.skip("kubectl is not installed")
 
 
+def documented_section(doc: str, heading: str) -> str:
+    """The section ``heading`` opens in docs/``doc``, up to the next heading (a ``#`` line outside a code block)."""
+    text = (REPO / "docs" / doc).read_text(encoding="utf-8")
+    lines = text[text.index(heading):].splitlines(keepends=True)
+    fenced = False
+    for number, line in enumerate(lines[1:], 1):
+        fenced ^= line.startswith("```")
+        if not fenced and re.match(r"#{1,3} ", line):
+            return "".join(lines[:number])
+    return "".join(lines)
+
+
 def documented_yaml(doc: str, heading: str, index: int = 0) -> str:
     """The ``index``-th YAML block of the section ``heading`` opens in docs/``doc``, to test what is documented."""
-    text = (REPO / "docs" / doc).read_text(encoding="utf-8")
-    section = text[text.index(heading):]
-    end = re.search(r"\n#{1,3} ", section[len(heading):])
-    section = section[:len(heading) + end.start()] if end else section
-    return re.findall(r"```yaml\n(.*?)```", section, re.S)[index]
+    return re.findall(r"```yaml\n(.*?)```", documented_section(doc, heading), re.S)[index]
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -1,14 +1,17 @@
-"""The pre-commit hooks of .pre-commit-hooks.yaml, run by the real pre-commit in a vendor's repository.
+"""The pre-commit hooks of .pre-commit-hooks.yaml, run by the real pre-commit in a vendor's and a GitOps repository.
 
-The repository under test is made as a vendor makes one: `citgen init`, a build, the
+The vendor's repository is made as a vendor makes one: `citgen init`, a build, the
 README tables, a commit, and a .pre-commit-config.yaml naming this project's
-repository at a revision. pre-commit installs citgen from that revision into its own
+repository at a revision. The GitOps repository holds manifests that name catalog
+objects, and the .pre-commit-config.yaml and names file docs/gitops.md shows for the
+`citgen-refs` hook. pre-commit installs citgen from that revision into its own
 environment (once for the module, in a private PRE_COMMIT_HOME) and runs the hooks.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from tests.conftest import SHARED, shared_file
+from tests.helpers import REPO, documented_section, documented_yaml
 
-pytestmark = pytest.mark.heavy(14)  # seconds of a worker's time: run early (conftest.py)
+pytestmark = pytest.mark.heavy(18)  # seconds of a worker's time: run early (conftest.py)
 
 HOOKS = ("citgen-build-check", "citgen-readme-check", "citgen-validate")
 README = "# Example catalog\n" + "".join(f"\n<!-- BEGIN citgen readme: {table} -->\n<!-- END citgen readme: {table} -->\n"
@@ -117,3 +121,141 @@ def test_a_broken_bundle_fails_validation_at_its_line(catalog_repo: Path, enviro
     assert done.returncode == 1
     assert ("bundles/common-clusterinstancetypes-bundle.yaml#8 (cx1.medium) $.spec.cpu.guest: expected integer, "
             "got string 'one' [schema]\n1 problem in 1 of 65 documents\n") in done.stdout
+
+
+# --------------------------------------------------------------------------- citgen-refs in a GitOps repository
+
+#: The section of docs/gitops.md that shows the hook, and the one that shows the names file.
+HOOK_SECTION = "### Before every commit: the `citgen-refs` hook"
+NAMES_SECTION = "## Checking the references of a GitOps repository"
+
+
+
+def vm(name: str, namespace: str, preference: str, instancetype: str | None = None) -> str:
+    """A VirtualMachine naming a preference, and an instancetype when given."""
+    matchers = f"  instancetype:\n    name: {instancetype}\n" if instancetype else ""
+    return (f"apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: {name}\n  namespace: {namespace}\n"
+            f"spec:\n{matchers}  preference:\n    name: {preference}\n  runStrategy: Always\n"
+            "  template:\n    spec:\n      domain:\n        devices: {}\n")
+
+
+DATA_SOURCE = """\
+apiVersion: cdi.kubevirt.io/v1beta1
+kind: DataSource
+metadata:
+  name: centos-stream9
+  namespace: os-images
+  labels:
+    instancetype.kubevirt.io/default-instancetype: u1.medium
+    instancetype.kubevirt.io/default-preference: centos.stream9
+spec:
+  source:
+    pvc: {name: centos-stream9, namespace: os-images}
+"""
+#: A guest-OS map as Forklift keeps one (../shared/reference/consumers/forklift-osmap-ovirt).
+OSMAP = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: forklift-ovirt-osmap
+  namespace: konveyor-forklift
+data:
+  rhel_9x64: "rhel.9"
+  ubuntu_14_04: "ubuntu"
+  windows_2022: "{windows}"
+"""
+
+
+def documented_output(heading: str) -> str:
+    """The first plain (untagged) code block of the section ``heading`` opens in docs/gitops.md: what is printed."""
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```", documented_section("gitops.md", heading), re.S | re.M)
+    return next(text for language, text in blocks if not language)
+
+
+@pytest.fixture(scope="module")
+def committed_gitops(tmp_path_factory: pytest.TempPathFactory, project: tuple[Path, str]) -> Path:
+    """A GitOps repository whose manifests name catalog objects, configured as docs/gitops.md shows. Read only."""
+    repo = tmp_path_factory.mktemp("gitops") / "cluster"
+    url, rev = project
+    files = {
+        ".pre-commit-config.yaml": documented_yaml("gitops.md", HOOK_SECTION).replace(
+            "https://github.com/<owner>/<citgen repository>", str(url)).replace("<tag or commit>", rev),
+        ".citgen-refs.yaml": documented_yaml("gitops.md", NAMES_SECTION),
+        "apps/shop.yaml": vm("shop", "shop", "fedora", "u1.medium"),
+        "images/centos.yaml": DATA_SOURCE,
+        "forklift/osmap.yaml": OSMAP.format(windows="windows.2k22.virtio"),
+        "values.yaml": "replicas: 2\nimage: {tag: v1}\n",  # no Kubernetes object: skipped
+    }
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "cluster")
+    return repo
+
+
+@pytest.fixture
+def gitops_repo(tmp_path: Path, committed_gitops: Path) -> Path:
+    """This test's own copy of the GitOps repository, to change and stage files in."""
+    repo = tmp_path / "cluster"
+    shutil.copytree(committed_gitops, repo, symlinks=True)
+    return repo
+
+
+def staged(repo: Path, name: str, text: str) -> None:
+    (repo / name).parent.mkdir(parents=True, exist_ok=True)
+    (repo / name).write_text(text)
+    git(repo, "add", name)
+
+
+def test_the_refs_hook_passes_manifests_whose_references_resolve(gitops_repo: Path, environment):
+    done = pre_commit(gitops_repo, environment, "citgen-refs", "--all-files", "--verbose")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert any(line.startswith("citgen refs") and line.endswith("Passed") for line in done.stdout.splitlines())
+    # every manifest in one run, the places of the names file read, the values file skipped
+    assert ("7 references checked against the build for KubeVirt v1.8 of the built-in catalog; 6 files read, "
+            "3 skipped (no Kubernetes manifests and no references); nothing found") in done.stdout
+
+
+def test_a_vm_naming_centos_8_stream_fails_with_the_documented_finding(gitops_repo: Path, environment):
+    staged(gitops_repo, "apps/build.yaml", vm("build", "ci", "centos.8.stream"))
+    done = pre_commit(gitops_repo, environment, "citgen-refs")
+    assert done.returncode == 1
+    shown = documented_output(HOOK_SECTION)
+    assert shown in done.stdout, done.stdout  # the failure docs/gitops.md shows is what pre-commit prints
+
+
+def test_a_guest_os_map_the_names_file_names_is_checked(gitops_repo: Path, environment):
+    staged(gitops_repo, "forklift/osmap.yaml", OSMAP.format(windows="windows.2022"))
+    done = pre_commit(gitops_repo, environment, "citgen-refs")
+    assert done.returncode == 1
+    assert ("error: forklift/osmap.yaml#0 (forklift-ovirt-osmap) $.data.windows_2022: ConfigMap "
+            "konveyor-forklift/forklift-ovirt-osmap names preference 'windows.2022', which the build for KubeVirt "
+            "v1.8 of the built-in catalog does not have; did you mean") in done.stdout, done.stdout
+    # only the changed file is read
+    assert "3 references checked against the build for KubeVirt v1.8 of the built-in catalog; 1 file read; " \
+           "1 finding" in done.stdout
+
+
+def test_the_release_pinned_in_args_judges_what_its_build_leaves_out(gitops_repo: Path, environment):
+    staged(gitops_repo, "apps/secure.yaml", vm("secure", "shop", "fedora.s390x.secex", "u1.medium"))
+    done = pre_commit(gitops_repo, environment, "citgen-refs")
+    assert done.returncode == 1
+    assert ("names preference 'fedora.s390x.secex', which the build for KubeVirt v1.8 of the built-in catalog "
+            "leaves out: its spec.preferredLaunchSecurity came in KubeVirt v1.9 [release]") in done.stdout
+
+
+def test_a_bundle_pinned_in_args_is_what_names_are_judged_against(gitops_repo: Path, environment):
+    """A cluster whose virt-operator deploys upstream's v1.0.0: centos.stream8 is there, today's centos.stream10 not."""
+    release = shared_file(SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml")
+    shutil.copy(release, gitops_repo / "catalog.yaml")
+    config = gitops_repo / ".pre-commit-config.yaml"
+    config.write_text(config.read_text().replace("args: [--kubevirt, v1.8,", "args: [--bundle, catalog.yaml,"))
+    git(gitops_repo, "add", "-A")
+    staged(gitops_repo, "apps/old.yaml", vm("old", "shop", "centos.stream8", "u1.medium"))
+    assert pre_commit(gitops_repo, environment, "citgen-refs", "--files", "apps/old.yaml").returncode == 0
+    staged(gitops_repo, "apps/new.yaml", vm("new", "shop", "centos.stream10", "u1.medium"))
+    done = pre_commit(gitops_repo, environment, "citgen-refs", "--files", "apps/new.yaml")
+    assert done.returncode == 1
+    assert "names preference 'centos.stream10', which bundle catalog.yaml does not have" in done.stdout, done.stdout
