@@ -81,6 +81,17 @@ class Location:
                 where += f":{self.column}"
         return f"{where}: {dotted(self.path)}" if self.path else where
 
+    def file_line(self) -> str:
+        """``file:line:column`` as far as they are known (``file#doc`` for a document without a line)."""
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        elif self.doc is not None:
+            where += f"#{self.doc}"
+        return where
+
     def at(self, *more: PathPart) -> "Location":
         """The same place, one or more keys deeper (line unchanged)."""
         return Location(self.file, self.line, self.column, self.path + more, self.doc, self.name)

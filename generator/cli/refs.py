@@ -89,18 +89,6 @@ def summary(verdict: Verdict, target: Target, unread: int = 0) -> str:
     return f"{said}; {_plural(found, 'finding') if found else 'nothing found'}"
 
 
-def _where(problem: Problem) -> str:
-    loc = problem.location
-    where = loc.file
-    if loc.line is not None:
-        where += f":{loc.line}"
-        if loc.column is not None:
-            where += f":{loc.column}"
-    elif loc.doc is not None:
-        where += f"#{loc.doc}"
-    return where
-
-
 def render_findings_markdown(problems: Sequence[Problem], closing: str) -> str:
     """The judge's findings as a pull-request comment: one table row each, every name escaped."""
     md, code, cell = escape.markdown, escape.markdown_code, escape.markdown_cell
@@ -108,7 +96,7 @@ def render_findings_markdown(problems: Sequence[Problem], closing: str) -> str:
         return f"### citgen refs: nothing found\n\n{md(closing)}\n"
     lines = [f"### citgen refs: {_plural(len(problems), 'finding')}", "",
              "| where | finding | rule |", "| --- | --- | --- |"]
-    lines += [f"| {cell(code(_where(p)))} | {cell(md(p.message))} | {cell(code(p.rule))} |" for p in problems]
+    lines += [f"| {cell(code(p.location.file_line()))} | {cell(md(p.message))} | {cell(code(p.rule))} |" for p in problems]
     return "\n".join([*lines, "", md(closing)]) + "\n"
 
 

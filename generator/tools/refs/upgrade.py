@@ -247,16 +247,6 @@ def summary(result: Upgrade) -> str:
     return said
 
 
-def _where(reference: Reference) -> str:
-    loc = reference.location
-    where = loc.file
-    if loc.line is not None:
-        where += f":{loc.line}"
-        if loc.column is not None:
-            where += f":{loc.column}"
-    return where
-
-
 def render_text(result: Upgrade) -> str:
     """The upgrade's report for people: each section's objects with their count and the places that name them."""
     lines: list[str] = []
@@ -268,7 +258,7 @@ def render_text(result: Upgrade) -> str:
         for entry in entries:
             lines.append(escape.text(f"  {entry.family} {entry.name} ({entry.kind}), "
                                      f"{_plural(entry.count, 'reference')}: {entry.what}"))
-            lines += [escape.text(f"    {_where(r)} {owner_text(r.owner)}") for r in entry.references]
+            lines += [escape.text(f"    {r.location.file_line()} {owner_text(r.owner)}") for r in entry.references]
         lines.append("")
     if result.breaks:
         lines += [KEPT_RUNNING, ""]
@@ -288,7 +278,7 @@ def render_markdown(result: Upgrade) -> str:
             continue
         lines += [f"#### {title}", "", "| object | references | what | named in |", "| --- | ---: | --- | --- |"]
         for entry in entries:
-            places = ", ".join(f"{code(_where(r))} ({md(owner_text(r.owner))})" for r in entry.references[:5])
+            places = ", ".join(f"{code(r.location.file_line())} ({md(owner_text(r.owner))})" for r in entry.references[:5])
             if entry.count > 5:
                 places += f", and {entry.count - 5} more"
             lines.append(f"| {cell(code(entry.name))} {cell(md(entry.family))} | {entry.count} | "
