@@ -329,6 +329,18 @@ def test_a_dump_in_json_is_read_item_by_item_alike(tmp_path):
         ("u1.medium", 14, 29, ("items", 0)), ("centos.stream8", 25, 68, ("items", 1))]
 
 
+def test_a_dump_of_characters_of_every_width_is_cut_into_items_at_their_characters():
+    """libyaml reads the text a piece at a time, its marks in characters: a piece may end inside a character."""
+    notes = ["é" * 7, "€" * 5000, "😀" * 3, "ж" * 9999, ""]  # 2, 3, 4 and 2 bytes a character in UTF-8
+    items = "".join(f"- apiVersion: kubevirt.io/v1\n  kind: VirtualMachine\n  metadata:\n    name: vm-{i}\n"
+                    f"    annotations: {{note: \"{note}\"}}\n  spec:\n    preference: {{name: fédora-{note[:1]}}}\n"
+                    for i, note in enumerate(notes))
+    found = scan(["-"], stdin=io.BytesIO(f"apiVersion: v1\nitems:\n{items}kind: List\n".encode()))
+    assert found.problems == ()
+    assert [(r.name, r.owner.name, r.location.line, r.location.column) for r in found.references] == [
+        (f"fédora-{note[:1]}", f"vm-{i}", 9 + 7 * i, 24) for i, note in enumerate(notes)]
+
+
 def stream_data(text: str) -> object:
     from tests.helpers import parse_stream
 

@@ -4,11 +4,11 @@
 List whose ``items`` are the objects. Read whole by the located reader, a dump of
 10,000 VirtualMachines and as many DataSources took 825 MiB, the line and column of
 every key path of every object held at once. So this module first walks the
-stream's events (libyaml's parser through the tool's Loader, building nothing) to
-learn where each document begins and ends and, in a List document, each item; then
-each unit is read on its own from its slice of the text by ``yamlsrc.iter_documents``,
-with every bound and refusal of the one reader, and handed on before the next is
-read. Only one unit is ever built.
+stream's events (libyaml's parser through the tool's Loader, building nothing, and
+given the text a piece at a time) to learn where each document begins and ends and, in
+a List document, each item; then each unit is read on its own from its slice of the
+text by ``yamlsrc.iter_documents``, with every bound and refusal of the one reader, and
+handed on before the next is read. Only one unit is ever built.
 
 A slice keeps its place in the file: its first line is indented by spaces to the
 column it starts at, and the lines above it are added back to every line the reader
@@ -80,12 +80,26 @@ def _span(start: Any, end: Any) -> _Span:
     return _Span(start.index, end.index, start.line, start.column)
 
 
+class _Pieces:
+    """``text`` as a stream libyaml reads a piece at a time. Handed the whole text, PyYAML's parser keeps a
+    UTF-8 copy of it for as long as it reads: a dump's size again, beside the text the units are cut from."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.read_to = 0
+
+    def read(self, size: int) -> str:
+        piece = self.text[self.read_to:self.read_to + size]
+        self.read_to += len(piece)
+        return piece
+
+
 def units(text: str, file: str) -> Iterator[Unit | Problem]:
     """The documents of ``text`` and the items of its List documents, in order, and what the reader refuses.
 
     ``file`` names the text in every location.
     """
-    loader = Loader(text)
+    loader = Loader(_Pieces(text))
     index = 0
     resume = 0  # where the text not yet read begins
     most = limits().max_documents
