@@ -25,6 +25,7 @@ the problems, the outputs, the reporters and the tools can all use it.
 from __future__ import annotations
 
 import html as _html
+import io
 import json as _json
 from typing import Any, Callable
 
@@ -158,10 +159,21 @@ def json_text(value: Any, *, indent: int | None = None, sort_keys: bool = False,
     bidirectional mark and line separator as an escape instead of its effect.
     Only ASCII is written, so the text passes through any stream's encoding
     unchanged (a narrow encoding's own escapes, ``\\U0001f680``, are no JSON).
-    The layout arguments are ``json.dumps``'s.
+    The layout arguments are ``json.dumps``'s, and so is the text.
+
+    With an indent, ``json.dumps`` gathers every piece of the text (a key, a comma, a
+    line's indent) in one list before it joins them: the report of a cluster dump's
+    40,000 references was 1.5 million pieces, 127 MiB for 17 MiB of text. Written into
+    a buffer as they come, only the text is held.
     """
-    return _json.dumps(value, ensure_ascii=True, indent=indent, sort_keys=sort_keys, separators=separators,
-                       default=default)
+    encoder = _json.JSONEncoder(ensure_ascii=True, indent=indent, sort_keys=sort_keys, separators=separators,
+                                default=default)
+    if indent is None:
+        return encoder.encode(value)  # in one piece, by the C encoder
+    text = io.StringIO()
+    for piece in encoder.iterencode(value):
+        text.write(piece)
+    return text.getvalue()
 
 
 #: What the GitHub Actions runner decodes in a workflow command's data: ``%`` and

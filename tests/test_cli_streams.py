@@ -102,3 +102,13 @@ def test_a_narrow_standard_error_gets_escapes(tmp_path):
     assert done.returncode == 2
     assert b"snow\\u2603.yaml" in done.stderr + done.stdout
     assert (done.stderr + done.stdout).isascii()
+
+
+def test_a_report_of_mebibytes_arrives_whole_and_escaped_where_its_stream_lacks_a_character(tmp_path):
+    """Text is encoded a slice at a time, so that a long report (a cluster dump's JSON) is not held twice whole."""
+    from generator.cli.streams import Delivery
+
+    text = "".join(f"{'x' * 1000}\u2603{number}\n" for number in range(3000))  # 3 MB, a snowman every line
+    with open(tmp_path / "out", "w", encoding="ascii") as narrow:
+        Delivery(narrow).write(text)
+    assert (tmp_path / "out").read_bytes() == text.encode("ascii", "backslashreplace")

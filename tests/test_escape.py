@@ -180,6 +180,16 @@ def test_json_is_ascii_and_reads_back_as_the_same_value():
     assert json.loads(written) == value
 
 
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                           lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=20)
+
+
+@given(JSON_VALUES, st.sampled_from([None, 0, 1, 2]), st.booleans())
+def test_json_is_the_text_json_dumps_writes_in_every_layout(value, indent, sort_keys):
+    assert escape.json_text(value, indent=indent, sort_keys=sort_keys) == json.dumps(value, indent=indent,
+                                                                                    sort_keys=sort_keys)
+
+
 def test_json_takes_json_dumps_s_layout():
     value = {"b": [1, 2], "a": None}
     assert escape.json_text(value, indent=2, sort_keys=True) == json.dumps(value, indent=2, sort_keys=True)

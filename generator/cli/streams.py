@@ -30,6 +30,8 @@ from typing import Any, Callable, Iterator, TextIO
 
 #: The exit status of a run whose report could not be delivered whole.
 NOT_DELIVERED = 2
+#: How much text is encoded at a time: a long report (the JSON of a cluster dump) is not held a second time whole.
+_SLICE = 1 << 20
 
 
 class Delivery(io.TextIOBase):
@@ -114,11 +116,12 @@ class Delivery(io.TextIOBase):
             self._fail("it is closed")
 
     def _text(self, text: str) -> None:
-        data = text.encode(self.target, "backslashreplace")
-        if self.fd is None:
-            self.stream.write(data.decode(self.target))  # type: ignore[union-attr]
-        else:
-            self._bytes(data)
+        for start in range(0, len(text), _SLICE):
+            data = text[start:start + _SLICE].encode(self.target, "backslashreplace")
+            if self.fd is None:
+                self.stream.write(data.decode(self.target))  # type: ignore[union-attr]
+            else:
+                self._bytes(data)
 
     def _bytes(self, data: bytes) -> None:
         if self.fd is None:
