@@ -181,10 +181,10 @@ def committed_gitops(tmp_path_factory: pytest.TempPathFactory, project: tuple[Pa
         ".pre-commit-config.yaml": documented_yaml("gitops.md", HOOK_SECTION).replace(
             "https://github.com/<owner>/<citgen repository>", str(url)).replace("<tag or commit>", rev),
         ".citgen-refs.yaml": documented_yaml("gitops.md", NAMES_SECTION),
-        "apps/shop.yaml": vm("shop", "shop", "fedora", "u1.medium"),
-        "images/centos.yaml": DATA_SOURCE,
-        "forklift/osmap.yaml": OSMAP.format(windows="windows.2k22.virtio"),
-        "values.yaml": "replicas: 2\nimage: {tag: v1}\n",  # no Kubernetes object: skipped
+        "manifests/apps/shop.yaml": vm("shop", "shop", "fedora", "u1.medium"),
+        "manifests/images/centos.yaml": DATA_SOURCE,
+        "manifests/forklift/osmap.yaml": OSMAP.format(windows="windows.2k22.virtio"),
+        "manifests/values.yaml": "replicas: 2\nimage: {tag: v1}\n",  # no Kubernetes object: skipped
     }
     for name, text in files.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
@@ -219,7 +219,7 @@ def test_the_refs_hook_passes_manifests_whose_references_resolve(gitops_repo: Pa
 
 
 def test_a_vm_naming_centos_8_stream_fails_with_the_documented_finding(gitops_repo: Path, environment):
-    staged(gitops_repo, "apps/build.yaml", vm("build", "ci", "centos.8.stream"))
+    staged(gitops_repo, "manifests/apps/build.yaml", vm("build", "ci", "centos.8.stream"))
     done = pre_commit(gitops_repo, environment, "citgen-refs")
     assert done.returncode == 1
     shown = documented_output(HOOK_SECTION)
@@ -227,10 +227,10 @@ def test_a_vm_naming_centos_8_stream_fails_with_the_documented_finding(gitops_re
 
 
 def test_a_guest_os_map_the_names_file_names_is_checked(gitops_repo: Path, environment):
-    staged(gitops_repo, "forklift/osmap.yaml", OSMAP.format(windows="windows.2022"))
+    staged(gitops_repo, "manifests/forklift/osmap.yaml", OSMAP.format(windows="windows.2022"))
     done = pre_commit(gitops_repo, environment, "citgen-refs")
     assert done.returncode == 1
-    assert ("error: forklift/osmap.yaml#0 (forklift-ovirt-osmap) $.data.windows_2022: ConfigMap "
+    assert ("error: manifests/forklift/osmap.yaml#0 (forklift-ovirt-osmap) $.data.windows_2022: ConfigMap "
             "konveyor-forklift/forklift-ovirt-osmap names preference 'windows.2022', which the build for KubeVirt "
             "v1.8 of the built-in catalog does not have; did you mean") in done.stdout, done.stdout
     # only the changed file is read
@@ -239,7 +239,7 @@ def test_a_guest_os_map_the_names_file_names_is_checked(gitops_repo: Path, envir
 
 
 def test_the_release_pinned_in_args_judges_what_its_build_leaves_out(gitops_repo: Path, environment):
-    staged(gitops_repo, "apps/secure.yaml", vm("secure", "shop", "fedora.s390x.secex", "u1.medium"))
+    staged(gitops_repo, "manifests/apps/secure.yaml", vm("secure", "shop", "fedora.s390x.secex", "u1.medium"))
     done = pre_commit(gitops_repo, environment, "citgen-refs")
     assert done.returncode == 1
     assert ("names preference 'fedora.s390x.secex', which the build for KubeVirt v1.8 of the built-in catalog "
@@ -253,9 +253,42 @@ def test_a_bundle_pinned_in_args_is_what_names_are_judged_against(gitops_repo: P
     config = gitops_repo / ".pre-commit-config.yaml"
     config.write_text(config.read_text().replace("args: [--kubevirt, v1.8,", "args: [--bundle, catalog.yaml,"))
     git(gitops_repo, "add", "-A")
-    staged(gitops_repo, "apps/old.yaml", vm("old", "shop", "centos.stream8", "u1.medium"))
-    assert pre_commit(gitops_repo, environment, "citgen-refs", "--files", "apps/old.yaml").returncode == 0
-    staged(gitops_repo, "apps/new.yaml", vm("new", "shop", "centos.stream10", "u1.medium"))
-    done = pre_commit(gitops_repo, environment, "citgen-refs", "--files", "apps/new.yaml")
+    staged(gitops_repo, "manifests/apps/old.yaml", vm("old", "shop", "centos.stream8", "u1.medium"))
+    assert pre_commit(gitops_repo, environment, "citgen-refs", "--files", "manifests/apps/old.yaml").returncode == 0
+    staged(gitops_repo, "manifests/apps/new.yaml", vm("new", "shop", "centos.stream10", "u1.medium"))
+    done = pre_commit(gitops_repo, environment, "citgen-refs", "--files", "manifests/apps/new.yaml")
     assert done.returncode == 1
     assert "names preference 'centos.stream10', which bundle catalog.yaml does not have" in done.stdout, done.stdout
+
+
+INSTANCETYPE = """\
+apiVersion: instancetype.kubevirt.io/v1beta1
+kind: VirtualMachineInstancetype
+metadata:
+  name: shop.small
+  namespace: shop
+spec:
+  cpu: {guest: 1}
+  memory: {guest: 1Gi}
+"""
+
+
+def test_a_definition_in_an_unchanged_file_is_read_when_the_hook_checks_the_whole_folder(gitops_repo: Path,
+                                                                                          environment):
+    staged(gitops_repo, "manifests/platform/instancetypes.yaml", INSTANCETYPE)
+    git(gitops_repo, "commit", "-q", "-m", "the shop's own instancetype")
+    namespaced = "    kind: VirtualMachineInstancetype\n    name: shop.small\n"
+    staged(gitops_repo, "manifests/apps/small.yaml",
+           vm("small", "shop", "fedora", "shop.small").replace("    name: shop.small\n", namespaced))
+    changed = pre_commit(gitops_repo, environment, "citgen-refs")
+    assert changed.returncode == 1  # only the VM's file is read: its instancetype is unknown
+    assert ("VirtualMachine shop/small names instancetype 'shop.small', which the build for KubeVirt v1.8 of the "
+            "built-in catalog does not have") in changed.stdout, changed.stdout
+    section = documented_section("gitops.md", HOOK_SECTION)
+    folder = re.search(r"`(args: \[[^`]*manifests/\])`", section).group(1)
+    assert "`pass_filenames: false`" in section
+    config = gitops_repo / ".pre-commit-config.yaml"
+    config.write_text(re.sub(r"args: \[.*\]", f"pass_filenames: false\n        {folder}", config.read_text()))
+    git(gitops_repo, "add", ".pre-commit-config.yaml")
+    whole = pre_commit(gitops_repo, environment, "citgen-refs")
+    assert whole.returncode == 0, whole.stdout
