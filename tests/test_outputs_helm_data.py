@@ -16,6 +16,7 @@ import json
 
 import pytest
 
+from generator import escape
 from generator.model import CatalogObject, label
 from generator.outputs.context import OutputContext
 from generator.outputs.helm import (
@@ -273,13 +274,13 @@ def test_operations_shared_by_several_releases_are_encoded_once(monkeypatch: pyt
     data = releases_data(small_deltas())
     shared = data["changes"]["v1.0"]["instancetypes"]["u1.small"]
     encoded = []
-    dumps = json.dumps
+    json_text = escape.json_text
 
     def counting(value, *args, **kwargs):
         encoded.append(value)
-        return dumps(value, *args, **kwargs)
+        return json_text(value, *args, **kwargs)
 
-    monkeypatch.setattr(json, "dumps", counting)
+    monkeypatch.setattr(escape, "json_text", counting)
     text = _dump_releases(data)
     monkeypatch.undo()
     assert sum(value is shared for value in encoded) == 1
