@@ -32,8 +32,8 @@ def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str |
     """
     options = BuildOptions(catalog=catalog, version=version, gpu_device=gpu_device, gpu_count=gpu_count,
                            retain_from=tuple(retain_from), overlays=tuple(overlays))
-    files = site_files(options)
-    with Staging(out, lock_timeout, command="site") as staging:
+    with Staging(out, lock_timeout, command="site") as staging:  # an unusable --out is refused before the build
+        files = site_files(options)
         staging.write(files)
         staging.commit()
     said = f"wrote {len(files)} files to {out} (index.html: {len(files['index.html']) // 1024} KiB)"
