@@ -295,6 +295,9 @@ class Settings:
     overlays: tuple[Path, ...] = ()
     # Older spellings of settings, for builds for older KubeVirt releases (expand/kubevirt.py).
     spellings: tuple[Spelling, ...] = ()
+    # catalog.yaml's ``policy``: the admission policy is built (outputs/policy.py), retired names
+    # warned about ("warn") or refused ("deny"); None: only ``build --policy`` builds it.
+    policy: str | None = None
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from .model import Catalog, CatalogObject, PreferenceCatalog, Series, label
 from .objectmeta import label_value_problem
 from .outputs import output_files
 from .outputs.context import OutputContext
+from .outputs.policy import POLICY_FILE, build_policy, policy_text
 from .parse import Parsed, parse_back, parse_rendered
 from .paths import builtin_catalog
 from .problems import Location, Problem
@@ -56,6 +57,8 @@ class BuildOptions:
     gpu_count: int | None = None
     retain_from: tuple[Path, ...] = ()
     helm_package: bool = False
+    #: Also build the admission policy (outputs/policy.py), as catalog.yaml's ``policy`` does.
+    policy: bool = False
     overlays: tuple[Path, ...] = ()
     #: The KubeVirt release to build for (expand/kubevirt.py); None: the newest citgen knows.
     kubevirt: Release | None = None
@@ -202,10 +205,12 @@ def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, 
 def _outputs(catalog: Catalog, version: str, objects: Sequence[CatalogObject], rendered: Rendered,
              parsed: Parsed, options: BuildOptions) -> dict[str, bytes]:
     """Every file a build writes: the bundles (and their release names), checksums, and the other outputs."""
-    files = release_files(rendered.bundles, options.release)
+    policy = build_policy(catalog, objects, options.policy)
+    written = {**rendered.bundles, POLICY_FILE: policy_text(policy)} if policy is not None else rendered.bundles
+    files = release_files(written, options.release)
     files.update(output_files(OutputContext(catalog, version, objects, rendered.bundles, options.helm_package,
                                             documents=parsed.documents, texts=parsed.texts,
-                                            kubevirt=options.kubevirt or newest())))
+                                            kubevirt=options.kubevirt or newest(), policy=policy)))
     return files
 
 

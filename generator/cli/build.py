@@ -24,6 +24,10 @@ from .options import Seconds, catalog_build_options, command, kubevirt_option
 @click.option("--release", default=None, metavar="vX.Y.Z",
               help="Also write versioned bundle names (common-...-bundle-vX.Y.Z.yaml) for a release.")
 @click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
+@click.option("--policy", is_flag=True,
+              help="Also write the admission policy (common-instancetypes-policy.yaml, a kustomize component "
+                   "and a chart value, off by default): Kubernetes warns about VMs and inference labels naming "
+                   "deprecated names, and warns about or refuses (catalog.yaml's policy.retired) retired ones.")
 @click.option("--lock-timeout", type=Seconds(), default=LOCK_TIMEOUT, show_default=True,
               metavar="SECONDS", help="How long to wait while another citgen build writes the same --out.")
 @click.option("--check", is_flag=True,
@@ -33,7 +37,7 @@ from .options import Seconds, catalog_build_options, command, kubevirt_option
                  "fields it lacks written in their older spelling or left out")
 def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
           gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
-          overlays: Sequence[Path], helm_package: bool, lock_timeout: float, check: bool,
+          overlays: Sequence[Path], helm_package: bool, policy: bool, lock_timeout: float, check: bool,
           kubevirt: Release | None) -> Result:
     """Build, validate and write the bundles and checksums.
 
@@ -49,7 +53,8 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
     """
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
                            gpu_count=gpu_count, retain_from=tuple(retain_from),
-                           overlays=tuple(overlays), helm_package=helm_package, kubevirt=kubevirt)
+                           overlays=tuple(overlays), helm_package=helm_package, kubevirt=kubevirt,
+                           policy=policy)
     if check:
         return checked(options, out)
     with Staging(out, lock_timeout) as staging:  # written while a large build validates, swapped in if valid

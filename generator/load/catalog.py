@@ -66,6 +66,8 @@ def _settings(doc: Document, root: Path | None = None, inherited: Settings | Non
         location=doc.source.locate(()),
         overlays=tuple(Path(root or ".") / name for name in data.get("overlays", [])),
         spellings=spellings_of(doc) if "spellings" in data else (inherited.spellings if inherited else ()),
+        policy=(data["policy"].get("retired") or "warn") if "policy" in data else (
+            inherited.policy if inherited else None),
     )
 
 

@@ -12,6 +12,7 @@ from typing import Mapping, Sequence
 from ..model import Catalog, CatalogObject
 from ..schemas.releases import Release, known, newest
 from ..source.documents import BundleDoc
+from .policy import Policy
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,9 @@ class OutputContext:
     # The KubeVirt release the objects were built for (``build --kubevirt``): the chart and
     # the components serve it and the releases before it, whose objects can be made from these.
     kubevirt: Release = field(default_factory=newest)
+    # The admission policy, when the build makes it (``build --policy``, catalog.yaml's ``policy``):
+    # the kustomize tree gets a component of it, the chart a template and a value.
+    policy: Policy | None = None
 
     @property
     def releases(self) -> tuple[Release, ...]:

@@ -42,6 +42,7 @@ from ..problems import Location
 from ..render import environment, template_error
 from ..source.inputfiles import folder_files, read_file
 from ..source.yamlsrc import load_stream_fast
+from . import policy
 from .context import OutputContext
 from .kustomize import template_dirs
 from .releases import Changed, Op, ReleaseDelta, documents_by_key, release_deltas
@@ -318,6 +319,9 @@ DESCRIPTIONS = {
     "keepDeprecated": "Keep objects labelled instancetype.kubevirt.io/deprecated: \"true\" (for the VMs that "
                       "still use them); false leaves them out.",
     "gpu.deviceName": "The device every GPU instancetype (spec.gpus) asks for.",
+    "policy.enabled": "Install the admission policy: Kubernetes (1.30 or later) warns about VMs, VM pools and "
+                      "inference labels naming deprecated or retired instancetypes and preferences.",
+    "policy.retired": "What a VM or VM pool naming a retired instancetype or preference gets: Warn or Deny.",
 }
 
 
@@ -372,6 +376,8 @@ def values_schema(ctx: OutputContext) -> dict[str, Any]:
     if device is not None:  # only a chart with GPU instancetypes has a device to choose
         # Empty only when the build had no single device to show (and keeps every one as built).
         schema["properties"]["gpu"] = closed({"deviceName": {"type": "string", "minLength": 1 if device else 0}})
+    if ctx.policy is not None:  # only a chart built with the policy has it to turn on
+        schema["properties"]["policy"] = json.loads(json.dumps(policy.CHART_SCHEMA))
     return _describe(schema, ctx.releases)
 
 
@@ -502,6 +508,9 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
     }
     env = environment(dirs)
     files.update(_render(env, variables, RENDERED))
+    if ctx.policy is not None:  # the admission policy: a template, and a value that turns it on
+        files[policy.CHART_TEMPLATE] = policy.chart_template(ctx.policy)
+        files["values.yaml"] += policy.chart_values(ctx.policy)
     schema = values_schema(ctx)
     table, accepted = values_reference(_parsed_values(files["values.yaml"]), schema)
     # The README is Markdown: the catalog's words in it are Markdown text (the table's cells are already).

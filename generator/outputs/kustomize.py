@@ -44,6 +44,7 @@ from ..render.yamltext import LINE_LIMIT, yaml_block
 from ..schemas.releases import newest
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
+from .policy import component_files as policy_component
 from .releases import Op, ReleaseDelta, release_deltas
 
 ROOT = "kustomize"
@@ -329,4 +330,6 @@ def kustomize_files(ctx: OutputContext) -> Mapping[str, bytes]:
     files[f"{ROOT}/kustomization.yaml"] = render.render(
         "The whole catalog: every object of the all-bundle.", list(KIND_DIRS.values()))
     files.update(component_files(ctx, render))
+    if ctx.policy is not None:  # the admission policy, a component of its own (outputs/policy.py)
+        files.update({f"{ROOT}/{name}": data for name, data in policy_component(ctx.policy).items()})
     return dict(sorted(files.items()))

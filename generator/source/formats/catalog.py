@@ -187,6 +187,10 @@ CATALOG: dict[str, Any] = {
         "spellings": SPELLINGS,
         # Names of earlier releases the catalog no longer defines, and their replacements (load/lifecycle.py).
         "retired": retired(),
+        # The admission policy, built with the bundles (outputs/policy.py): what a retired name gets.
+        "policy": {"type": "object", "properties": {"retired": {"enum": ["warn", "deny"],
+                                                                "x-expected": "warn or deny"}},
+                   "additionalProperties": False, "x-in": "policy"},
     },
     # An extending catalog inherits vendor and version unless it sets them.
     "if": {"required": ["extends"]},
