@@ -25,6 +25,7 @@ from generator.outputs.context import OutputContext
 from generator.outputs.helm import (
     DESCRIPTIONS, LABEL_VALUE, _describe, _names, _size_order, chart_files, gpu_device_name, values_schema,
 )
+from generator.outputs.policy import Policy
 from generator.pipeline import Build, BuildOptions, generate
 from generator.problems import Location
 from generator.schemas.releases import Release
@@ -264,7 +265,8 @@ def test_the_gpu_series_is_a_name_of_a_chart_with_gpus():
 
 
 def test_every_value_the_schema_describes_is_one_of_descriptions():
-    schema = values_schema(context(gpu_build()))
+    # a chart with GPU instancetypes and the admission policy: every value there is
+    schema = values_schema(dataclasses.replace(context(gpu_build()), policy=Policy({})))
     described = {}
 
     def walk(node: dict, prefix: str) -> None:
@@ -276,6 +278,13 @@ def test_every_value_the_schema_describes_is_one_of_descriptions():
 
     walk(schema, "")
     assert described == {path: text.replace("{releases}", RELEASES) for path, text in DESCRIPTIONS.items()}
+
+
+def test_only_a_chart_built_with_the_policy_has_its_value():
+    assert "policy" not in values_schema(context())["properties"]
+    policy = values_schema(dataclasses.replace(context(), policy=Policy({}, "Deny")))["properties"]["policy"]
+    assert policy["properties"]["retired"]["enum"] == ["Warn", "Deny"]
+    assert policy["additionalProperties"] is False
 
 
 def test_descriptions_name_the_releases_the_chart_serves():

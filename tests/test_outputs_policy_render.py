@@ -1,0 +1,129 @@
+"""The admission policy as users install it: kustomize's component and the chart's value give the file's objects.
+
+The build is the built-in catalog with ``--policy`` and v1.0.0 retained (deprecated
+and retired names both in the policy); ``kubectl kustomize`` of the component and
+Helm's engine (helm_python) rendering the chart with ``policy.enabled`` must give
+the very objects of common-instancetypes-policy.yaml, and a default chart none.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.outputs.policy import POLICY_FILE
+from tests.conftest import SHARED, shared_file
+from tests.helpers import kubectl, parse_stream
+
+pytestmark = pytest.mark.heavy(8)  # seconds of a worker's time: run early (conftest.py)
+
+try:
+    import helm_python
+except ImportError:  # pragma: no cover - depends on the test environment
+    helm_python = None
+
+V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml"
+CHART = "helm/common-instancetypes"
+NOTES = "common-instancetypes/templates/NOTES.txt"
+KINDS = ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"]
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``citgen build --policy --retain-from`` v1.0.0's bundle, as a user runs it."""
+    where = tmp_path_factory.mktemp("policy") / "bundles"
+    result = CliRunner().invoke(main, ["build", "--policy", "--out", str(where),
+                                       "--retain-from", str(shared_file(V1_0_0))])
+    assert result.exit_code == 0, result.output + result.stderr
+    return where
+
+
+@pytest.fixture(scope="module")
+def policy(out: Path) -> list[dict]:
+    return parse_stream((out / POLICY_FILE).read_bytes())
+
+
+@pytest.fixture(scope="module")
+def helm() -> Any:
+    if helm_python is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("helm-python-sdk is required under CI")
+        pytest.skip("helm-python-sdk is not installed")
+    return helm_python
+
+
+@pytest.fixture(scope="module")
+def chart(helm: Any, out: Path) -> Iterator[Any]:
+    with helm.Chart.load(str(out / CHART)) as loaded:
+        yield loaded
+
+
+def render(chart: Any, values: dict[str, Any]) -> list[dict]:
+    rendered = chart.render(values, name="catalog", namespace="vms")
+    return [d for name, text in rendered.items() if name != NOTES for d in parse_stream(text)]
+
+
+def policy_objects(docs: list[dict]) -> list[dict]:
+    return [d for d in docs if d["kind"] in KINDS]
+
+
+def test_the_file_holds_both_policies_and_their_bindings(policy: list[dict]):
+    assert [(d["kind"], d["metadata"]["name"]) for d in policy] == [
+        ("ValidatingAdmissionPolicy", "common-instancetypes-deprecated"),
+        ("ValidatingAdmissionPolicyBinding", "common-instancetypes-deprecated"),
+        ("ValidatingAdmissionPolicy", "common-instancetypes-retired"),
+        ("ValidatingAdmissionPolicyBinding", "common-instancetypes-retired")]
+
+
+def test_kubectl_kustomize_of_the_component_gives_the_file_s_objects(out: Path, policy: list[dict]):
+    run = subprocess.run([kubectl(), "kustomize", str(out / "kustomize" / "components" / "policy")],
+                         capture_output=True, text=True, env={**os.environ, "GOGC": "400"})
+    assert run.returncode == 0, run.stderr
+    assert sorted(parse_stream(run.stdout), key=str) == sorted(policy, key=str)
+
+
+def test_the_component_adds_the_policy_to_the_catalog_it_is_given(out: Path, policy: list[dict], tmp_path: Path):
+    tree = Path(os.path.relpath(out / "kustomize", tmp_path))  # kustomize takes relative paths only
+    (tmp_path / "kustomization.yaml").write_text("\n".join([
+        "apiVersion: kustomize.config.k8s.io/v1beta1", "kind: Kustomization",
+        f"resources:\n- {tree / 'preferences' / 'cluster' / 'centos'}",
+        f"components:\n- {tree / 'components' / 'policy'}", ""]))
+    run = subprocess.run([kubectl(), "kustomize", str(tmp_path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    docs = parse_stream(run.stdout)
+    assert sorted(policy_objects(docs), key=str) == sorted(policy, key=str)
+    assert any(d["kind"] == "VirtualMachineClusterPreference" for d in docs)
+
+
+def test_the_chart_installs_no_policy_by_default(chart: Any):
+    assert chart.values["policy"] == {"enabled": False, "retired": "Warn"}
+    assert policy_objects(render(chart, {})) == []
+
+
+def test_the_chart_with_the_value_gives_the_file_s_objects(chart: Any, policy: list[dict]):
+    assert policy_objects(render(chart, {"policy": {"enabled": True}})) == policy
+
+
+def test_the_chart_s_value_turns_retired_names_to_deny(chart: Any, policy: list[dict]):
+    rendered = policy_objects(render(chart, {"policy": {"enabled": True, "retired": "Deny"}}))
+    assert rendered[:3] == policy[:3]
+    assert rendered[3]["spec"]["validationActions"] == ["Deny"]
+
+
+def test_the_chart_refuses_an_action_kubernetes_does_not_know(helm: Any, chart: Any):
+    with pytest.raises(helm.HelmValuesError) as refused:
+        render(chart, {"policy": {"enabled": True, "retired": "deny"}})
+    assert "policy" in str(refused.value)
+
+
+def test_the_chart_lints_with_the_policy_on(helm: Any, out: Path):
+    for values in (None, {"policy": {"enabled": True, "retired": "Deny"}}):
+        report = helm.lint(str(out / CHART), values, strict=True)
+        assert report["errors"] == []
+        assert [m for m in report["messages"] if m["severity"] >= 2] == []
