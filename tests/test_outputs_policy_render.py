@@ -9,7 +9,9 @@ the very objects of common-instancetypes-policy.yaml, and a default chart none.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
+import textwrap
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -19,7 +21,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.outputs.policy import POLICY_FILE
 from tests.conftest import SHARED, shared_file
-from tests.helpers import kubectl, parse_stream
+from tests.helpers import documented_section, documented_yaml, kubectl, parse_stream
 
 pytestmark = pytest.mark.heavy(8)  # seconds of a worker's time: run early (conftest.py)
 
@@ -127,3 +129,31 @@ def test_the_chart_lints_with_the_policy_on(helm: Any, out: Path):
         report = helm.lint(str(out / CHART), values, strict=True)
         assert report["errors"] == []
         assert [m for m in report["messages"] if m["severity"] >= 2] == []
+
+
+GITOPS_SECTION = "### From warn to deny"
+
+
+def test_the_documented_patch_turns_the_retired_binding_to_deny(out: Path, policy: list[dict], tmp_path: Path):
+    component = os.path.relpath(out / "kustomize" / "components" / "policy", tmp_path)
+    patch = textwrap.dedent(documented_yaml("gitops.md", GITOPS_SECTION))
+    (tmp_path / "kustomization.yaml").write_text("\n".join([
+        "apiVersion: kustomize.config.k8s.io/v1beta1", "kind: Kustomization",
+        f"components:\n- {component}", patch]))
+    run = subprocess.run([kubectl(), "kustomize", str(tmp_path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    docs = {(d["kind"], d["metadata"]["name"]): d for d in parse_stream(run.stdout)}
+    assert docs[(KINDS[1], "common-instancetypes-retired")]["spec"]["validationActions"] == ["Deny"]
+    assert docs[(KINDS[1], "common-instancetypes-deprecated")]["spec"]["validationActions"] == ["Warn"]
+
+
+def test_the_messages_the_docs_show_are_the_policy_s(out: Path):
+    text = " ".join((out / POLICY_FILE).read_text().split())
+    section = " ".join(documented_section("gitops.md", "### What a user sees").split())
+    found = re.findall(r"': (?:label [^:]+: )?((?:instancetype|preference) \S+ [^\n]*? instead)", section)
+    assert len(found) == 2  # a VM's preference, and a DataSource's label
+    for shown in found:
+        assert f'"{shown.split()[1]}": "{shown}"' in text, shown
+    denied = " ".join(documented_section("gitops.md", GITOPS_SECTION).split())
+    shown = re.search(r"denied request: ((?:instancetype|preference) \S+ .*? instead)", denied).group(1)
+    assert f'"{shown.split()[1]}": "{shown}"' in text

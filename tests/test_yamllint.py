@@ -117,7 +117,8 @@ def test_every_yaml_file_of_the_default_build_passes():
     BuildOptions(gpu_device="nvidia.com/GH100", gpu_count=2),
     BuildOptions(catalog=EXAMPLES / "edge"),
     BuildOptions(catalog=EXAMPLES / "gpu-cloud"),
-], ids=["gpu", "example-edge", "example-gpu-cloud"])
+    BuildOptions(policy=True),  # the policy file, its component and the chart's values with it
+], ids=["gpu", "example-edge", "example-gpu-cloud", "policy"])
 def test_other_builds_pass(options: BuildOptions):
     files = yaml_files(generate(options).files)
     assert [f for name, text in files.items() for f in findings(text, name)] == []

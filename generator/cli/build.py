@@ -50,6 +50,10 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
     its CRD schemas and admission webhooks: a field the release lacks is written in
     the older spelling catalog.yaml gives it, or left out, and an object whose
     essential trait needs such a field is left out. The summary lists each change.
+
+    With --policy (or catalog.yaml's policy) the admission policy is written too:
+    common-instancetypes-policy.yaml, the kustomize component components/policy and
+    the chart's value policy.enabled, off by default (docs/gitops.md).
     """
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
                            gpu_count=gpu_count, retain_from=tuple(retain_from),
