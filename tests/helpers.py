@@ -157,3 +157,14 @@ def citgen_bound(*args: str, cwd: Path) -> "subprocess.CompletedProcess[str]":
     command = bits_apply([sys.executable, "-m", "generator", *args])
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
+
+
+def helm_engine() -> Any:
+    """Helm's own engine (helm-python-sdk); skipped when absent, except under CI where it must be there."""
+    try:
+        import helm_python
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("helm-python-sdk is required under CI")
+        pytest.skip("helm-python-sdk is not installed")
+    return helm_python

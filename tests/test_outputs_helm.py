@@ -11,7 +11,6 @@ import copy
 import gzip
 import io
 import json
-import os
 import re
 import tarfile
 from functools import lru_cache
@@ -28,14 +27,10 @@ from generator.load.overlays import RESERVED_ANNOTATIONS
 from generator.model import CLUSTER_KINDS, INSTANCETYPE_KINDS, label
 from generator.outputs.helm import chart_version
 from generator.pipeline import Build, BuildOptions, generate
-from tests.helpers import REPO, default_build, parse_stream
+from tests.helpers import REPO, default_build, helm_engine, parse_stream
 
 pytestmark = pytest.mark.heavy(10)  # seconds of a worker's time: run early (conftest.py)
 
-try:
-    import helm_python
-except ImportError:  # pragma: no cover - depends on the test environment
-    helm_python = None
 
 CHART = "helm/common-instancetypes"
 #: SemVer 2, as written on semver.org.
@@ -47,11 +42,7 @@ SEMVER = re.compile(
 
 @pytest.fixture(scope="module")
 def helm() -> Any:
-    if helm_python is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("helm-python-sdk is required under CI")
-        pytest.skip("helm-python-sdk is not installed")
-    return helm_python
+    return helm_engine()
 
 
 def write_files(build: Build, root: Path) -> Path:

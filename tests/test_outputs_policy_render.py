@@ -21,14 +21,10 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.outputs.policy import POLICY_FILE
 from tests.conftest import SHARED, shared_file
-from tests.helpers import documented_section, documented_yaml, kubectl, parse_stream
+from tests.helpers import documented_section, documented_yaml, helm_engine, kubectl, parse_stream
 
 pytestmark = pytest.mark.heavy(8)  # seconds of a worker's time: run early (conftest.py)
 
-try:
-    import helm_python
-except ImportError:  # pragma: no cover - depends on the test environment
-    helm_python = None
 
 V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml"
 CHART = "helm/common-instancetypes"
@@ -53,11 +49,7 @@ def policy(out: Path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def helm() -> Any:
-    if helm_python is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("helm-python-sdk is required under CI")
-        pytest.skip("helm-python-sdk is not installed")
-    return helm_python
+    return helm_engine()
 
 
 @pytest.fixture(scope="module")

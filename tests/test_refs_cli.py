@@ -10,7 +10,6 @@ rendered by Helm's own engine and piped in on standard input, the targets
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +19,11 @@ from click.testing import CliRunner, Result as Run
 
 from generator.cli import main
 from tests.conftest import SHARED, shared_file
-from tests.helpers import copy_catalog
+from tests.helpers import copy_catalog, helm_engine
 from tests.test_escape_writers import HOSTILE, assert_columns_kept, assert_json, assert_lines, assert_markdown
 
 V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml"
 
-try:
-    import helm_python
-except ImportError:  # pragma: no cover - depends on the test environment
-    helm_python = None
 
 
 def vm(name: str, instancetype: str, preference: str, *, namespace: str = "shop",
@@ -243,11 +238,7 @@ def test_a_place_that_is_not_one_is_refused_at_the_option(here):
 
 @pytest.fixture
 def helm() -> Any:
-    if helm_python is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("helm-python-sdk is required under CI")
-        pytest.skip("helm-python-sdk is not installed")
-    return helm_python
+    return helm_engine()
 
 
 CHART_TEMPLATE = """\
