@@ -33,7 +33,8 @@ from .outputs.policy import POLICY_FILE, build_policy, policy_text
 from .parse import Parsed, parse_back, parse_rendered
 from .paths import builtin_catalog
 from .problems import Location, Problem
-from .render.bundles import Rendered, render_bundles
+from .render import rendering
+from .render.bundles import Rendered, render_bundles, template_folders
 from .runtime.background import beside
 from .runtime.gcpause import paused_collector
 from .expand.kubevirt import Adjustment, for_release
@@ -225,7 +226,8 @@ def generate(options: BuildOptions = BuildOptions(),
     Only the returned problems say whether the files may be used.
     """
     release = options.kubevirt or newest()
-    with paused_collector():
+    with paused_collector(), rendering() as renderer:  # one rendering process for every template of the build
+        renderer.prepare(template_folders(options.catalog_dir))  # it compiles them while the catalog loads
         catalog, version, objects = catalog_objects(options)  # load, expand
         objects, adjustments = for_release(objects, release, catalog.settings.spellings)
         rendered = render_bundles(catalog, objects)
