@@ -33,8 +33,7 @@ from .outputs.policy import POLICY_FILE, build_policy, policy_text
 from .parse import Parsed, parse_back, parse_rendered
 from .paths import builtin_catalog
 from .problems import Location, Problem
-from .render import rendering
-from .render.bundles import Rendered, render_bundles, template_folders
+from .render.bundles import Rendered, render_bundles
 from .runtime.background import beside
 from .runtime.gcpause import paused_collector
 from .expand.kubevirt import Adjustment, for_release
@@ -226,8 +225,7 @@ def generate(options: BuildOptions = BuildOptions(),
     Only the returned problems say whether the files may be used.
     """
     release = options.kubevirt or newest()
-    with paused_collector(), rendering() as renderer:  # one rendering process for every template of the build
-        renderer.prepare(template_folders(options.catalog_dir))  # it compiles them while the catalog loads
+    with paused_collector():
         catalog, version, objects = catalog_objects(options)  # load, expand
         objects, adjustments = for_release(objects, release, catalog.settings.spellings)
         rendered = render_bundles(catalog, objects)
