@@ -442,7 +442,6 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
     from generator.outputs.context import OutputContext
     from generator.parse import parse_rendered
     from generator.render.bundles import render_bundles
-    from generator.runtime.gcpause import paused_collector
     from generator.schemas import schema_problems
     from generator.validate.rules import RULES
     from generator.write import write_outputs
@@ -457,7 +456,7 @@ def breakdown(runs: int, helm_package: bool, catalog: str | None = None) -> dict
         timings.setdefault(step, []).append(time.perf_counter() - begin)
         return result
 
-    with tempfile.TemporaryDirectory() as tmp, paused_collector():  # as generate() runs
+    with tempfile.TemporaryDirectory() as tmp:
         for i in range(runs + 1):
             if i == 1:
                 timings.clear()  # the first pass was the warm-up

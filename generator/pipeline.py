@@ -34,8 +34,6 @@ from .parse import Parsed, parse_back, parse_rendered
 from .paths import builtin_catalog
 from .problems import Location, Problem
 from .render.bundles import Rendered, render_bundles
-from .runtime.background import beside
-from .runtime.gcpause import paused_collector
 from .expand.kubevirt import Adjustment, for_release
 from .schemas.releases import Release, newest
 from .source.documents import BundleDoc, read_bundles
@@ -218,28 +216,21 @@ def generate(options: BuildOptions = BuildOptions(),
              files_ready: Callable[[Mapping[str, bytes]], None] | None = None) -> Build:
     """Run every step but writing. Input errors raise InputError; validation problems are returned.
 
-    The steps: load -> expand -> render -> parse -> (validate beside outputs). ``files_ready``
-    is called with the output files as soon as they are made, which may be before
-    validation has finished: a caller writes them where they can still be thrown away
-    (write.Staging) while a large build validates in a child process (runtime/background.py).
-    Only the returned problems say whether the files may be used.
+    The steps: load -> expand -> render -> parse -> validate -> outputs. ``files_ready`` is
+    called with the output files as soon as they are made; a caller writes them where they
+    can still be thrown away (write.Staging), and only the returned problems say whether the
+    files may be used.
     """
     release = options.kubevirt or newest()
-    with paused_collector():
-        catalog, version, objects = catalog_objects(options)  # load, expand
-        objects, adjustments = for_release(objects, release, catalog.settings.spellings)
-        rendered = render_bundles(catalog, objects)
-        parsed = parse_rendered(rendered)
-
-        def validation() -> tuple[Problem, ...]:  # the build's one validation, pointed at the lines behind it
-            found = _validate(catalog, parsed.documents, objects, release)
-            return tuple(point_at_sources(found, objects, catalog.changes, parsed.documents))
-
-        with beside(validation, len(parsed.documents)) as pending:
-            files = _outputs(catalog, version, objects, rendered, parsed, options)
-            if files_ready is not None:
-                files_ready(files)
-            found = pending.result()
+    catalog, version, objects = catalog_objects(options)  # load, expand
+    objects, adjustments = for_release(objects, release, catalog.settings.spellings)
+    rendered = render_bundles(catalog, objects)
+    parsed = parse_rendered(rendered)
+    found = _validate(catalog, parsed.documents, objects, release)  # the build's one validation,
+    found = point_at_sources(found, objects, catalog.changes, parsed.documents)  # pointed at the lines behind it
+    files = _outputs(catalog, version, objects, rendered, parsed, options)
+    if files_ready is not None:
+        files_ready(files)
     current = [p for p in found if p.older_release is None]  # findings newer than a retained object's
     newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
     problems = tuple(p for p in current if not p.is_warning)

@@ -20,7 +20,6 @@ from generator.model import Catalog, CatalogObject, Change, PreferenceCatalog
 from generator.paths import builtin_catalog
 from generator.pipeline import BuildOptions, catalog_objects, generate
 from generator.problems import Location, Problem
-from generator.runtime import background
 from generator.source.documents import BundleDoc
 from generator.validate.provenance import point_at_sources
 
@@ -239,15 +238,6 @@ def test_without_overlays_or_for_a_retained_object_the_definition_is_named():
     expected = "all.yaml#0 (a) $.spec.requirements: too big (defined in preferences/x.yaml:7) [requirements-met]"
     assert [str(p) for p in point_at_sources([found(0, "a")], [obj("a")])] == [expected]
     assert [str(p) for p in point_at_sources([found(0, "a")], [obj("a", retained=True)], [SIZES])] == [expected]
-
-
-@pytest.mark.skipif(not background.worth_forking(10**9), reason="validates in a child only on Linux with 2+ cores")
-def test_a_build_validated_in_a_child_points_at_the_overlay_the_same_way(monkeypatch: pytest.MonkeyPatch):
-    options = BuildOptions(overlays=(write("o.yaml", BREAKS_U),))
-    serial = generate(options)
-    monkeypatch.setattr(background, "THRESHOLD", 0)  # every build forks its validation
-    assert generate(options).problems == serial.problems
-    assert [str(p) for p in serial.problems] == [f"o.yaml:3:5: series.change.u: {BROKEN_U} [schema]"]
 
 
 def test_a_series_given_a_new_version_keeps_the_lines_that_shaped_it():

@@ -21,7 +21,6 @@ from ..model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ..problems import Location, Problem
 from ..result import Result
 from ..schemas.releases import Release
-from ..runtime.gcpause import paused_collector
 from ..source.documents import BundleDoc, read_bundles
 from ..tools.refs.target import target_objects
 from ..tools.vmexpand.matrix import format_text, matrix as pair_matrix, summary as pair_summary
@@ -89,8 +88,7 @@ def _problems(docs: Sequence[BundleDoc], files: Tuple[Path, ...], vendor: Option
         context = dataclasses.replace(context, vendor=vendor)
     if kubevirt is not None:
         context = dataclasses.replace(context, kubevirt=kubevirt)
-    with paused_collector():
-        return validate_documents(docs, context, rules=selected or None)
+    return validate_documents(docs, context, rules=selected or None)
 
 
 def _once(files: Tuple[Path, ...]) -> Tuple[Path, ...]:
@@ -171,19 +169,16 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         return Result("validate", product=list_rules(),
                       data={"rules": [{"id": r.id, "summary": r.summary, "doc": r.doc} for r in CHECKS.values()]})
     if not files and not cross_product:  # the catalog's own output, judged as its build judges it
-        with paused_collector():
-            docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt)
+        docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt)
         return _findings(docs, problems, strict_warnings)
     if cross_product:  # the objects every command that expands VMs takes (tools/refs/target.py)
-        with paused_collector():
-            objects = target_objects(catalog=None if files else catalog, bundles=files).objects
+        objects = target_objects(catalog=None if files else catalog, bundles=files).objects
         if files:
             _pairable(files, objects)
         results = pair_matrix(objects, objects, arch=arch)
         return Result("validate", product=format_text(results), counts=pair_summary(results),
                       json_document=[r.record() for r in results])
-    with paused_collector():
-        docs: Sequence[BundleDoc] = read_bundles(files)
+    docs: Sequence[BundleDoc] = read_bundles(files)
     sets = [[d for d in docs if d.file == str(f)] for f in dict.fromkeys(files)] if each_file and files else [docs]
     known = catalog_context(catalog) if catalog is not None else None
     problems = []

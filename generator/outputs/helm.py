@@ -407,7 +407,7 @@ def _walk_values(properties: Mapping[str, Any], defaults: Mapping[str, Any], pre
     """Adds a row per value under ``prefix``, and each list of names to ``names``.
 
     A module function rather than a closure calling itself: such a closure is a
-    reference cycle, and a build, which runs with the collector paused, makes none.
+    reference cycle, which lives until the cyclic collector comes by.
     """
     keys = [k for k in defaults if k in properties] + [k for k in properties if k not in defaults]
     for key in keys:

@@ -444,9 +444,9 @@ def _bounded_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
     """The bounded ``function``, made once per process and shared by every environment.
 
     Shared rather than made per environment: a wrapper holding its environment
-    would sit in a reference loop with it, and a build pauses the cyclic garbage
-    collector (runtime/gcpause.py). The wrapper reaches the rendering's environment
-    through what Jinja passes the filter.
+    would sit in a reference loop with it, which only the cyclic garbage collector
+    frees. The wrapper reaches the rendering's environment through what Jinja passes
+    the filter.
     """
     predict = FILTER_PREDICTORS.get(name)
     signature = inspect.signature(function) if predict or name in ("join", "sum") else None
