@@ -2,11 +2,10 @@
 
 Builds the built-in catalog and a synthetic catalog a hundred times larger (the
 one benchmarks/bench.py builds) and records, for every template, its largest
-rendered text (the largest value a built-in template makes), its most loop
-iterations in one rendering, its slowest rendering, all its renderings
-together, and the part of that the time limits count (a rendering's clock starts
-at its first loop, call or filter: straight template text is as fast as it is
-short), then prints them beside the limits (generator/render/limits.py).
+rendered text, its slowest rendering and all its renderings together, as the
+parent of the rendering process sees them (generator/render/process.py: the
+wait for each answer, which is what the time limits count), then prints them
+beside the limits (generator/render/limits.py).
 
     python benchmarks/template_margin.py [--factor 100]
 """
@@ -25,67 +24,58 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import write_synthetic_catalog  # noqa: E402
-from generator.render import sandbox  # noqa: E402
 from generator.pipeline import BuildOptions, generate  # noqa: E402
 from generator.render.limits import Limits  # noqa: E402
+from generator.render.process import Rendering  # noqa: E402
 
 
 class Figures:
-    """Per template: the largest text, the most iterations, the slowest rendering, the total time."""
+    """Per template: the largest text, the slowest rendering, the total time."""
 
     def __init__(self) -> None:
         self.text: dict[str, int] = defaultdict(int)
-        self.iterations: dict[str, int] = defaultdict(int)
         self.slowest: dict[str, float] = defaultdict(float)
         self.total: dict[str, float] = defaultdict(float)
-        self.counted: dict[str, float] = defaultdict(float)
         self.renderings: dict[str, int] = defaultdict(int)
 
-    def measured_render(self, original: Any) -> Any:
+    def measured_answer(self, original: Any) -> Any:
         figures = self
 
-        def render(template: Any, *args: Any, **kwargs: Any) -> str:
+        def answer(process: Rendering, job: Any, prefix: str) -> str:
             started = time.perf_counter()
-            text = original(template, *args, **kwargs)
+            text = original(process, job, prefix)
             took = time.perf_counter() - started
-            budget = template.environment.budget
-            name = template.name
-            figures.counted[name] += time.monotonic() - budget.started if budget.started else 0.0
+            name = job.template
             figures.text[name] = max(figures.text[name], len(text))
-            figures.iterations[name] = max(figures.iterations[name], template.environment.budget.iterations)
             figures.slowest[name] = max(figures.slowest[name], took)
             figures.total[name] += took
             figures.renderings[name] += 1
             return text
 
-        return render
+        return answer
 
 
 def measure(catalog: Path | None) -> Figures:
     figures = Figures()
-    original = sandbox._BoundedTemplate.render
-    sandbox._BoundedTemplate.render = figures.measured_render(original)  # type: ignore[method-assign]
+    original = Rendering._answer
+    Rendering._answer = figures.measured_answer(original)  # type: ignore[method-assign]
     try:
         build = generate(BuildOptions(catalog=catalog, helm_package=True))
     finally:
-        sandbox._BoundedTemplate.render = original  # type: ignore[method-assign]
+        Rendering._answer = original  # type: ignore[method-assign]
     assert not build.problems, build.problems
     return figures
 
 
 def report(title: str, figures: Figures, limits: Limits) -> None:
     print(f"\n{title}")
-    print(f"  {'template':36s} {'renderings':>10s} {'largest text':>13s} {'iterations':>10s} "
-          f"{'slowest ms':>10s} {'all ms':>8s} {'counted ms':>10s}")
+    print(f"  {'template':36s} {'renderings':>10s} {'largest text':>13s} {'slowest ms':>10s} {'all ms':>8s}")
     for name in sorted(figures.renderings):
         print(f"  {name:36s} {figures.renderings[name]:10d} {figures.text[name]:13d} "
-              f"{figures.iterations[name]:10d} {figures.slowest[name] * 1000:10.2f} {figures.total[name] * 1000:8.1f} "
-              f"{figures.counted[name] * 1000:10.1f}")
-    text, iterations = max(figures.text.values()), max(figures.iterations.values())
-    slowest, counted = max(figures.slowest.values()), max(figures.counted.values())
-    print(f"  margins: size {limits.size / text:,.0f}x, iterations {limits.iterations / max(iterations, 1):,.0f}x, "
-          f"one rendering {limits.seconds / slowest:,.0f}x, all renderings of a template "
-          f"{limits.total_seconds / max(counted, 1e-6):,.0f}x (counted time)")
+              f"{figures.slowest[name] * 1000:10.2f} {figures.total[name] * 1000:8.1f}")
+    text, slowest, total = max(figures.text.values()), max(figures.slowest.values()), sum(figures.total.values())
+    print(f"  margins: size {limits.size / text:,.0f}x, one rendering {limits.seconds / slowest:,.0f}x, "
+          f"all renderings of the build {limits.total_seconds / max(total, 1e-6):,.0f}x")
 
 
 def main() -> int:
@@ -93,8 +83,8 @@ def main() -> int:
     parser.add_argument("--factor", type=int, default=100, help="size of the synthetic catalog (default 100x)")
     args = parser.parse_args()
     limits = Limits.from_environ()
-    print(f"limits: size {limits.size}, iterations {limits.iterations}, memory {limits.memory} MiB, "
-          f"{limits.seconds:g} s per rendering, {limits.total_seconds:g} s for all renderings of a template")
+    print(f"limits: size {limits.size}, memory {limits.memory} MiB, {limits.seconds:g} s per rendering, "
+          f"{limits.total_seconds:g} s for all renderings of a build")
     report("built-in catalog", measure(None), limits)
     with tempfile.TemporaryDirectory() as folder:
         catalog = Path(folder) / "catalog"

@@ -33,7 +33,8 @@ from .outputs.policy import POLICY_FILE, build_policy, policy_text
 from .parse import Parsed, parse_back, parse_rendered
 from .paths import builtin_catalog
 from .problems import Location, Problem
-from .render.bundles import Rendered, render_bundles
+from .render import rendering
+from .render.bundles import Rendered, render_bundles, template_folders
 from .expand.kubevirt import Adjustment, for_release
 from .schemas.releases import Release, newest
 from .source.documents import BundleDoc, read_bundles
@@ -222,15 +223,17 @@ def generate(options: BuildOptions = BuildOptions(),
     files may be used.
     """
     release = options.kubevirt or newest()
-    catalog, version, objects = catalog_objects(options)  # load, expand
-    objects, adjustments = for_release(objects, release, catalog.settings.spellings)
-    rendered = render_bundles(catalog, objects)
-    parsed = parse_rendered(rendered)
-    found = _validate(catalog, parsed.documents, objects, release)  # the build's one validation,
-    found = point_at_sources(found, objects, catalog.changes, parsed.documents)  # pointed at the lines behind it
-    files = _outputs(catalog, version, objects, rendered, parsed, options)
-    if files_ready is not None:
-        files_ready(files)
+    with rendering() as renderer:  # one rendering process for every template of the build
+        renderer.prepare(template_folders(options.catalog_dir))  # it compiles them while the catalog loads
+        catalog, version, objects = catalog_objects(options)  # load, expand
+        objects, adjustments = for_release(objects, release, catalog.settings.spellings)
+        rendered = render_bundles(catalog, objects)
+        parsed = parse_rendered(rendered)
+        found = _validate(catalog, parsed.documents, objects, release)  # the build's one validation,
+        found = point_at_sources(found, objects, catalog.changes, parsed.documents)  # pointed at the lines behind it
+        files = _outputs(catalog, version, objects, rendered, parsed, options)
+        if files_ready is not None:
+            files_ready(files)
     current = [p for p in found if p.older_release is None]  # findings newer than a retained object's
     newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
     problems = tuple(p for p in current if not p.is_warning)

@@ -450,8 +450,7 @@ def test_a_tag_beyond_plain_values_is_refused_in_both_readers(tag: str, shape: s
 # --------------------------------------------------------------------------- hostile templates (issue 14, class 3)
 
 #: Small limits, so that every generated template ends quickly whichever way it goes.
-FUZZ_LIMITS = {"CITGEN_TEMPLATE_MAX_SIZE": "20000", "CITGEN_TEMPLATE_MAX_ITERATIONS": "20000",
-               "CITGEN_TEMPLATE_SECONDS": "2", "CITGEN_TEMPLATE_MAX_MEMORY": "64"}
+FUZZ_LIMITS = {"CITGEN_TEMPLATE_MAX_SIZE": "20000", "CITGEN_TEMPLATE_SECONDS": "2", "CITGEN_TEMPLATE_MAX_MEMORY": "64"}
 amounts = st.one_of(st.integers(-2, 40), st.integers(10**3, 10**12))
 #: Expressions that grow what they are given, by an amount or by combining two values.
 GROWING = [
@@ -507,7 +506,7 @@ def test_a_template_ends_rendered_or_refused_at_its_line_never_otherwise(line: s
         except InputError as exc:
             [problem] = exc.problems
             assert problem.location.file == "templates/instancetype.yaml.j2"
-            if problem.message.startswith("template exceeded a limit"):
-                assert problem.location.line == 4, problem
+            if problem.message.startswith("template exceeded a limit"):  # at its line, or stopped from
+                assert problem.location.line in (4, None), problem  # outside (time, the text's size)
         else:
             assert len(text) <= 20000

@@ -292,7 +292,6 @@ def test_a_size_of_too_large_an_exponent(size):
 @pytest.mark.parametrize("length", LENGTHS)
 @pytest.mark.parametrize("variable, expected", [
     ("CITGEN_TEMPLATE_MAX_SIZE", "a whole number at least 1 of at most 40 digits"),
-    ("CITGEN_TEMPLATE_MAX_ITERATIONS", "a whole number at least 1 of at most 40 digits"),
     ("CITGEN_TEMPLATE_MAX_MEMORY", "a whole number at least 1 of at most 40 digits"),
     ("CITGEN_TEMPLATE_SECONDS",
      "a number of seconds greater than 0 of at most 40 digits and an exponent from -99 to 99"),

@@ -20,7 +20,6 @@ from generator.errors import InputError
 from generator.outputs.context import OutputContext
 from generator.outputs.helm import _render, chart_files, static_files
 from generator.paths import builtin_catalog
-from generator.render import environment
 from tests.helpers import default_build
 
 BUILTIN = builtin_catalog() / "templates"
@@ -89,9 +88,8 @@ def test_a_chart_file_is_named_by_its_place_under_templates_when_it_cannot_be_re
 
 
 def test_a_missing_chart_template_is_named(tmp_path: Path):
-    env = environment([tmp_path])
     with pytest.raises(InputError) as error:
-        _render(env, {}, {"x.yaml": "helm/missing.j2"})
+        _render([tmp_path], {}, {"x.yaml": "helm/missing.j2"})
     assert message(error) == ["templates/helm/missing.j2: template not found"]
 
 
@@ -99,7 +97,7 @@ def test_a_failing_chart_template_is_named_with_its_line(tmp_path: Path):
     (tmp_path / "helm").mkdir()
     (tmp_path / "helm" / "bad.j2").write_text("ok\n{{ nothing.here }}\n")
     with pytest.raises(InputError) as error:
-        _render(environment([tmp_path]), {}, {"x.yaml": "helm/bad.j2"})
+        _render([tmp_path], {}, {"x.yaml": "helm/bad.j2"})
     assert message(error) == ["templates/helm/bad.j2:2: undefined value in template: 'nothing' is undefined"]
 
 
@@ -107,7 +105,7 @@ def test_chart_templates_render_with_the_variables_given(tmp_path: Path):
     (tmp_path / "helm").mkdir()
     (tmp_path / "helm" / "a.j2").write_text("{{ name }}")
     (tmp_path / "helm" / "b.j2").write_text("{{ name }}!")
-    files = _render(environment([tmp_path]), {"name": "é"}, {"a.txt": "helm/a.j2", "b.txt": "helm/b.j2"})
+    files = _render([tmp_path], {"name": "é"}, {"a.txt": "helm/a.j2", "b.txt": "helm/b.j2"})
     assert files == {"a.txt": "é".encode(), "b.txt": "é!".encode()}
 
 

@@ -230,7 +230,8 @@ def test_a_missing_kustomization_template_is_refused(tmp_path: Path, monkeypatch
     (tmp_path / "built-in" / "templates").mkdir(parents=True)
     monkeypatch.setattr(kustomize, "builtin_catalog", lambda: tmp_path / "built-in")
     ctx = vendor_context(tmp_path / "vendor")
-    assert refused(_Kustomizations, ctx) == "templates/kustomize/kustomization.yaml.j2: template not found"
+    assert refused(_Kustomizations(ctx).render, "a title", []) == (
+        "templates/kustomize/kustomization.yaml.j2: template not found")
 
 
 def test_the_other_templates_fall_back_to_the_built_in_ones_and_a_missing_one_is_refused(tmp_path: Path):

@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import render as render_module
 from generator.errors import InputError
 from generator.model import CatalogObject
 from generator.problems import Location
-from generator.render import TEMPLATES, Renderer
-from generator.render.sandbox import environment
+from generator.render import TEMPLATES, Renderer, rendering
 
 CLUSTER_IT, IT = "VirtualMachineClusterInstancetype", "VirtualMachineInstancetype"
 CLUSTER_PREF, PREF = "VirtualMachineClusterPreference", "VirtualMachinePreference"
@@ -121,7 +119,7 @@ def test_a_missing_template_is_refused_under_the_templates_folder(tmp_path):
 
 def test_a_missing_template_is_named_with_the_display_prefix_given(tmp_path):
     renderer = Renderer([templates(tmp_path / "t", instancetype=None)], display_prefix="vendor/templates/")
-    assert refusal(lambda: renderer.template("instancetype")) == [
+    assert refusal(lambda: renderer.render(instancetype(), IT)) == [
         "vendor/templates/instancetype.yaml.j2: template not found"]
 
 
@@ -138,13 +136,13 @@ def test_a_template_that_is_not_utf8_is_refused_naming_the_byte(tmp_path):
         f"{IT_FILE}: not UTF-8 text (invalid continuation byte at byte 6)"]
 
 
-def test_a_template_is_compiled_once_and_kept(tmp_path):
+def test_a_template_is_compiled_once_and_kept_for_the_build(tmp_path):
     folder = templates(tmp_path / "t")
     renderer = Renderer([folder])
-    first = renderer.template("instancetype")
-    (folder / "instancetype.yaml.j2").write_text("changed {{ name }}\n", encoding="utf-8")
-    assert renderer.template("instancetype") is first
-    assert renderer.render(instancetype(), IT) == it_text(IT)
+    with rendering():  # one rendering process, as a build has
+        first = renderer.render(instancetype(), IT)
+        (folder / "instancetype.yaml.j2").write_text("changed {{ name }}\n", encoding="utf-8")
+        assert renderer.render(instancetype(), IT) == first == it_text(IT)
 
 
 def test_a_failure_inside_a_template_is_refused_at_the_template_line(tmp_path):
@@ -200,43 +198,7 @@ def test_render_all_gives_what_render_gives(tmp_path):
     assert out == {kind: [Renderer([tmp_path / "t"]).render(obj, kind)] for obj in objects for kind in obj.kinds}
 
 
-# --------------------------------------------------------------------------- the yaml filters' memory
-
-
-@pytest.fixture
-def dumps(monkeypatch):
-    """Every value the yaml filters are asked to write, by filter, from now on."""
-    seen: list[tuple[str, object]] = []
-
-    def spying(dirs):
-        env = environment(dirs)
-        for name in ("yaml_block", "yaml_scalar"):
-            def spy(value, *args, _dump=env.filters[name], _name=name, **kwargs):
-                seen.append((_name, value))
-                return _dump(value, *args, **kwargs)
-            env.filters[name] = spy
-        return env
-
-    monkeypatch.setattr(render_module, "environment", spying)
-    return seen
-
-
-def test_each_value_of_an_object_is_written_once_for_both_kinds(tmp_path, dumps):
-    obj = instancetype()
-    out = Renderer([templates(tmp_path / "t")]).render_all([obj])
-    assert out == {CLUSTER_IT: [it_text(CLUSTER_IT)], IT: [it_text(IT)]}
-    assert [name for name, _ in dumps] == ["yaml_block", "yaml_block", "yaml_scalar", "yaml_block"]
-    assert dumps[3][1] is obj.spec
-
-
-def test_the_memory_is_forgotten_after_each_object(tmp_path, dumps):
-    renderer = Renderer([templates(tmp_path / "t")])
-    spec = {"cpu": {"guest": 1}}
-    first = CatalogObject("instancetype", "u1.a", "u", {}, {}, spec, Location("series/u.yaml"))
-    second = CatalogObject("instancetype", "u1.b", "u", {}, {}, spec, Location("series/u.yaml"))
-    renderer.render_all([first, second])
-    assert [value for _, value in dumps].count(spec) == 2  # the same spec, written again for the next object
-    assert renderer._memo == {}
+# --------------------------------------------------------------------------- the yaml filters, each value alike
 
 
 def test_the_same_value_at_different_indents_is_written_at_each(tmp_path):

@@ -33,13 +33,11 @@ import textwrap
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-import jinja2
-
 from ..errors import InputError
 from ..model import API_VERSION, CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, CatalogObject
 from ..paths import builtin_catalog
 from ..problems import Location
-from ..render import environment, template_error
+from ..render import Job, render, render_one, rendering
 from ..render.yamltext import LINE_LIMIT, yaml_block
 from ..schemas.releases import newest
 from ..source.yamlsrc import load_stream_fast
@@ -152,34 +150,24 @@ def _scope(kind: str) -> str:
 
 
 class _Kustomizations:
-    """Renders kustomization.yaml files with the tool's one Jinja environment."""
+    """Renders kustomization.yaml files with the tool's one Jinja environment, in the rendering process."""
 
     def __init__(self, ctx: OutputContext):
-        self.env = environment(template_dirs(ctx))
+        self.dirs = template_dirs(ctx)
         self.version = ctx.version
-        try:
-            self.template = self.env.get_template(TEMPLATE)
-        except jinja2.TemplateNotFound:
-            raise InputError.at(Location("templates/" + TEMPLATE), "template not found") from None
-        except jinja2.TemplateSyntaxError as exc:
-            raise template_error(exc, TEMPLATE, self.env, "templates/" + TEMPLATE) from None
 
     def render(self, title: str, resources: Sequence[str]) -> bytes:
-        try:
-            text = self.template.render(title=title, resources=list(resources), version=self.version)
-        except Exception as exc:  # any failure inside a template is the template's fault
-            raise template_error(exc, TEMPLATE, self.env, "templates/" + TEMPLATE) from None
-        return text.encode()
+        return self.render_all({"": (title, resources)})[""]
+
+    def render_all(self, wanted: Mapping[str, tuple[str, Sequence[str]]]) -> dict[str, bytes]:
+        """A kustomization.yaml for each path: (its title, its resources), in one batch."""
+        jobs = [Job(TEMPLATE, {"version": self.version, "title": title, "resources": list(resources)})
+                for title, resources in wanted.values()]
+        return {path: text.encode() for path, text in zip(wanted, render(self.dirs, jobs))}
 
     def render_other(self, name: str, **variables: object) -> bytes:
-        """One of the tree's other templates (a component, the README)."""
-        try:
-            text = self.env.get_template(name).render(version=self.version, **variables)
-        except jinja2.TemplateNotFound:
-            raise InputError.at(Location("templates/" + name), "template not found") from None
-        except Exception as exc:  # any failure inside a template is the template's fault
-            raise template_error(exc, name, self.env, "templates/" + name) from None
-        return text.encode()
+        """One of the tree's templates (a kustomization, a component, the README)."""
+        return render_one(self.dirs, name, {"version": self.version, **variables}).encode()
 
 
 def component_dir(release: object) -> str:
@@ -317,18 +305,24 @@ def component_files(ctx: OutputContext, render: _Kustomizations) -> dict[str, by
 
 def kustomize_files(ctx: OutputContext) -> Mapping[str, bytes]:
     """Every file of the kustomize tree, keyed by its path inside the output directory."""
-    render = _Kustomizations(ctx)
+    with rendering():  # one rendering process for the whole tree, or the build's
+        return _kustomize_files(ctx, _Kustomizations(ctx))
+
+
+def _kustomize_files(ctx: OutputContext, render: _Kustomizations) -> Mapping[str, bytes]:
     files: dict[str, bytes] = {}
+    wanted: dict[str, tuple[str, Sequence[str]]] = {}  # the kustomizations, rendered in one batch
     for kind, groups in kind_groups(ctx).items():
         base = f"{ROOT}/{KIND_DIRS[kind]}"
         for group, texts in groups.items():
             files[f"{base}/{group}/{group}.yaml"] = "".join(texts).encode()
-            files[f"{base}/{group}/kustomization.yaml"] = render.render(
+            wanted[f"{base}/{group}/kustomization.yaml"] = (
                 f"{group}: its {_scope(kind)} {kind} objects", [f"{group}.yaml"])
-        files[f"{base}/kustomization.yaml"] = render.render(
+        wanted[f"{base}/kustomization.yaml"] = (
             f"Every {_scope(kind)} {kind} object; each sub-directory is one series or family.", list(groups))
-    files[f"{ROOT}/kustomization.yaml"] = render.render(
+    wanted[f"{ROOT}/kustomization.yaml"] = (
         "The whole catalog: every object of the all-bundle.", list(KIND_DIRS.values()))
+    files.update(render.render_all(wanted))
     files.update(component_files(ctx, render))
     if ctx.policy is not None:  # the admission policy, a component of its own (outputs/policy.py)
         files.update({f"{ROOT}/{name}": data for name, data in policy_component(ctx.policy).items()})

@@ -7,6 +7,7 @@ expect; the renderer (render/__init__.py) makes each document, this module lays 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Mapping, Sequence
 
 from ..model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, Catalog, CatalogObject
@@ -34,12 +35,18 @@ class Rendered:
     bundles: Mapping[str, str]  # file name -> text
 
 
+def template_folders(root: Path) -> list[Path]:
+    """The template folders of the catalog at ``root``: its own, then the built-in ones it may override."""
+    dirs = [root / "templates"]
+    if builtin_catalog() / "templates" != dirs[0]:
+        dirs.append(builtin_catalog() / "templates")
+    return dirs
+
+
 def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Rendered:
     """Every object rendered as each of its kinds, and the five bundle texts."""
-    dirs = [catalog.root / "templates"]
+    dirs = template_folders(catalog.root)
     usable_folder(dirs[0], "templates")  # an unreadable one would fall back to the built-in templates unsaid
-    if builtin_catalog() / "templates" != dirs[0]:
-        dirs.append(builtin_catalog() / "templates")  # a vendor catalog may override some templates
     by_kind = Renderer(dirs).render_all(objects)
     texts = {kind: "".join(by_kind.get(kind, [])) for kind in KINDS}
     bundles = {f"{BUNDLES[kind]}.yaml": texts[kind] for kind in KINDS}

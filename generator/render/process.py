@@ -1,0 +1,297 @@
+"""Rendering in a child process that the operating system bounds.
+
+A vendor template may loop for ever, build a 10 GB string in one C call,
+recurse, or spend minutes in one C-level call (``encode('punycode')`` of a
+long text). None of that can be interrupted or predicted from inside the
+interpreter, so templates are rendered in a child process and bounded from
+outside, anew for each build (``rendering()``):
+
+- **Processor time.** ``RLIMIT_CPU`` in the child: all of a build's renderings
+  together may take ``Limits.total_seconds`` of processor time (and a second
+  more); past it the system stops the child (SIGXCPU), even if the parent
+  could not.
+- **Memory.** ``RLIMIT_AS`` in the child: its address space may grow by
+  ``Limits.memory`` MiB past what it had when the build began; an allocation
+  beyond fails at once with a MemoryError, at the template line that made it.
+  macOS ignores ``RLIMIT_AS``: there only the time bounds hold.
+- **Wall time.** The parent waits ``Limits.seconds`` for each rendering and
+  ``Limits.total_seconds`` for all of a build's, and kills the child at the
+  deadline.
+- **Size.** The parent reads each rendered text's length before the text and
+  refuses one longer than ``Limits.size`` characters without reading it.
+
+The child is forked at a process's first rendering and serves its later builds
+too: forking a large process costs tens of milliseconds (its page tables), a
+build a few hundred. A build begins by setting the child's bounds and giving
+it a fresh Jinja environment, so nothing a template did outlives its build. A
+child that went past a bound, ran out of memory or was left with answers
+unread is killed, and the next build forks another. Requests are pickled
+batches; each rendering is answered by a frame as soon as it is ready.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pickle
+import select
+import signal
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any, Iterator, Mapping, NoReturn, Sequence
+
+from ..errors import InputError
+from ..problems import Location
+from . import worker
+from .limits import Limits, exceeded
+from .worker import FATAL, HEADER, LENGTH, MIB, MOST_BYTES, TEXT, Job
+
+_current: ContextVar["Rendering | None"] = ContextVar("citgen_rendering", default=None)
+
+
+@contextmanager
+def rendering() -> Iterator["Rendering"]:
+    """One build's renderings: the child bounded anew; an inner block shares the outer's."""
+    active = _current.get()
+    if active is not None:
+        yield active
+        return
+    session = Rendering(Limits.from_environ())
+    token = _current.set(session)
+    try:
+        yield session
+    finally:
+        _current.reset(token)
+        session.end()
+
+
+def render(template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str = "templates/") -> list[str]:
+    """The text of each job, rendered with the templates of ``template_dirs`` (earlier ones win)."""
+    with rendering() as session:
+        return session.render(template_dirs, jobs, prefix)
+
+
+def render_one(template_dirs: Sequence[Path], name: str, variables: Mapping[str, Any],
+               what: str | None = None) -> str:
+    """One template rendered with ``variables``."""
+    return render(template_dirs, [Job(name, variables, what)])[0]
+
+
+# --------------------------------------------------------------------------- the parent
+
+
+class Child:
+    """The parent's end of the rendering child: its process id and pipes.
+
+    Mutable on purpose: it holds the answers read but not yet taken (one read
+    takes every frame ready).
+    """
+
+    def __init__(self) -> None:
+        requests, self.requests = _pipe()
+        self.answers, answers = _pipe()
+        self.owner = os.getpid()
+        self.buffer = bytearray()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: serve, and leave without cleanup (nor flushing the parent's streams)
+            status = 1
+            try:
+                worker.detach(keep=(requests, answers))
+                worker.serve(requests, answers)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(requests)
+        os.close(answers)
+
+    def send(self, *message: Any) -> None:
+        data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        view = memoryview(LENGTH.pack(len(data)) + data)
+        while view:
+            view = view[os.write(self.requests, view):]
+
+    def read(self, size: int, deadline: float) -> bytes | None:
+        """``size`` bytes from the child; None at the deadline; b"" if it ended."""
+        got = self.buffer
+        while len(got) < size:
+            ready, _, _ = select.select([self.answers], [], [], max(deadline - time.monotonic(), 0))
+            if not ready:
+                return None
+            chunk = os.read(self.answers, max(size - len(got), MIB))
+            if not chunk:
+                return b""
+            got += chunk
+        taken = bytes(got[:size])
+        del got[:size]
+        return taken
+
+    def stop(self) -> int:
+        """End the child (it holds nothing worth a clean exit) and reap it: its wait status."""
+        os.close(self.requests)
+        os.close(self.answers)
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:  # pragma: no cover - reaped by someone else
+            return 0
+        return os.waitpid(self.pid, 0)[1]
+
+    def ended(self) -> int:
+        """The wait status of a child that closed its end."""
+        os.close(self.requests)
+        os.close(self.answers)
+        return os.waitpid(self.pid, 0)[1]
+
+
+def _pipe() -> tuple[int, int]:
+    """A pipe whose ends are not standard streams (one closed by the shell would be reused)."""
+    ends = []
+    for fd in os.pipe():
+        if fd < 3:
+            moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+            os.close(fd)
+            fd = moved
+        ends.append(fd)
+    return ends[0], ends[1]
+
+
+#: This process's rendering child, once a rendering has forked it.
+_child: Child | None = None
+
+
+def _forget_the_parents_child() -> None:
+    """In a forked process: the parent's child is not ours to talk to; let go of its pipes."""
+    global _child
+    if _child is not None:
+        os.close(_child.requests)
+        os.close(_child.answers)
+        _child = None
+
+
+os.register_at_fork(after_in_child=_forget_the_parents_child)
+
+
+def _let_go(child: Child, how: str = "stop") -> int:
+    global _child
+    _child = None
+    return child.stop() if how == "stop" else child.ended()
+
+
+class Rendering:
+    """One build's renderings, as the parent sees them: the limits and the wall time spent.
+
+    Mutable on purpose: it counts the time spent and the answers still owed.
+    """
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.spent = 0.0
+        self.owed = 0
+        self._child: Child | None = None
+
+    def _ready(self) -> Child:
+        """The child, bounded for this build; forked if this process has none, or none alive."""
+        global _child
+        if self._child is None:
+            if _child is not None:
+                try:
+                    _child.send("begin", self.limits)
+                except BrokenPipeError:  # it ended between builds (killed from outside): not this build's fault
+                    _let_go(_child, "ended")
+            if _child is None:
+                _child = Child()
+                _child.send("begin", self.limits)
+            self._child = _child
+        return self._child
+
+    def prepare(self, template_dirs: Sequence[Path]) -> None:
+        """Have the child compile the templates of ``template_dirs`` while the parent goes on
+        (loading the catalog, on a second core); nothing is answered, and a template that
+        fails to compile fails again, reported, when it is rendered."""
+        try:
+            self._ready().send("compile", _absolute(template_dirs))
+        except BrokenPipeError:  # the child ended: the first rendering says why
+            pass
+
+    def render(self, template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str) -> list[str]:
+        if not jobs:
+            return []
+        try:
+            self._ready().send("render", _absolute(template_dirs), prefix, tuple(jobs))
+        except BrokenPipeError:  # the child ended: reading its answers says why
+            pass
+        self.owed += len(jobs)
+        return [self._answer(job, prefix) for job in jobs]
+
+    def end(self) -> None:
+        """A child owing answers (the parent stopped reading) would give them to the next build: end it."""
+        if self._child is not None and self.owed and self._child is _child:
+            _let_go(self._child)
+
+    def _answer(self, job: Job, prefix: str) -> str:
+        """The next frame: the job's text, or the problems that stopped it."""
+        child = self._child
+        assert child is not None
+        left = self.limits.total_seconds - self.spent
+        deadline = time.monotonic() + min(self.limits.seconds, left)
+        started = time.monotonic()
+        try:
+            header = child.read(HEADER.size, deadline)
+            kind, length = HEADER.unpack(header) if header else (None, 0)
+            if kind == TEXT and length > MOST_BYTES * self.limits.size:
+                self._fail(job, prefix, self._too_long(job))
+            payload = child.read(length, deadline) if kind else header
+        finally:
+            self.spent += time.monotonic() - started
+        if payload is None:
+            self._fail(job, prefix, self._late(job, left))
+        if not kind or len(payload) < length:
+            self._fail(job, prefix, self._stopped(job, _let_go(child, "ended")), stopped=False)
+        self.owed -= 1
+        if kind != TEXT:
+            self.owed = 0  # the child renders nothing more of this batch
+            if kind == FATAL:
+                _let_go(child, "ended")
+            raise InputError(pickle.loads(payload))
+        text = payload.decode("utf-8", "surrogatepass")
+        if len(text) > self.limits.size:
+            self._fail(job, prefix, self._too_long(job))
+        return text
+
+    def _too_long(self, job: Job) -> str:
+        return exceeded(job.what, f"gave a text longer than {self.limits.size} characters", "size")
+
+    def _late(self, job: Job, left: float) -> str:
+        if self.limits.seconds <= left:
+            return exceeded(job.what, f"took longer than {self.limits.seconds:g} seconds", "seconds")
+        return exceeded(job.what, f"went past {self.limits.total_seconds:g} seconds, the time all of a build's "
+                        "renderings may take", "total_seconds")
+
+    def _stopped(self, job: Job, status: int) -> str:
+        """Why the child stopped answering: the processor time it had, or a crash."""
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+            return exceeded(job.what, f"went past {self.limits.total_seconds:g} seconds of processor time, what "
+                            "all of a build's renderings may take", "total_seconds")
+        how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit status {os.WEXITSTATUS(status)}"
+        rendering = f"rendering {job.what}" if job.what else "rendering"
+        return f"template failed: the rendering process stopped ({how}) while {rendering}"
+
+    def _fail(self, job: Job, prefix: str, message: str, stopped: bool = True) -> NoReturn:
+        if stopped and self._child is _child and self._child is not None:
+            _let_go(self._child)
+        self._child = None
+        self.owed = 0
+        raise InputError.at(Location(prefix + job.template), message)
+
+
+def _absolute(template_dirs: Sequence[Path]) -> tuple[str, ...]:
+    """The folders as the child must find them: it keeps the working directory it was forked in."""
+    try:
+        return tuple(os.path.abspath(d) for d in template_dirs)
+    except FileNotFoundError:  # os.getcwd(): the working directory was deleted
+        relative = next(d for d in template_dirs if not os.path.isabs(d))
+        raise InputError.at(Location(str(relative)), "a relative template folder, but the working directory "
+                            "cannot be used (it was deleted)") from None
+
+

@@ -1,0 +1,262 @@
+"""The rendering child (generator/render/process.py, worker.py): templates rendered where the system bounds them.
+
+Each hostile template here goes past one bound the way a vendor's template
+could (a loop for ever, a 10 GB string made in one C call, recursion, minutes
+inside one C-level call, Python internals) and must end, within the limit plus
+a second, in an InputError naming the template, what was being rendered and
+the variable that raises the bound. tests/test_render_limits.py runs the same
+through whole builds.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.errors import InputError
+from generator.render import process, worker
+from generator.render.limits import Limits
+from generator.render.process import Job, render, render_one, rendering
+from generator.render.worker import bound
+
+WHAT = "'u1.large' as VirtualMachineInstancetype"
+#: 20,000 different characters: punycode takes minutes for them, in one call Python cannot interrupt.
+SLOW_FOR_PUNYCODE = "".join(chr(0x4E00 + i) for i in range(20000))
+
+
+@pytest.fixture
+def templates(tmp_path: Path) -> Path:
+    return tmp_path
+
+
+def refused(folder: Path, source: str, **variables: object) -> tuple[str, float]:
+    """The one problem of rendering ``source`` as ``templates/t.j2``, and how long it took to say so."""
+    (folder / "t.j2").write_text(source)
+    started = time.monotonic()
+    with pytest.raises(InputError) as raised:
+        render_one([folder], "t.j2", variables, WHAT)
+    [problem] = raised.value.problems
+    return str(problem), time.monotonic() - started
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def test_a_batch_is_rendered_in_order_with_each_jobs_variables(templates):
+    (templates / "a.j2").write_text("a {{ n }}")
+    (templates / "b.j2").write_text("b {{ n }}\n")
+    assert render([templates], [Job("a.j2", {"n": 1}), Job("b.j2", {"n": 2}), Job("a.j2", {"n": 3})]) == [
+        "a 1", "b 2\n", "a 3"]
+
+
+def test_an_earlier_folder_wins(tmp_path):
+    (tmp_path / "own").mkdir()
+    (tmp_path / "builtin").mkdir()
+    (tmp_path / "own" / "t.j2").write_text("own")
+    (tmp_path / "builtin" / "t.j2").write_text("built in")
+    (tmp_path / "builtin" / "u.j2").write_text("only built in")
+    dirs = [tmp_path / "own", tmp_path / "builtin"]
+    assert render(dirs, [Job("t.j2", {}), Job("u.j2", {})]) == ["own", "only built in"]
+
+
+def test_a_block_inside_another_shares_its_process(templates):
+    with rendering() as outer, rendering() as inner:
+        assert inner is outer
+
+
+def test_the_process_serves_on_after_a_template_fails(templates):
+    (templates / "bad.j2").write_text("{{ nothing }}")
+    (templates / "good.j2").write_text("fine")
+    with rendering():
+        with pytest.raises(InputError):
+            render([templates], [Job("good.j2", {}), Job("bad.j2", {}), Job("good.j2", {})])
+        assert render_one([templates], "good.j2", {}) == "fine"
+
+
+def test_a_missing_template_is_named(templates):
+    with pytest.raises(InputError) as raised:
+        render_one([templates], "nope.j2", {})
+    assert [str(p) for p in raised.value.problems] == ["templates/nope.j2: template not found"]
+
+
+def test_templates_compiled_ahead_still_say_what_is_wrong_with_them_when_rendered(templates):
+    (templates / "bad.j2").write_text("{% if %}")
+    (templates / "good.j2").write_text("fine")
+    with rendering() as active:
+        active.prepare([templates])
+        assert render_one([templates], "good.j2", {}) == "fine"
+        with pytest.raises(InputError) as raised:
+            render_one([templates], "bad.j2", {})
+    assert [str(p) for p in raised.value.problems] == [
+        "templates/bad.j2:1: template syntax error: Expected an expression, got 'end of statement block'"]
+
+
+def test_one_child_serves_the_builds_of_a_process(templates):
+    (templates / "t.j2").write_text("x")
+    with rendering() as first:
+        render_one([templates], "t.j2", {})
+    with rendering() as second:
+        render_one([templates], "t.j2", {})
+    assert first._child is second._child is not None
+
+
+def test_a_build_sees_the_templates_as_they_are_when_it_begins(templates):
+    (templates / "t.j2").write_text("before")
+    assert render_one([templates], "t.j2", {}) == "before"
+    (templates / "t.j2").write_text("after")
+    assert render_one([templates], "t.j2", {}) == "after"
+
+
+def test_a_child_that_went_past_a_bound_is_replaced_by_the_next_build(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_SECONDS", "0.2")
+    (templates / "slow.j2").write_text("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}"
+                                       "{% endfor %}")
+    (templates / "t.j2").write_text("fine")
+    with rendering() as first:
+        with pytest.raises(InputError):
+            render_one([templates], "slow.j2", {})
+    assert first._child is None
+    assert render_one([templates], "t.j2", {}) == "fine"
+
+
+def test_a_build_that_stops_reading_leaves_no_answers_to_the_next(templates):
+    (templates / "t.j2").write_text("{{ n }}")
+    with pytest.raises(RuntimeError), rendering() as session:
+        session._ready().send("render", (str(templates),), "templates/", (Job("t.j2", {"n": 1}),))
+        session.owed = 1
+        raise RuntimeError("the parent gave up")
+    assert render_one([templates], "t.j2", {"n": 2}) == "2"
+
+
+def test_a_forked_process_forks_a_child_of_its_own(templates):
+    """After os.fork the parent's child is not the new process's to talk to: private state, read on purpose."""
+    (templates / "t.j2").write_text("{{ n }}")
+    render_one([templates], "t.j2", {"n": 0})
+    parents = process._child
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the forked process
+        ok = process._child is None and render_one([templates], "t.j2", {"n": 1}) == "1"
+        ok = ok and process._child is not None and process._child.pid != parents.pid
+        os._exit(0 if ok else 1)
+    assert os.waitpid(pid, 0)[1] == 0
+    assert render_one([templates], "t.j2", {"n": 2}) == "2"
+
+
+# --------------------------------------------------------------------------- the bounds
+
+
+def test_a_loop_for_ever_stops_within_a_second_of_the_time_limit(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_SECONDS", "0.3")
+    message, took = refused(templates, "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}"
+                                       "{% endfor %}")
+    assert message == (f"templates/t.j2: template exceeded a limit: rendering {WHAT} took longer than 0.3 seconds "
+                       "(set CITGEN_TEMPLATE_SECONDS to raise the limit)")
+    assert took < 0.3 + 1
+
+
+def test_minutes_in_one_c_call_stop_within_a_second_of_the_time_limit(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_SECONDS", "0.3")
+    message, took = refused(templates, "{{ text.encode('punycode') }}", text=SLOW_FOR_PUNYCODE)
+    assert message == (f"templates/t.j2: template exceeded a limit: rendering {WHAT} took longer than 0.3 seconds "
+                       "(set CITGEN_TEMPLATE_SECONDS to raise the limit)")
+    assert took < 0.3 + 1
+
+
+def test_a_10_gb_string_in_one_c_call_is_refused_at_its_line(templates):
+    message, took = refused(templates, "a\n{{ name.ljust(10 ** 10) }}\n", name="x")
+    assert message == (f"templates/t.j2:2: template exceeded a limit: rendering {WHAT} took more than 256 MiB of "
+                       "memory (set CITGEN_TEMPLATE_MAX_MEMORY to raise the limit)")
+    assert took < 1
+
+
+def test_the_memory_limit_is_raised_by_its_variable(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_MAX_MEMORY", "16")
+    message, _ = refused(templates, "{{ ('x' * 10 ** 9) | length }}")
+    assert message == (f"templates/t.j2:1: template exceeded a limit: rendering {WHAT} took more than 16 MiB of "
+                       "memory (set CITGEN_TEMPLATE_MAX_MEMORY to raise the limit)")
+
+
+def test_recursion_without_end_is_refused_at_its_line(templates):
+    message, _ = refused(templates, "{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}\n{{ down(0) }}")
+    assert message == (f"templates/t.j2:1: template exceeded a limit: rendering {WHAT} nested too deeply (a "
+                       "template or macro that includes, extends or calls itself without end, or a value nested "
+                       "thousands of levels deep)")
+
+
+def test_python_internals_stay_out_of_reach(templates):
+    message, _ = refused(templates, "{{ ''.__class__.__mro__[1].__subclasses__() }}")
+    assert message == ("templates/t.j2:1: template tried something the sandbox forbids: access to attribute "
+                       "'__class__' of 'str' object is unsafe.")
+
+
+def test_a_text_at_the_size_limit_comes_back_and_one_past_it_is_refused(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_MAX_SIZE", "10")
+    (templates / "t.j2").write_text("{{ 'é' * n }}")
+    assert render_one([templates], "t.j2", {"n": 10}) == "é" * 10
+    message, _ = refused(templates, "{{ 'é' * n }}", n=11)
+    assert message == (f"templates/t.j2: template exceeded a limit: rendering {WHAT} gave a text longer than 10 "
+                       "characters (set CITGEN_TEMPLATE_MAX_SIZE to raise the limit)")
+
+
+def test_a_text_far_past_the_size_limit_is_refused_unread(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_MAX_SIZE", "10")
+    message, _ = refused(templates, "{{ 'x' * 1000 }}")
+    assert message.endswith("gave a text longer than 10 characters (set CITGEN_TEMPLATE_MAX_SIZE to raise the limit)")
+
+
+def test_renderings_together_stop_at_the_limit_for_all_of_them(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_TOTAL_SECONDS", "0.5")
+    (templates / "t.j2").write_text("{% for i in range(100000) %}{% endfor %}" * 3)
+    started = time.monotonic()
+    with pytest.raises(InputError) as raised:
+        render([templates], [Job("t.j2", {}, f"'u{i}.large' as VirtualMachineInstancetype") for i in range(1000)])
+    [problem] = raised.value.problems
+    assert str(problem).startswith("templates/t.j2: template exceeded a limit: rendering 'u")
+    assert str(problem).endswith(" as VirtualMachineInstancetype went past 0.5 seconds, the time all of a build's "
+                                 "renderings may take (set CITGEN_TEMPLATE_TOTAL_SECONDS to raise the limit)")
+    assert time.monotonic() - started < 2
+
+
+def test_a_rendering_of_no_object_is_one_rendering(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_SECONDS", "0.2")
+    (templates / "t.j2").write_text("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}"
+                                    "{% endfor %}")
+    with pytest.raises(InputError) as raised:
+        render_one([templates], "t.j2", {})
+    assert [str(p) for p in raised.value.problems] == [
+        "templates/t.j2: template exceeded a limit: one rendering took longer than 0.2 seconds "
+        "(set CITGEN_TEMPLATE_SECONDS to raise the limit)"]
+
+
+def test_the_system_stops_a_child_past_its_processor_time():
+    """The backstop behind the parent's deadline: RLIMIT_CPU, a second past the total for the child's start."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        bound(Limits(total_seconds=0.5))
+        while True:
+            pass
+    started = time.monotonic()
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU
+    assert time.monotonic() - started < 4
+
+
+def test_a_child_that_stops_unexpectedly_is_reported(templates, monkeypatch):
+    monkeypatch.setattr(process, "_child", None)
+    monkeypatch.setattr(worker, "serve", lambda *args: os._exit(3))
+    message, _ = refused(templates, "x")
+    assert message == f"templates/t.j2: template failed: the rendering process stopped (exit status 3) while " \
+                      f"rendering {WHAT}"
+
+
+def test_a_child_killed_by_its_processor_limit_is_reported_as_that_limit(templates, monkeypatch):
+    monkeypatch.setattr(process, "_child", None)
+    monkeypatch.setattr(worker, "serve", lambda *args: os.kill(os.getpid(), signal.SIGXCPU))
+    message, _ = refused(templates, "x")
+    assert message == (f"templates/t.j2: template exceeded a limit: rendering {WHAT} went past 60 seconds of "
+                       "processor time, what all of a build's renderings may take (set CITGEN_TEMPLATE_TOTAL_SECONDS "
+                       "to raise the limit)")
