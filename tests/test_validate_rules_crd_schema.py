@@ -1,6 +1,6 @@
 """generator/validate/rules/crd_schema.py: the CRD schema check as a rule, by the context's KubeVirt release.
 
-The findings' wording is the schemas module's (tests/test_schema.py pins it down);
+The findings' wording is the schemas module's (tests/test_schemas.py pins it down);
 here what matters is that every document is checked, by the schema of the release
 the context names, and that the rule says when twins get one verdict.
 """

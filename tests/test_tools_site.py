@@ -1,7 +1,7 @@
 """`citgen site` without a browser: the files, their data, determinism, size and refusals.
 
 What the page does with the data once its script runs is checked in a real
-browser by tests/test_site_browser.py. Tests that only read the site of the
+browser by tests/test_tools_site_browser.py. Tests that only read the site of the
 built-in catalog read the session's (``site_build``, ``site_dir`` in conftest.py).
 """
 
