@@ -1,4 +1,5 @@
-"""The index of every release's fields (generator/schemas/fields.py) and the dated tree made of it (dated.py).
+"""The index of every release's fields (generator/schemas/fields.py); the dated tree made of it is
+tests/test_schemas_dated.py's.
 
 A build answers "which releases have this field" from the index alone, never reading
 ten releases' schemas; these tests hold its answers to those of the schemas
@@ -17,7 +18,6 @@ import pytest
 
 from generator.schemas import _node_at, fields_of, has_field, schema_fields, shipped_schema
 from generator.schemas import fields as index
-from generator.schemas.dated import dated_spec
 from generator.model import KINDS
 from generator.schemas.releases import Release, known, release_data
 
@@ -25,6 +25,7 @@ RELEASES = known()
 
 
 def by_schema(kind, path, release) -> bool:
+    """The schemas' own answer, by their walk (_node_at of generator/schemas, not the module under test)."""
     return _node_at(shipped_schema(kind, release), path) is not None
 
 
@@ -75,6 +76,7 @@ def test_a_kind_or_release_the_index_does_not_hold_is_left_to_the_schemas():
 
 
 def test_an_index_that_does_not_cover_the_known_releases_is_made_again_from_the_release_files(monkeypatch):
+    """Private state, read on purpose: the index is made once in _index, whose memo must be emptied to make it again."""
     shipped = index._index()
     index._index.cache_clear()
     try:
@@ -90,40 +92,11 @@ def test_the_index_is_the_one_build_index_makes_of_the_shipped_release_files():
     assert index.build_index(files) == json.loads(shipped)
 
 
-def lacking(kind, path):
-    return frozenset(i for i, release in enumerate(RELEASES) if not has_field(kind, path, release))
-
-
-@pytest.mark.parametrize("kind", KINDS)
-def test_the_dated_tree_holds_every_spec_field_some_release_lacks_and_says_which(kind):
-    dated = set()
-    stack = [(("spec",), dated_spec(kind))]
-    while stack:
-        prefix, node = stack.pop()
-        for key, child in node.children.items():
-            path = prefix + (key,)
-            assert child.lacking == lacking(kind, path), path
-            if child.lacking:
-                dated.add(path)
-            stack.append((path, child))
-    every = set().union(*(schema_fields(kind, release) for release in RELEASES))
-    expected = {path for path in every if path[0] == "spec" and len(path) > 1 and lacking(kind, path)
-                and lacking(kind, path) != frozenset(range(len(RELEASES)))}
-    assert dated == expected
-
-
-def test_the_dated_tree_of_a_preference_names_the_fields_of_the_issue():
-    tree = dated_spec("VirtualMachineClusterPreference")
-    v = {str(release): i for i, release in enumerate(RELEASES)}
-    assert tree.children["devices"].children["preferredVideoType"].lacking == frozenset(range(v["v1.9"]))
-    assert tree.children["preferredArchitecture"].lacking == frozenset(range(v["v1.7"]))
-    assert tree.children["firmware"].children["preferredEfi"].lacking == frozenset(range(v["v1.4"]))
-    assert tree.children["annotations"].open  # any key: asked of the schemas, key by key
-    assert "cpu" in tree.children and not tree.children["cpu"].lacking  # on the way to spreadOptions
-
-
 def test_a_key_one_release_names_and_another_takes_as_any_key_is_had_by_both(monkeypatch):
-    """The lookup of has_field: a release's own properties first, then its additionalProperties."""
+    """The lookup of has_field: a release's own properties first, then its additionalProperties.
+
+    Private state, replaced on purpose: _index is the one place the index comes from, so a toy index goes there.
+    """
     toy = {"v1.0.json": {"kinds": {"Toy": {"properties": {"spec": {"properties": {"x": {"type": "string"}}}}}}},
            "v1.1.json": {"kinds": {"Toy": {"properties": {"spec": {
                "properties": {"y": {"type": "string"}}, "additionalProperties": {"type": "string"}}}}}}}
