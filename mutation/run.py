@@ -47,13 +47,12 @@ EQUIVALENT = REPO / "mutation" / "equivalent.yaml"
 DOCS = REPO / "docs" / "testing.md"
 TABLE_START, TABLE_END = "<!-- mutation-table: start -->", "<!-- mutation-table: end -->"
 
-#: The modules whose tests must kill at least TARGET of their mutants (issue 26).
-SCOPE = (
-    "generator/source/", "generator/load/", "generator/expand/", "generator/render/", "generator/parse.py",
-    "generator/validate/", "generator/outputs/", "generator/write.py", "generator/quantity.py",
-    "generator/objectmeta.py", "generator/merge.py", "generator/query/", "generator/report.py",
-    "generator/tools/vmexpand/", "generator/tools/diff.py",
-)
+#: The modules whose tests must kill at least TARGET of their mutants: the whole package (issues 26, 34) ...
+SCOPE = ("generator/",)
+#: ... but for the modules a process runs as its entry point, each a line or two that calls the command:
+#: they are run by the tests of ``python -m`` (tests/test_first_checks.py), have no function of their own
+#: to mutate, and (``__main__``) no name a test file could be named after.
+LEFT_OUT = ("generator/__init__.py", "generator/__main__.py", "generator/cli/__main__.py")
 TARGET = 0.90
 
 #: mutmut's exit codes, as its own table reads them (mutmut/__main__.py, status_by_exit_code).
@@ -94,8 +93,8 @@ def status_of(code: int | None) -> str:
 # --------------------------------------------------------------------------- what is mutated, and by which tests
 
 
-def modules(scope: Iterable[str] = SCOPE, root: Path = REPO) -> list[str]:
-    """Every Python module of ``scope``, as paths from the repository root, sorted."""
+def modules(scope: Iterable[str] = SCOPE, root: Path = REPO, left_out: Iterable[str] = LEFT_OUT) -> list[str]:
+    """Every Python module of ``scope`` but those ``left_out``, as paths from the repository root, sorted."""
     found: set[str] = set()
     for entry in scope:
         path = root / entry
@@ -103,7 +102,7 @@ def modules(scope: Iterable[str] = SCOPE, root: Path = REPO) -> list[str]:
             found.add(entry)
         else:
             found.update(p.relative_to(root).as_posix() for p in path.rglob("*.py") if "__pycache__" not in p.parts)
-    return sorted(found)
+    return sorted(found - set(left_out))
 
 
 def test_stem(module: str) -> str:

@@ -24,6 +24,18 @@ sys.modules[spec.name] = run  # its dataclasses look their module up there
 spec.loader.exec_module(run)
 
 
+#: Modules of the scope that no test file is named after yet: `make mutate` reports each as an error.
+STILL_WITHOUT = {f"generator/{name}" for name in (
+    "cli/diff.py", "cli/init.py", "cli/readme.py", "cli/schema.py", "cli/site.py", "cli/validate.py",
+    "cli/version.py", "errors.py", "features.py", "model.py", "paths.py", "pipeline.py", "problems.py",
+    "render/worker.py", "source/formats/refs.py", "tools/refs/model.py", "tools/refs/params.py",
+    "tools/refs/rules/__init__.py", "tools/refs/rules/base.py", "tools/refs/rules/deprecated.py",
+    "tools/refs/rules/kind.py", "tools/refs/rules/release.py", "tools/refs/rules/requirements.py",
+    "tools/refs/rules/unknown_name.py", "tools/refs/stream.py", "tools/site/chart.py", "tools/site/data.py",
+    "tools/site/page.py",
+)}
+
+
 @pytest.mark.parametrize("module, stem", [
     ("generator/quantity.py", "quantity"),
     ("generator/source/inputfiles.py", "source_inputfiles"),
@@ -44,13 +56,27 @@ def test_a_module_is_judged_by_its_own_file_and_the_files_that_extend_its_name(t
         "tests/test_expand_traits.py", "tests/test_expand_traits_conflicts.py"]
 
 
-def test_the_scope_is_the_issue_s_and_nothing_else():
+def test_the_scope_is_every_module_of_the_package_but_the_entry_points():
     found = run.modules()
-    assert "generator/quantity.py" in found and "generator/source/inputfiles.py" in found
-    assert "generator/tools/vmexpand/requirements.py" in found and "generator/tools/diff.py" in found
-    assert not any(m.startswith(("generator/cli/", "generator/schemas/", "generator/tools/site/")) for m in found)
-    assert "generator/pipeline.py" not in found and "generator/model.py" not in found
-    assert found == sorted(found)
+    every = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "generator").rglob("*.py")
+                   if "__pycache__" not in p.parts)
+    assert found == [m for m in every if m not in run.LEFT_OUT]
+    assert "generator/cli/options.py" in found and "generator/schemas/dated.py" in found
+    assert "generator/__main__.py" not in found and "generator/cli/__main__.py" not in found
+
+
+def test_a_module_left_out_is_left_out_of_a_folder_and_one_named_alone_is_kept(tmp_path):
+    for name in ("pkg/__main__.py", "pkg/a.py", "pkg/sub/b.py", "c.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    assert run.modules(("pkg/", "c.py"), tmp_path, ("pkg/__main__.py",)) == ["c.py", "pkg/a.py", "pkg/sub/b.py"]
+    assert run.modules(("pkg/",), tmp_path, ()) == ["pkg/__main__.py", "pkg/a.py", "pkg/sub/b.py"]
+
+
+def test_every_module_of_the_scope_has_test_files_of_its_own_but_those_still_without():
+    """The modules no test file is named after yet (issue 34): the list only shrinks."""
+    without = [m for m in run.modules() if not run.test_files(m)]
+    assert set(without) <= STILL_WITHOUT, sorted(set(without) - STILL_WITHOUT)
 
 
 @pytest.mark.parametrize("code, status", [(1, "killed"), (3, "killed"), (0, "survived"), (36, "timeout"),
@@ -195,21 +221,14 @@ def test_a_run_is_not_resumed_on_another_tree(tmp_path, now):
         run.resumed(saved, {"date": "2026-11-25", "commit": now})
 
 
-def test_the_memos_forgotten_under_mutmut_are_the_package_s(monkeypatch):
-    import importlib
-
-    from tests.conftest import MEMOS, forget_memos
+def test_the_caches_forgotten_under_mutmut_are_the_package_s():
+    from tests.conftest import forget_memos
     from generator.objectmeta import label_value_problem
 
-    for module, name in MEMOS:
-        memo = getattr(importlib.import_module(module), name)
-        assert isinstance(memo, dict), (module, name)
-        memo["x"] = 1
     label_value_problem("forgotten")
     assert label_value_problem.cache_info().currsize
     forget_memos()
     assert label_value_problem.cache_info().currsize == 0
-    assert all(getattr(importlib.import_module(module), name) == {} for module, name in MEMOS)
 
 
 @pytest.mark.parametrize("mutant, order", [
