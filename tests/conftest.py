@@ -206,13 +206,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
 
 # --------------------------------------------------------------------------- under mutmut (make mutate)
 
-#: What the package remembers between calls besides its lru_caches: (module, name of the dict).
-MEMOS = (("generator.outputs.kustomize", "_TEXTS"), ("generator.outputs.releases", "_LACKING"),
-         ("generator.outputs.releases", "_MADE"), ("generator.outputs.releases", "_KNOWN"))
-
-
 def forget_memos(*, tests: bool = False) -> None:
-    """Empty every lru_cache of the package and every memo of MEMOS; with ``tests``, the tests' caches too.
+    """Empty every lru_cache of the package; with ``tests``, the tests' caches too.
 
     mutmut runs each mutant's tests in a process forked from one that has already
     run them all: an answer cached there (a label value judged valid, a release's
@@ -232,8 +227,6 @@ def forget_memos(*, tests: bool = False) -> None:
             for held in holders:
                 if isinstance(held, functools._lru_cache_wrapper):
                     held.cache_clear()
-    for module, name in MEMOS:
-        getattr(sys.modules[module], name).clear() if module in sys.modules else None
 
 
 def under_a_mutant() -> bool:

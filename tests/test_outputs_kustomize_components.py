@@ -5,15 +5,13 @@ a regular expression and quotes what YAML would not read as written); an object
 the release leaves out gets a ``$patch: delete``, an object it changes the
 JSON-patch operations of its first kind, one JSON line each where it fits the
 width and a YAML block where it does not; comment lines say why, within the
-width. Patches are remembered by what they say. ``component_files`` writes a
+width. ``component_files`` writes a
 component per release, the newest one with no patch, and the tree's README.
 """
 
 from __future__ import annotations
 
-import gc
 import json
-import weakref
 
 import pytest
 
@@ -21,7 +19,7 @@ from generator.model import CatalogObject, INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from generator.outputs import kustomize
 from generator.outputs.context import OutputContext
 from generator.outputs.kustomize import (
-    _comment, _delete_text, _flow, _op_text, _patch_text, _remembered, component_dir, component_patches,
+    _comment, _delete_text, _flow, _op_text, _patch_text, component_dir, component_patches,
     target_name)
 from generator.outputs.releases import Changed, Op, ReleaseDelta
 from generator.problems import Location
@@ -165,30 +163,6 @@ def test_an_empty_line_of_a_patch_body_gets_no_trailing_spaces():
         "  - target:", f"      kind: {CI}", "      name: a", "    patch: |", "      x", "", "      y", ""])
 
 
-def test_a_patch_is_made_once_for_what_it_says_and_held_by_what_it_holds():
-    made = []
-
-    def make(text: str):
-        return lambda: made.append(text) or text
-
-    holds, other = object(), object()
-    key = ("test", "remembered", id(made))
-    assert _remembered(key, holds, make("first")) == "first"
-    assert _remembered(key, holds, make("second")) == "first"
-    assert _remembered(key, other, make("third")) == "third"
-    assert _remembered(key, other, make("fourth")) == "third"
-    assert made == ["first", "third"]
-
-
-def test_the_remembered_patches_are_forgotten_when_they_fill_the_memo(monkeypatch: pytest.MonkeyPatch):
-    memo = {("old", n): (None, "x") for n in range(kustomize._TEXTS_SIZE - 1)}
-    monkeypatch.setattr(kustomize, "_TEXTS", memo)
-    assert _remembered(("new", 1), None, lambda: "one") == "one"
-    assert len(memo) == kustomize._TEXTS_SIZE
-    assert _remembered(("new", 2), None, lambda: "two") == "two"
-    assert memo == {("new", 2): (None, "two")}
-
-
 # --------------------------------------------------------------------------- a release's patches
 
 U1 = obj("instancetype", "u1.small")
@@ -258,7 +232,7 @@ def test_objects_are_told_apart_by_family_and_name():
         ["  # the preference", "  - target:", f"      kind: {CP}|{NP}"]]
 
 
-def test_a_remembered_patch_is_reused_only_for_the_same_object_reasons_and_operations():
+def test_each_patch_says_its_own_object_reasons_and_operations():
     first = component_patches(delta([U1], why={"instancetype/u1.small": ("one",)}), [U1])
     assert component_patches(delta([U1], why={"instancetype/u1.small": ("one",)}), [U1]) == first
     assert component_patches(delta([U1], why={"instancetype/u1.small": ("two",)}), [U1])[0].startswith("  # two\n")
@@ -278,16 +252,6 @@ def test_objects_changed_alike_each_get_a_patch_naming_them():
     assert [p.split("\n")[3] for p in patches] == ["      name: u1\\.small", "      name: u1\\.large"]
     assert component_patches(delta(changed=[Changed(U1, OPS, ("other why",))]), [U1])[0].split("\n")[0] == (
         "  # other why")
-
-
-def test_a_remembered_patch_keeps_its_operations_alive_so_that_their_id_names_no_others():
-    ops = (Op("remove", ("spec", "kept")),)
-    alive = weakref.ref(ops[0])
-    release = delta(changed=[Changed(U1, {CI: ops}, ("kept alive",))])
-    assert component_patches(release, [U1])[0].endswith('"/spec/kept"}')
-    del ops, release
-    gc.collect()
-    assert alive() == Op("remove", ("spec", "kept"))
 
 
 # --------------------------------------------------------------------------- the components of a build

@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from generator.model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from generator.quantity import is_quantity
 from generator.schemas import (CHECKED_QUANTITY_PATTERN, QUANTITY_PATTERN, check_object, known_kinds,
-                               schema_problems, validator)
+                               schema_problems, shipped_schema, validator)
+from generator.schemas.releases import known
 from generator.source.documents import BundleDoc, read_bundles
 from generator.source.yamlsrc import iter_documents
 
@@ -315,3 +317,19 @@ def test_schema_problems_of_a_multi_document_file(tmp_path: Path):
         f"{bundle}#2 (fedora) $.spec.devices.preferedDiskBus: unknown field 'preferedDiskBus'; "
         "did you mean 'preferredDiskBus'? [schema]",
     ]
+
+
+@pytest.mark.parametrize("release", known(), ids=str)
+@pytest.mark.parametrize("cluster, namespaced", [INSTANCETYPE_KINDS, PREFERENCE_KINDS],
+                         ids=["instancetype", "preference"])
+def test_a_cluster_kind_and_its_namespaced_twin_have_one_schema_but_for_kind(release, cluster, namespaced):
+    """What lets catalog loading probe a spec with either kind (load/catalog.py, load/traits.py)."""
+    def without_kind(kind: str) -> tuple[dict, dict]:
+        schema = shipped_schema(kind, release)
+        properties = dict(schema["properties"])
+        return {**schema, "properties": properties}, properties.pop("kind")
+
+    (one, one_kind), (other, other_kind) = without_kind(cluster), without_kind(namespaced)
+    assert one == other
+    assert one_kind["type"] == other_kind["type"] == "string"
+    assert one_kind.get("const", cluster) == cluster and other_kind.get("const", namespaced) == namespaced

@@ -17,7 +17,6 @@ from typing import Any, Mapping
 import pytest
 
 from generator import quantity
-from generator.source import inputcheck
 from generator.source.inputcheck import (LEFT_OUT, LabelValueError, _is_label_value, _is_quantity, checked, present,
                                          quick_check_for, read_checked, schema_problems, validator_for)
 from generator.source.yamlsrc import Document, SourceMap, load_text
@@ -207,24 +206,16 @@ def test_the_validator_holds_whole_numbers_to_what_a_catalog_author_means():
     assert not validator.is_valid(True)
 
 
-def test_each_schema_is_compiled_once():
-    schema = mapping(a={"type": "string"})
-    assert validator_for(schema) is validator_for(schema)
+def test_each_schema_is_compiled_once_and_two_schemas_each_get_their_own():
+    schema, other = mapping(a={"type": "string"}), mapping(a={"type": "integer"})
+    assert validator_for(schema) is validator_for(mapping(a={"type": "string"}))
     assert quick_check_for(schema) is quick_check_for(schema)
-    assert validator_for(schema).schema is schema
-
-
-def test_a_schema_is_never_checked_with_what_was_compiled_for_another_one_of_the_same_id(
-        monkeypatch: pytest.MonkeyPatch):
-    # Schemas are module constants, but an id can be reused once an object is gone.
-    schema = {"type": "string"}
-    stale_schema = {"type": "integer"}
-    monkeypatch.setitem(inputcheck._validators, id(schema), (stale_schema, validator_for(stale_schema)))
-    monkeypatch.setitem(inputcheck._checks, id(schema), (stale_schema, quick_check_for(stale_schema)))
-    assert validator_for(schema).is_valid("x")
-    quick = quick_check_for(schema)
-    assert quick is not None and quick("x") is True
-    assert said(schema_problems(document("5\n"), schema)) == ["f.yaml:1:1: expected a string, got 5"]
+    assert validator_for(schema) is not validator_for(other)
+    assert validator_for(schema).is_valid({"a": "x"}) and not validator_for(other).is_valid({"a": "x"})
+    quick, other_quick = quick_check_for(schema), quick_check_for(other)
+    assert quick is not None and other_quick is not None
+    assert quick({"a": "x"}) is True and other_quick({"a": "x"}) is False
+    assert said(schema_problems(document("a: 5\n"), schema)) == ["f.yaml:1:4: a: expected a string, got 5"]
 
 
 def test_what_breaks_the_schema_within_an_item_of_a_list_is_left_out_of_that_item():

@@ -15,7 +15,7 @@ import pytest
 
 from generator.model import Catalog, Series, Settings, Size, SizeMatrix, Variant
 from generator.problems import Location
-from generator.schemas.releases import Release, newest
+from generator.schemas.releases import newest
 from generator.source.documents import BundleDoc
 from generator.validate.rules.base import UPSTREAM_VENDOR, Rule, RuleContext, SeriesRatio, predates, release_of
 
@@ -223,25 +223,3 @@ def test_a_rule_module_without_a_docstring_has_an_empty_summary_and_doc() -> Non
 def test_a_rule_is_no_admission_rule_unless_its_module_says_so() -> None:
     assert Rule.from_module(rule_module("A rule.")).admission is False
     assert Rule.from_module(rule_module("A rule.", ADMISSION=True)).admission is True
-
-
-def test_a_rule_module_that_says_nothing_of_twins_may_judge_them_apart() -> None:
-    assert Rule.from_module(rule_module("A rule.")).twins_alike is None
-    assert Rule.from_module(rule_module("A rule.", TWINS_ALIKE=False)).twins_alike is None
-
-
-def test_twins_alike_true_says_the_rule_judges_twins_alike_under_any_context() -> None:
-    alike = Rule.from_module(rule_module("A rule.", TWINS_ALIKE=True)).twins_alike
-    assert alike is not None
-    assert alike(RuleContext()) is True
-    assert alike(RuleContext(vendor="example.com", kubevirt=Release(1, 0))) is True
-
-
-def test_a_modules_own_twins_alike_answers_for_each_context() -> None:
-    def by_vendor(ctx: RuleContext) -> bool:
-        return ctx.vendor is not None
-
-    rule = Rule.from_module(rule_module("A rule.", twins_alike=by_vendor))
-    assert rule.twins_alike is by_vendor
-    rule = Rule.from_module(rule_module("A rule.", twins_alike=by_vendor, TWINS_ALIKE=True))
-    assert rule.twins_alike is by_vendor

@@ -2,12 +2,12 @@
 
 The findings' wording is the schemas module's (tests/test_schemas.py pins it down);
 here what matters is that every document is checked, by the schema of the release
-the context names, and that the rule says when twins get one verdict.
+the context names.
 """
 
 from __future__ import annotations
 
-from generator.schemas.releases import Release, known, newest
+from generator.schemas.releases import Release, newest
 from generator.validate.rules import crd_schema
 from generator.validate.rules.base import RuleContext
 
@@ -80,21 +80,3 @@ def test_the_default_context_judges_by_the_newest_release() -> None:
 
 def test_no_documents_no_findings() -> None:
     assert findings(crd_schema) == []
-
-
-def test_twins_get_one_verdict_in_every_release_citgen_knows() -> None:
-    """Each shipped release's cluster and namespaced schemas are the same but for ``kind``."""
-    assert [crd_schema.twins_alike(RuleContext(kubevirt=release)) for release in known()] == [True] * len(known())
-
-
-def test_twins_alike_asks_about_the_contexts_release_and_answers_as_the_schemas_do(monkeypatch) -> None:
-    asked = []
-
-    def schemas_alike(release: Release) -> bool:
-        asked.append(release)
-        return release == Release(1, 9)
-
-    monkeypatch.setattr(crd_schema, "schemas_alike", schemas_alike)
-    assert crd_schema.twins_alike(V1_8) is False
-    assert crd_schema.twins_alike(V1_9) is True
-    assert asked == [Release(1, 8), Release(1, 9)]

@@ -240,16 +240,3 @@ def test_documents_not_decoded_do_not_stop_the_check_of_the_ones_after_them() ->
     v1_2 = RuleContext(kubevirt=Release(1, 2))
     assert findings(webhook_decode, spinlocks, config, instancetype(cpu=-1), ctx=v1_2) == [
         refused(2, "u1.large", "spec.cpu.guest", "-1", "CPUInstancetype.spec.cpu.guest", "uint32", "v1.2")]
-
-
-def test_twins_alike_asks_about_the_contexts_release_and_answers_as_the_schemas_do(monkeypatch) -> None:
-    asked = []
-
-    def schemas_alike(release: Release) -> bool:
-        asked.append(release)
-        return release == Release(1, 9)
-
-    monkeypatch.setattr(webhook_decode, "schemas_alike", schemas_alike)
-    assert webhook_decode.twins_alike(V1_8) is False
-    assert webhook_decode.twins_alike(RuleContext(kubevirt=Release(1, 9))) is True
-    assert asked == [Release(1, 8), Release(1, 9)]

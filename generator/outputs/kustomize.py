@@ -31,7 +31,7 @@ import json
 import re
 import textwrap
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ..errors import InputError
 from ..model import API_VERSION, CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, CatalogObject
@@ -236,24 +236,6 @@ def _patch_text(kinds: Sequence[str], name: str, comment: Sequence[str], body: s
     return "\n".join(lines)
 
 
-#: Each patch's text, remembered for the process: releases that change an object alike share
-#: its operations, and builds of one catalog their deltas (releases.py). Keyed by what a patch
-#: says; operations by their id, so the entry holds them (their id is not reused meanwhile).
-_TEXTS: dict[object, tuple[object, str]] = {}
-_TEXTS_SIZE = 4096
-
-
-def _remembered(key: object, holds: object, make: Callable[[], str]) -> str:
-    found = _TEXTS.get(key)
-    if found is not None and found[0] is holds:
-        return found[1]
-    if len(_TEXTS) >= _TEXTS_SIZE:
-        _TEXTS.clear()
-    text = make()
-    _TEXTS[key] = (holds, text)
-    return text
-
-
 def component_patches(delta: ReleaseDelta, objects: Sequence[CatalogObject]) -> list[str]:
     """The patches of ``delta``'s component as text, one per object it leaves out or changes, in build order.
 
@@ -271,14 +253,10 @@ def component_patches(delta: ReleaseDelta, objects: Sequence[CatalogObject]) -> 
         key = (obj.family, obj.name)
         if key in left_out:
             why = delta.why_left_out.get(f"{obj.family}/{obj.name}") or (f"{obj.name}: left out",)
-            memo = ("delete", obj.family, obj.name, obj.kinds, why)
-            patches.append(_remembered(memo, None, lambda: _patch_text(
-                obj.kinds, obj.name, _comment(why), _delete_text(obj.kinds[0], obj.name))))
+            patches.append(_patch_text(obj.kinds, obj.name, _comment(why), _delete_text(obj.kinds[0], obj.name)))
         elif key in changed:
             why, ops = changed[key].why or (f"{obj.name}: changed",), changed[key].ops[obj.kinds[0]]
-            memo = ("change", obj.family, obj.name, obj.kinds, why, id(ops))
-            patches.append(_remembered(memo, ops, lambda: _patch_text(
-                obj.kinds, obj.name, _comment(why), "\n".join(_op_text(op) for op in ops))))
+            patches.append(_patch_text(obj.kinds, obj.name, _comment(why), "\n".join(_op_text(op) for op in ops)))
     return patches
 
 

@@ -35,16 +35,15 @@ byte: only the fields some release lacks are looked at (schemas/dated.py);
 for_release is asked only about objects a release may change (it lacks one of
 their fields or values), and once per object for releases that answer every
 question for_release would ask alike (_Shape), which then share one Changed;
-the operations are read only off what for_release rewrote (it shares the rest
-of a spec with the build's object); a catalog built again in the same process,
-with the same documents, reuses what was made (_KNOWN).
+and the operations are read only off what for_release rewrote (it shares the
+rest of a spec with the build's object).
 """
 
 from __future__ import annotations
 
 import json
-import weakref
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -189,7 +188,7 @@ class _Documents:
 _TOP, _METADATA = {"apiVersion", "kind", "metadata", "spec"}, {"name", "labels", "annotations"}
 
 
-def _verbatim(obj: CatalogObject, document: Mapping[str, Any]) -> bool:
+def written_as_given(obj: CatalogObject, document: Mapping[str, Any]) -> bool:
     """Whether ``document`` is ``obj`` as given: its spec, labels and annotations, and nothing else.
 
     Compared with ``==``, which takes ``1`` for ``True``: a template writes values
@@ -201,17 +200,10 @@ def _verbatim(obj: CatalogObject, document: Mapping[str, Any]) -> bool:
             and metadata["annotations"] == obj.annotations)
 
 
-#: For each (kind, field path), the releases whose schema lacks the field, as indexes into
-#: known(); remembered for the process, as the schemas are package data.
-_LACKING: dict[tuple[str, tuple[str, ...]], frozenset[int]] = {}
-
-
+@lru_cache(maxsize=None)  # the schemas are package data
 def _lacking(kind: str, path: tuple[str, ...]) -> frozenset[int]:
-    found = _LACKING.get((kind, path))
-    if found is None:
-        found = _LACKING[(kind, path)] = frozenset(
-            i for i, release in enumerate(known()) if not has_field(kind, path, release))
-    return found
+    """The releases whose schema of ``kind`` lacks the field at ``path``, as indexes into known()."""
+    return frozenset(i for i, release in enumerate(known()) if not has_field(kind, path, release))
 
 
 _ABSENT = object()
@@ -364,55 +356,20 @@ def _made(n: int, old: CatalogObject, new: CatalogObject | None, reasons: tuple[
     return Changed(old, dict.fromkeys(old.kinds, ops), reasons) if ops else None
 
 
-#: The deltas of the build whose outputs are being made, by the id of its context: its chart
-#: and its kustomize tree both need them. An entry goes when its context does.
-_MADE: dict[int, tuple[ReleaseDelta, ...]] = {}
-#: The deltas of the last few catalogs whose templates wrote every object as given, by what
-#: they depend on then: the all-bundle's text (every object's kinds, name, spec, labels and
-#: annotations), the fields that make objects essential, and the spellings. Builds of the same
-#: catalog in one process (a server, a test run) make them once. Only catalogs of a few
-#: thousand documents are kept: a larger one is seldom built twice, and would be kept whole.
-_KNOWN: dict[tuple, tuple[ReleaseDelta, ...]] = {}
-_KNOWN_SIZE = 4
-_KNOWN_TEXT = 8 << 20
-
-
-def _content_key(ctx: OutputContext, template_dirs: Sequence[Path]) -> tuple:
-    essential = tuple((o.family, o.name, repr(o.facts["essential"])) for o in ctx.objects
-                      if o.facts.get("essential"))
-    spellings = repr([(s.field, s.writes, s.when, s.values) for s in ctx.catalog.settings.spellings])
-    return (ctx.bundles.get(ALL_BUNDLE), essential, spellings, tuple(map(str, template_dirs)), known())
-
-
 def release_deltas(ctx: OutputContext, template_dirs: Sequence[Path]) -> tuple[ReleaseDelta, ...]:
     """Every release citgen knows, oldest first, as its differences from the build's objects."""
-    found = _MADE.get(id(ctx))
-    if found is not None:
-        return found
     by_key = documents_by_key(ctx)
-    verbatim = [_verbatim(o, by_key[(o.kinds[0], o.name)]) if (o.kinds[0], o.name) in by_key else False
+    verbatim = [written_as_given(o, by_key[(o.kinds[0], o.name)]) if (o.kinds[0], o.name) in by_key else False
                 for o in ctx.objects]
-    text = ctx.bundles.get(ALL_BUNDLE)
-    key = _content_key(ctx, template_dirs) if all(verbatim) and text and len(text) <= _KNOWN_TEXT else None
-    found = _KNOWN.get(key) if key is not None else None
-    if found is None:
-        spellings = ctx.catalog.settings.spellings
-        documents = _Documents(template_dirs, by_key, verbatim)
-        interned: dict[tuple, _Shape] = {}
-        dated = [(spelling, value_since(spelling)) for spelling in spellings]
-        shapes = [_shape_of(o, dated, interned) for o in ctx.objects]
-        members: dict[_Shape, list[int]] = {}
-        for n, shape in enumerate(shapes):
-            if shape.changes:
-                members.setdefault(shape, []).append(n)
-        memo: dict[tuple[int, tuple], Any] = {}
-        found = tuple(_delta(i, release, ctx.objects, shapes, members, memo, spellings, documents)
-                      for i, release in enumerate(known()))
-        if key is not None:
-            while len(_KNOWN) >= _KNOWN_SIZE:
-                del _KNOWN[next(iter(_KNOWN))]
-            _KNOWN[key] = found
-    found = tuple(delta for delta in found if delta.release <= ctx.kubevirt)
-    _MADE[id(ctx)] = found
-    weakref.finalize(ctx, _MADE.pop, id(ctx), None)
-    return found
+    spellings = ctx.catalog.settings.spellings
+    documents = _Documents(template_dirs, by_key, verbatim)
+    interned: dict[tuple, _Shape] = {}
+    dated = [(spelling, value_since(spelling)) for spelling in spellings]
+    shapes = [_shape_of(o, dated, interned) for o in ctx.objects]
+    members: dict[_Shape, list[int]] = {}
+    for n, shape in enumerate(shapes):
+        if shape.changes:
+            members.setdefault(shape, []).append(n)
+    memo: dict[tuple[int, tuple], Any] = {}
+    return tuple(_delta(i, release, ctx.objects, shapes, members, memo, spellings, documents)
+                 for i, release in enumerate(known()) if release <= ctx.kubevirt)

@@ -145,36 +145,6 @@ def quick_check(kind: str, release: Release | None = None) -> Check | None:
 
 
 @lru_cache(maxsize=None)
-def twins_alike(release: Release) -> bool:
-    """Whether ``release``'s schemas of a cluster kind and its namespaced twin judge alike but for ``kind``.
-
-    They are the same schema but for ``kind``, which each schema takes as text, and
-    at most as its own name (which a document checked against that schema has);
-    then a document and its twin, the same but for their kind, get the same
-    verdict from every check that reads the schema.
-    """
-    from ..model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
-
-    def without_kind(schema: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-        properties = dict(schema.get("properties") or {})
-        kind = properties.pop("kind", None)
-        return {**schema, "properties": properties}, kind
-
-    for cluster, namespaced in (INSTANCETYPE_KINDS, PREFERENCE_KINDS):
-        try:
-            (one, one_kind), (other, other_kind) = (without_kind(shipped_schema(k, release)) for k in (cluster, namespaced))
-        except KeyError:
-            return False
-        for name, kind in ((cluster, one_kind), (namespaced, other_kind)):
-            if not (isinstance(kind, dict) and kind.keys() <= {"type", "description", "const"}
-                    and kind.get("type") == "string" and kind.get("const", name) == name):
-                return False
-        if one != other:
-            return False
-    return True
-
-
-@lru_cache(maxsize=None)
 def has_field(kind: str, path: Path, release: Release) -> bool:
     """Whether ``release``'s schema of ``kind`` has a field at ``path`` (a key path from the object's root).
 

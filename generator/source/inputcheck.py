@@ -22,6 +22,8 @@ run finds) only ever sees values of the shape its format promises.
 from __future__ import annotations
 
 import difflib
+import json
+from functools import lru_cache
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
@@ -62,35 +64,38 @@ def _is_label_value(value: object) -> bool:
 #: to exactly what the object-metadata rule holds the finished label to.
 FORMATS = {"quantity": _is_quantity, "label-value": _is_label_value}
 
-# Compiled once per schema object (schemas are module constants). An entry holds its
-# schema, so the id it is keyed by cannot be taken by another object meanwhile.
-_validators: dict[int, tuple[Mapping[str, Any], "jsonschema.Draft202012Validator"]] = {}
-_checks: dict[int, tuple[Mapping[str, Any], Check | None]] = {}
-
-
 def validator_for(schema: Mapping[str, Any]) -> "jsonschema.Draft202012Validator":
     """jsonschema's validator of ``schema``, checking the formats of FORMATS.
 
     Its "integer" is schema_fast.whole_number, as in the compiled check: ``1.0``,
     ``true`` and ``"4"`` are not whole numbers in a catalog file.
     """
-    found = _validators.get(id(schema))
-    if found is None or found[0] is not schema:
-        from jsonschema import FormatChecker
-
-        formats = FormatChecker(formats=())
-        for name, check in FORMATS.items():
-            formats.checks(name, raises=ValueError)(check)
-        found = _validators[id(schema)] = (schema, strict_validator_class()(schema, format_checker=formats))
-    return found[1]
+    return _validator(_text(schema))
 
 
 def quick_check_for(schema: Mapping[str, Any]) -> Check | None:
     """``schema`` compiled to a yes/no check (schema_fast.py); None if it cannot be."""
-    found = _checks.get(id(schema))
-    if found is None or found[0] is not schema:
-        found = _checks[id(schema)] = (schema, compile_schema(schema, FORMATS))
-    return found[1]
+    return _quick_check(_text(schema))
+
+
+def _text(schema: Mapping[str, Any]) -> str:
+    """What a schema says, in its order (messages follow it), as the key its compiled forms are remembered by."""
+    return json.dumps(schema)
+
+
+@lru_cache(maxsize=None)
+def _validator(text: str) -> "jsonschema.Draft202012Validator":
+    from jsonschema import FormatChecker
+
+    formats = FormatChecker(formats=())
+    for name, check in FORMATS.items():
+        formats.checks(name, raises=ValueError)(check)
+    return strict_validator_class()(json.loads(text), format_checker=formats)
+
+
+@lru_cache(maxsize=None)
+def _quick_check(text: str) -> Check | None:
+    return compile_schema(json.loads(text), FORMATS)
 
 
 def describe(value: Any) -> str:

@@ -19,13 +19,12 @@ every old bundle would drown its real problems in labels it could not have had.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Iterable, List, Mapping, Optional, Sequence
+from typing import Callable, Iterable, List, Optional, Sequence
 
 from ..errors import CitgenError
 from ..problems import Problem, sort_problems
 from ..source.documents import BundleDoc
-from .rules import CHECKS, SCHEMA, Rule, RuleContext
-from .rules._objects import family
+from .rules import CHECKS, SCHEMA, RuleContext
 from .rules.webhook_decode import ID as DECODE
 
 #: The checks that stand for what the API server itself refuses before any webhook runs.
@@ -65,58 +64,15 @@ def validate_documents(
             )
     problems: list[Problem] = []
     flagged: set[tuple] = set()
-    twins = _twins(docs)
     for rule_id, rule in CHECKS.items():  # the schema first
         if selected is None or rule_id in selected:
-            problems.extend(p for p in _run(rule, docs, ctx, twins) if _field(p) not in flagged)
+            problems.extend(p for p in rule.check(docs, ctx) if _field(p) not in flagged)
         if rule_id == SCHEMA:
             # One message per field: where the schema already objects to a field (a
             # wrong apiVersion, a misspelt key), a rule saying the same thing in other
             # words would only be noise.
             flagged = {_field(p) for p in problems}
     return sort_problems(_date(_as_kubevirt_answers(problems), docs, dated))
-
-
-def _twins(docs: Sequence[BundleDoc]) -> dict[int, int]:
-    """Each document that is an earlier one's twin, by position, with the earlier one's position.
-
-    A twin is the same object as the other kind of its family: a build parses a
-    cluster document once and makes its namespaced twin of the very same metadata
-    and spec (parse.py), so "the same" is asked of the objects themselves, not of
-    their contents, and costs nothing to tell.
-    """
-    first_of: dict[tuple[int, int], int] = {}
-    twins: dict[int, int] = {}
-    for i, doc in enumerate(docs):
-        data = doc.data
-        if type(data) is not dict:
-            continue
-        spec, metadata = data.get("spec"), data.get("metadata")
-        if type(spec) is not dict or type(metadata) is not dict:
-            continue
-        j = first_of.setdefault((id(spec), id(metadata)), i)
-        if j == i:
-            continue
-        other = docs[j].data
-        if (family(doc) is not None and family(doc) == family(docs[j]) and doc.kind != docs[j].kind
-                and data.keys() == other.keys() and all(key == "kind" or data[key] is other[key] for key in data)):
-            twins[i] = j
-    return twins
-
-
-def _run(rule: Rule, docs: Sequence[BundleDoc], ctx: RuleContext, twins: Mapping[int, int]) -> list[Problem]:
-    """``rule``'s problems of ``docs``, a twin judged only where the rule found something in its first.
-
-    A rule that judges each document by itself, and a document and its twin alike
-    (``Rule.twins_alike``), has nothing to say of a twin whose first it passed: half
-    a build's documents are such twins, and skipping them halves most rules' time.
-    """
-    if not twins or rule.twins_alike is None or not rule.twins_alike(ctx):
-        return list(rule.check(docs, ctx))
-    found = list(rule.check([doc for i, doc in enumerate(docs) if i not in twins], ctx))
-    judged = {_place(p) for p in found}
-    again = [docs[i] for i, first in twins.items() if (docs[first].file, docs[first].index) in judged]
-    return found + list(rule.check(again, ctx)) if again else found
 
 
 def _as_kubevirt_answers(problems: list[Problem]) -> list[Problem]:

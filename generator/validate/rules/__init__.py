@@ -6,12 +6,7 @@ rule's one-line summary and whose rest is its user documentation (printed by
 ``check(docs, ctx)`` generator yielding located Problems. Rules see the whole
 validated set at once because several of them (duplicates, twins, requirements)
 are about relations between objects; each must stay linear in the number of
-documents, since catalogs of 100,000 objects are validated in benchmarks.
-
-A rule that judges each document by itself, and a document and its twin (the same
-object as the other kind of its family) alike, says so (``TWINS_ALIKE = True``, or
-``twins_alike(ctx)`` where that depends on the release's schemas): validation then
-judges a build's twins only where their first had something said of it.
+documents.
 
 Anything a rule needs beyond the documents themselves comes from a RuleContext,
 so a rule never reads the catalog on its own: the same rules then work on the

@@ -23,8 +23,6 @@ from ...source.documents import BundleDoc
 from .base import RuleContext
 
 ID = "api-version"
-#: It judges each document by itself, and a document and its twin alike (validate/__init__.py).
-TWINS_ALIKE = True
 
 
 def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:

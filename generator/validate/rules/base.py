@@ -122,21 +122,10 @@ class Rule:
     doc: str
     check: Check
     admission: bool = False  # a rule of KubeVirt's admission webhook (webhook_*.py)
-    #: Whether, under a context, the rule judges each document by itself and a document's twin
-    #: (validate/__init__.py: the same but for its kind) alike; None: it may not.
-    twins_alike: Optional[Callable[["RuleContext"], bool]] = None
 
     @classmethod
     def from_module(cls, module: ModuleType) -> "Rule":
-        """A rule module's entry. ``TWINS_ALIKE = True`` in a module says it judges twins alike
-        under any context; a module whose answer depends on the context defines ``twins_alike(ctx)``."""
+        """A rule module's entry: its ID, docstring, ``check`` and whether it is an ``ADMISSION`` rule."""
         text = inspect.cleandoc(module.__doc__ or "")
         summary, _, rest = text.partition("\n")
-        alike = getattr(module, "twins_alike", None)
-        if alike is None and getattr(module, "TWINS_ALIKE", False):
-            alike = _always
-        return cls(module.ID, summary.strip(), rest.strip(), module.check, getattr(module, "ADMISSION", False), alike)
-
-
-def _always(ctx: RuleContext) -> bool:
-    return True
+        return cls(module.ID, summary.strip(), rest.strip(), module.check, getattr(module, "ADMISSION", False))

@@ -19,17 +19,11 @@ from typing import Iterator, Sequence
 
 from ...problems import Problem
 from ...schemas import RULE, schema_problems
-from ...schemas import twins_alike as schemas_alike
 from ...source.documents import BundleDoc
 from .base import RuleContext
 
 #: The schema check's ID, as the schemas module names its problems.
 ID = RULE
-
-
-def twins_alike(ctx: RuleContext) -> bool:
-    """A document and its twin get one verdict where the release's schemas of their kinds are alike."""
-    return schemas_alike(ctx.kubevirt)
 
 
 def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:

@@ -25,8 +25,6 @@ from ._objects import LABELS, labels
 from .base import RuleContext
 
 ID = "known-labels"
-#: It judges each document by itself, and a document and its twin alike (validate/__init__.py).
-TWINS_ALIKE = True
 
 #: Short names (after the prefix) of every label the catalog may carry.
 KNOWN = frozenset(

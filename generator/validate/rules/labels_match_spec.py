@@ -63,8 +63,6 @@ from ._objects import LABELS, count, dig, family, labels, quantity, split_name
 from .base import RuleContext
 
 ID = "labels-match-spec"
-#: It judges each document by itself, and a document and its twin alike (validate/__init__.py).
-TWINS_ALIKE = True
 
 #: The catalog releases that introduced checks of this rule (see the docstring).
 SIZE_LABEL_SINCE = "v1.1.0"  # kubevirt/common-instancetypes#239, after v1.0.0

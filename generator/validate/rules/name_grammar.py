@@ -24,8 +24,6 @@ from ._objects import family
 from .base import RuleContext
 
 ID = "name-grammar"
-#: It judges each document by itself, and a document and its twin alike (validate/__init__.py).
-TWINS_ALIKE = True
 
 _INSTANCETYPE = re.compile(r"[a-z]+[0-9]+\.[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 _PATH = ("metadata", "name")

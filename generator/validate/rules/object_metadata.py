@@ -35,8 +35,6 @@ from ...source.documents import BundleDoc
 from .base import RuleContext
 
 ID = "object-metadata"
-#: It judges each document by itself, and a document and its twin alike (validate/__init__.py).
-TWINS_ALIKE = True
 
 _META = ("metadata",)
 

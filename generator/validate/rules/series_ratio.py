@@ -32,8 +32,6 @@ from ._objects import count, dig, family, quantity, show_bytes, split_name
 from .base import RuleContext
 
 ID = "series-ratio"
-#: It judges each document by itself, and a document and its twin alike (validate/__init__.py).
-TWINS_ALIKE = True
 
 
 def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:

@@ -28,8 +28,6 @@ from .base import RuleContext
 #: A rule of virt-api's admission webhook: what it says is KubeVirt's, dated by release (_webhook.py).
 ADMISSION = True
 ID = "webhook-cpu-topology"
-#: It judges each document by itself, and a document and its twin alike (validate/__init__.py).
-TWINS_ALIKE = True
 TOPOLOGY = ("spec", "cpu", "preferredCPUTopology")
 #: The first release whose webhook checks the topology.
 CHECKED_SINCE = Release(1, 4)

@@ -25,7 +25,6 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from ...problems import Path, Problem
 from ...schemas import has_field
-from ...schemas import twins_alike as schemas_alike
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc
 from ._objects import dig, family
@@ -108,11 +107,6 @@ def _whole(value: Any) -> bool:
     if isinstance(value, bool):
         return False
     return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
-def twins_alike(ctx: RuleContext) -> bool:
-    """A document and its twin get one verdict where the release's schemas of their kinds are alike."""
-    return schemas_alike(ctx.kubevirt)
 
 
 def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:

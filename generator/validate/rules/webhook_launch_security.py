@@ -24,8 +24,6 @@ from .base import RuleContext
 #: A rule of virt-api's admission webhook: what it says is KubeVirt's, dated by release (_webhook.py).
 ADMISSION = True
 ID = "webhook-launch-security"
-#: It judges each document by itself, and a document and its twin alike (validate/__init__.py).
-TWINS_ALIKE = True
 LAUNCH_SECURITY = ("spec", "launchSecurity")
 WARNED_SINCE = Release(1, 9)
 MESSAGE = "launchSecurity is deprecated and will be removed in a future release. Use preference instead."

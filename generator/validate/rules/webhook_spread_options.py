@@ -28,8 +28,6 @@ from .base import RuleContext
 #: A rule of virt-api's admission webhook: what it says is KubeVirt's, dated by release (_webhook.py).
 ADMISSION = True
 ID = "webhook-spread-options"
-#: It judges each document by itself, and a document and its twin alike (validate/__init__.py).
-TWINS_ALIKE = True
 ACROSS = ("spec", "cpu", "spreadOptions", "across")
 RATIO = ("spec", "cpu", "spreadOptions", "ratio")
 SUPPORTED_ACROSS = ("SocketsCores", "CoresThreads", "SocketsCoresThreads")
