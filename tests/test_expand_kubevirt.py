@@ -190,7 +190,10 @@ def test_a_value_of_a_release_citgen_does_not_know_yet_takes_its_older_spelling_
 
 
 def test_building_for_the_newest_release_walks_no_object(monkeypatch):
-    """The newest release has every field an older one has: the default build pays nothing for releases."""
+    """The newest release has every field an older one has: the default build pays nothing for releases.
+
+    Private state, replaced on purpose: the walk (_one) is made to fail, to show it is never taken.
+    """
     import generator.expand.kubevirt as module
 
     monkeypatch.setattr(module, "_one", lambda *args: (_ for _ in ()).throw(AssertionError("walked")))

@@ -73,6 +73,7 @@ def test_a_field_that_leads_to_dated_fields_but_holds_no_mapping_is_left_for_val
 
 
 def test_building_for_the_newest_release_walks_no_object_when_its_spellings_name_its_own_values(monkeypatch):
+    """Private state, replaced on purpose: the walk (_one) is made to fail, to show it is never taken."""
     monkeypatch.setattr(module, "_one", lambda *args: (_ for _ in ()).throw(AssertionError("walked")))
     spelling = Spelling(("spec", "cpu", "preferredCPUTopology"), HERE,
                         values={"diagonal": OlderValue(str(newest()), "spread")})

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.load.overlays import _Overlay
 from generator.model import Deprecation, Family, PreferenceDef, Requirements, Trait, TraitRef
 from generator.problems import Location
 from tests.test_load_overlays_settings import applied, builtin, changes, in_tmp, overlay, problems  # noqa: F401

@@ -38,6 +38,9 @@ def context() -> OutputContext:
     ({"type": "string", "items": {"enum": ["a"]}}, "string"),
 ])
 def test_a_value_s_type_in_words(schema: dict, text: str):
+    """Private helpers, tested on purpose: the chart README's table of values is written by _show, _type_text and
+    _is_group, case by case.
+    """
     assert _type_text(schema) == text
 
 
@@ -46,10 +49,16 @@ def test_a_value_s_type_in_words(schema: dict, text: str):
     (None, "`null`"), ("1.8", '`"1.8"`'),
 ])
 def test_a_default_is_shown_as_json(value: object, shown: str):
+    """Private helpers, tested on purpose: the chart README's table of values is written by _show, _type_text and
+    _is_group, case by case.
+    """
     assert _show(value) == shown
 
 
 def test_only_a_closed_object_is_a_group_of_values():
+    """Private helpers, tested on purpose: the chart README's table of values is written by _show, _type_text and
+    _is_group, case by case.
+    """
     assert _is_group({"type": "object", "additionalProperties": False})
     assert not _is_group({"type": "object", "additionalProperties": {"type": "string"}})
     assert not _is_group({"type": "object"})

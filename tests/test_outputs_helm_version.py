@@ -82,4 +82,7 @@ def test_a_version_with_no_leading_number_is_a_pre_release_of_0_0_0(version: str
     ("", []),
 ])
 def test_identifiers(text: str, identifiers: list[str]):
+    """Private helper, tested on purpose: _identifiers splits a version's prerelease as SemVer does, for versions no
+    catalog uses.
+    """
     assert _identifiers(text) == identifiers

@@ -202,6 +202,7 @@ def test_a_long_value_is_cut_and_says_how_much_more_there_was():
     (3, 0, "expected at least 3 entries, got 0"),
 ])
 def test_a_mapping_with_too_few_entries_is_told_how_many_it_needs(least, found, said):
+    """Private helper, tested on purpose: _at_least's message for every bound, which no format holds all of."""
     from generator.source.inputcheck import _at_least
 
     assert _at_least(least, found, "entry", "entries", "mapping") == said

@@ -88,6 +88,9 @@ def test_the_kind_of_a_value_is_named_as_a_yaml_author_names_it(value: Any, kind
     ("decimal", "decimal"),  # a type citgen has no words for is named as the schema names it
 ])
 def test_an_expected_type_is_said_in_words(types: Any, words: str):
+    """Private helper, tested on purpose: _expected_type words every type a format may name, more than the formats
+    use today.
+    """
     assert _expected_type(types) == words
 
 

@@ -160,6 +160,9 @@ def test_a_size_is_shown_in_the_largest_unit_it_is_a_whole_number_of(size: int, 
     (0, "not a regular file"),
 ])
 def test_each_kind_of_file_but_a_regular_one_is_named_in_words(mode: int, what: str | None):
+    """Private helper, tested on purpose: _not_regular names every kind of file by its mode, which a test cannot make
+    of each (a device, a door) on every machine.
+    """
     assert inputfiles._not_regular(mode | 0o644) == what
 
 

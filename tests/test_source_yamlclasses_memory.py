@@ -45,6 +45,7 @@ def test_a_text_is_worked_out_once_then_answered_from_memory(cls, asked):
 
 
 def test_remembered_gives_the_answers_so_far_by_text_and_implicit():
+    """Private state, read on purpose: the memo _resolved must stay small however many documents are read."""
     Loader("").resolve(ScalarNode, "~", (True, False))
     Loader("").resolve(ScalarNode, "12-remembered", (False, True))
     assert Loader.remembered()[("~", (True, False))] == NULL

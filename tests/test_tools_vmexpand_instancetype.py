@@ -298,7 +298,11 @@ def test_an_instancetype_naming_no_vcpus_lays_out_zero_sockets() -> None:
 
 @pytest.mark.parametrize("key", ["gpus", "hostDevices"])
 def test_a_device_list_applier_copies_the_list_or_reports_the_vms_own(key) -> None:
-    """apply_gpus and apply_host_devices are made by one factory at import; built again here, it is exercised too."""
+    """apply_gpus and apply_host_devices are made by one factory at import; built again here, it is exercised too.
+
+    Private helper, tested on purpose: _apply_device_list is KubeVirt's merge of one device list, for lists no
+    instancetype holds.
+    """
     apply = _apply_device_list(key)
     assert apply.__doc__ == f"Copy the instancetype's {key}; a VM listing its own conflicts."
     wanted = [{"name": "a", "deviceName": "vendor.com/a", "tag": {"nested": "x"}}]

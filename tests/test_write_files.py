@@ -194,6 +194,9 @@ def test_an_interrupt_just_after_the_rename_is_the_interrupt_and_the_new_text_st
 
 
 def test_the_reason_names_the_file_the_system_named_or_else_the_place_given() -> None:
+    """Private helper, tested on purpose: _reason words an OSError that names no file, which a real write cannot be
+    made to raise.
+    """
     assert write._reason(OSError(errno.EIO, "Input/output error", "/a/b"), Path("/c")) == "Input/output error (/a/b)"
     assert write._reason(OSError(errno.EIO, "Input/output error"), Path("/c")) == "Input/output error (/c)"
     assert write._reason(OSError("odd"), Path("/c")) == "odd (/c)"

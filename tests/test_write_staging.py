@@ -118,6 +118,9 @@ def test_outputs_that_cannot_be_moved_back_for_a_reason_naming_no_file_are_said_
 
 
 def test_a_swap_that_cannot_be_undone_fails_as_the_rename_that_stopped_it(tmp_path: Path, monkeypatch) -> None:
+    """Private helpers, used on purpose: _swap is made to fail half way (_NotPutBack), which no real file system does
+    on demand.
+    """
     staging, out = tmp_path / "staging", tmp_path / "out"
     staging.mkdir()
     out.mkdir()
