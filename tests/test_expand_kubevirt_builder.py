@@ -4,6 +4,9 @@ The builder copies a mapping of the object's spec once, the first time it writes
 below it, and from then on writes into that copy; it keeps every mapping it copied
 or made by its id (and so alive: an id is unique only while its object lives).
 Removing a field removes every mapping it leaves empty, at any depth.
+
+Private helper, tested on purpose: _Builder keeps one object's notes, whose edge cases a build
+reaches only for a rare release.
 """
 
 from __future__ import annotations
@@ -24,9 +27,6 @@ def preference(**spec: Any) -> CatalogObject:
 
 
 def test_a_mapping_is_copied_once_and_written_into_from_then_on():
-    """Private helper, tested on purpose: _Builder keeps one object's notes, whose edge cases a build reaches only
-    for a rare release.
-    """
     obj = preference(firmware={"bootloader": {"efi": {}}})
     builder = _Builder(obj, V1_3)
     builder.put(("firmware", "preferredUseEfi"), True)
@@ -39,9 +39,6 @@ def test_a_mapping_is_copied_once_and_written_into_from_then_on():
 
 
 def test_a_mapping_made_on_the_way_is_written_into_from_then_on():
-    """Private helper, tested on purpose: _Builder keeps one object's notes, whose edge cases a build reaches only
-    for a rare release.
-    """
     builder = _Builder(preference(), V1_3)
     builder.put(("cpu", "topology", "sockets"), 1)
     cpu, topology = builder.spec["cpu"], builder.spec["cpu"]["topology"]
@@ -51,9 +48,6 @@ def test_a_mapping_made_on_the_way_is_written_into_from_then_on():
 
 
 def test_every_mapping_the_builder_copied_or_made_is_kept_by_its_id():
-    """Private helper, tested on purpose: _Builder keeps one object's notes, whose edge cases a build reaches only
-    for a rare release.
-    """
     obj = preference(firmware={"preferredEfi": {}}, devices={"preferredDiskBus": "virtio"})
     builder = _Builder(obj, V1_3)
     assert builder.owned == {id(builder.spec): builder.spec}
@@ -65,9 +59,6 @@ def test_every_mapping_the_builder_copied_or_made_is_kept_by_its_id():
 
 
 def test_a_value_that_is_no_mapping_is_returned_as_it_is():
-    """Private helper, tested on purpose: _Builder keeps one object's notes, whose edge cases a build reaches only
-    for a rare release.
-    """
     obj = preference(preferredTerminationGracePeriodSeconds=30, firmware={"preferredEfi": {}})
     builder = _Builder(obj, V1_3)
     assert builder.own(builder.spec, "preferredTerminationGracePeriodSeconds") == 30
@@ -75,9 +66,6 @@ def test_a_value_that_is_no_mapping_is_returned_as_it_is():
 
 
 def test_removing_a_field_removes_every_mapping_it_leaves_empty_at_any_depth():
-    """Private helper, tested on purpose: _Builder keeps one object's notes, whose edge cases a build reaches only
-    for a rare release.
-    """
     builder = _Builder(preference(features={"preferredHyperv": {"tlbflush": {"direct": {}}}}, cpu={"a": 1}),
                        V1_0)
     assert builder.pop(("features", "preferredHyperv", "tlbflush", "direct")) == {}
@@ -85,9 +73,6 @@ def test_removing_a_field_removes_every_mapping_it_leaves_empty_at_any_depth():
 
 
 def test_removing_a_field_keeps_the_first_mapping_above_it_that_holds_more():
-    """Private helper, tested on purpose: _Builder keeps one object's notes, whose edge cases a build reaches only
-    for a rare release.
-    """
     spec = {"features": {"preferredHyperv": {"tlbflush": {"direct": {}}, "relaxed": {}}}}
     builder = _Builder(preference(**spec), V1_0)
     builder.pop(("features", "preferredHyperv", "tlbflush", "direct"))

@@ -4,6 +4,9 @@ A build walks only the fields some release lacks (schemas/dated.py); under a fie
 takes any key (``spec.annotations``), and for a release or kind without that tree, it
 asks the schemas about every key instead. Both walks must find the same fields in the
 same order, or a build's changes would depend on which one ran.
+
+Private helpers, tested on purpose: the walk over the dated tree (_Builder, _missing, _copy) is
+where a wrong release hides, which a build shows only for that release.
 """
 
 from __future__ import annotations
@@ -38,9 +41,6 @@ SPECS = [
 @pytest.mark.parametrize("spec", SPECS, ids=range(len(SPECS)))
 @pytest.mark.parametrize("release", known(), ids=str)
 def test_the_walk_of_the_dated_tree_finds_what_asking_every_key_finds(spec, release):
-    """Private helpers, tested on purpose: the walk over the dated tree (_Builder, _missing, _copy) is where a wrong
-    release hides, which a build shows only for that release.
-    """
     builder = _Builder(preference(**spec), release)
     assert builder.tree is not None and builder.index == known().index(release)
     by_tree = _missing(builder.spec, ("spec",), builder, builder.tree)
@@ -49,9 +49,6 @@ def test_the_walk_of_the_dated_tree_finds_what_asking_every_key_finds(spec, rele
 
 
 def test_what_a_release_lacks_is_found_at_every_depth_in_the_spec_s_order():
-    """Private helpers, tested on purpose: the walk over the dated tree (_Builder, _missing, _copy) is where a wrong
-    release hides, which a build shows only for that release.
-    """
     builder = _Builder(preference(**SPECS[0], **SPECS[1], **SPECS[2], **SPECS[3]), Release(1, 0))
     assert _missing(builder.spec, ("spec",), builder, None) == [
         ("spec", "annotations"), ("spec", "preferredArchitecture"), ("spec", "cpu", "spreadOptions"),
@@ -62,17 +59,11 @@ def test_what_a_release_lacks_is_found_at_every_depth_in_the_spec_s_order():
 
 
 def test_a_key_no_release_has_is_never_taken_for_one_the_release_lacks():
-    """Private helpers, tested on purpose: the walk over the dated tree (_Builder, _missing, _copy) is where a wrong
-    release hides, which a build shows only for that release.
-    """
     builder = _Builder(preference(**SPECS[4]), Release(1, 0))
     assert _missing(builder.spec, ("spec",), builder, None) == []
 
 
 def test_a_release_citgen_does_not_know_is_answered_by_the_schemas_key_by_key():
-    """Private helpers, tested on purpose: the walk over the dated tree (_Builder, _missing, _copy) is where a wrong
-    release hides, which a build shows only for that release.
-    """
     builder = _Builder(preference(annotations={"a": "b"}), Release(1, 99))
     assert (builder.index, builder.tree) == (None, None)
 
@@ -125,9 +116,6 @@ def test_a_value_written_as_an_older_field_is_a_copy_of_the_object_s():
 
 
 def test_copying_makes_new_mappings_and_lists_all_the_way_down_and_shares_the_rest():
-    """Private helpers, tested on purpose: the walk over the dated tree (_Builder, _missing, _copy) is where a wrong
-    release hides, which a build shows only for that release.
-    """
     value = {"a": [{"b": 1}, "text"], "c": {"d": [2]}}
     copied = kubevirt._copy(value)
     assert copied == value and copied is not value

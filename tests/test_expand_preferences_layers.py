@@ -5,6 +5,9 @@ spec and its overrideSpec. These tests make each layer take part in a conflict (
 replace nothing) so that its name, its location and its advice are seen in the exact
 message; and they pin what the composed object carries besides its spec: its kind,
 its location, its essential fields, the overlay lines that shaped it.
+
+Private helpers, tested on purpose: the layers a preference is made of (_expand, _paths, _identity,
+_essential_fields) have cases no built-in preference reaches.
 """
 
 from __future__ import annotations
@@ -138,9 +141,6 @@ def test_an_override_spec_without_a_line_of_its_own_is_located_at_its_preference
 
 
 def test_a_circle_a_preference_leads_into_is_named_without_that_preference() -> None:
-    """Private helpers, tested on purpose: the layers a preference is made of (_expand, _paths, _identity,
-    _essential_fields) have cases no built-in preference reaches.
-    """
     looping = [pref("x", based_on="a", based_on_location=at(5)), pref("a", based_on="b", based_on_location=at(6)),
                pref("b", based_on="a", based_on_location=at(7))]
     objects, problems = _expand(catalog(*looping), PROVIDER)
@@ -165,9 +165,6 @@ def test_a_preference_of_a_family_the_catalog_lacks_is_reported_at_the_preferenc
 
 
 def test_a_preference_missing_what_it_needs_has_no_identity() -> None:
-    """Private helpers, tested on purpose: the layers a preference is made of (_expand, _paths, _identity,
-    _essential_fields) have cases no built-in preference reaches.
-    """
     nameless = pref("x", display_name=None)
     problems: list = []
     assert _identity(nameless, [nameless], FAMILY, problems) is None
@@ -177,9 +174,6 @@ def test_a_preference_missing_what_it_needs_has_no_identity() -> None:
 
 
 def test_a_preference_missing_what_it_needs_is_left_out_of_the_objects() -> None:
-    """Private helpers, tested on purpose: the layers a preference is made of (_expand, _paths, _identity,
-    _essential_fields) have cases no built-in preference reaches.
-    """
     objects, problems = _expand(catalog(pref("x", display_name=None), pref("y")), PROVIDER)
     assert [o.name for o in objects] == ["y"]
     assert [str(p) for p in problems] == [
@@ -197,9 +191,6 @@ def test_the_object_is_a_preference_located_where_it_is_defined_and_shaped_by_no
 
 
 def test_memory_that_is_no_quantity_is_reported_at_the_preference() -> None:
-    """Private helpers, tested on purpose: the layers a preference is made of (_expand, _paths, _identity,
-    _essential_fields) have cases no built-in preference reaches.
-    """
     objects, problems = _expand(catalog(pref("m", requirements=Requirements(None, "lots", at(13)))), PROVIDER)
     assert [str(p) for p in problems] == [
         "preferences/linux.yaml:10:3: spec.requirements.memory.guest: 'lots' is not a Kubernetes quantity (expected "
@@ -220,17 +211,11 @@ def test_the_essential_fields_are_every_path_the_essential_traits_of_family_and_
 
 
 def test_traits_that_are_not_essential_or_not_known_give_no_essential_fields() -> None:
-    """Private helpers, tested on purpose: the layers a preference is made of (_expand, _paths, _identity,
-    _essential_fields) have cases no built-in preference reaches.
-    """
     chain = [pref("p", traits=uses("many-cpus", "nope"))]
     assert _essential_fields(chain, FAMILY, catalog(*chain)) == ()
 
 
 def test_paths_list_a_mapping_before_what_is_inside_it_in_written_order() -> None:
-    """Private helpers, tested on purpose: the layers a preference is made of (_expand, _paths, _identity,
-    _essential_fields) have cases no built-in preference reaches.
-    """
     fragment = {"cpu": {"guest": 2}, "devices": {"preferredRng": {}, "preferredDiskBus": "virtio"}, "x": 1}
     assert _paths(fragment, ("spec",)) == [
         ("spec", "cpu"), ("spec", "cpu", "guest"), ("spec", "devices"), ("spec", "devices", "preferredRng"),

@@ -3,6 +3,9 @@
 tests/test_expand_retain.py builds real catalogs and releases; these call
 generator.expand.retain directly so that each rule of what is carried over, how,
 and what is refused is pinned to a value.
+
+Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts,
+_merge_twins, _unusable) has cases no released bundle holds.
 """
 
 from __future__ import annotations
@@ -61,18 +64,12 @@ def catalog(family: str, name: str, only_kinds: tuple = ()) -> CatalogObject:
     ("preference", "alpine", "alpine"),
 ])
 def test_group_is_the_name_head_with_an_instancetype_series_version_dropped(family, name, group):
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     assert _group(family, name) == group
 
 
 # --- _facts: what listings show, read off the spec ---------------------------------------------
 
 def test_instancetype_facts_are_read_off_spec_and_class_label():
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     spec = {"cpu": {"guest": 2, "dedicatedCPUPlacement": True, "isolateEmulatorThread": True},
             "memory": {"guest": "4Gi", "hugepages": {"pageSize": "2Mi"}}}
     meta = {"labels": {"instancetype.kubevirt.io/class": "compute.exclusive"}}
@@ -82,17 +79,11 @@ def test_instancetype_facts_are_read_off_spec_and_class_label():
 
 
 def test_instancetype_facts_of_an_empty_spec_are_unknown_with_class_dash():
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     assert _facts("instancetype", {}, {}) == {
         "retained": True, "cpu": None, "memory": None, "class": "-", "features": ()}
 
 
 def test_instancetype_memory_that_is_no_quantity_is_unknown_not_an_error():
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     facts = _facts("instancetype", {"labels": {}}, {"cpu": {"guest": 1}, "memory": {"guest": "lots"}})
     assert facts["memory"] is None
     assert facts["cpu"] == 1
@@ -100,9 +91,6 @@ def test_instancetype_memory_that_is_no_quantity_is_unknown_not_an_error():
 
 
 def test_preference_facts_are_read_off_requirements_and_display_name():
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     spec = {"requirements": {"cpu": {"guest": 1}, "memory": {"guest": "1536Mi"}}, "preferredArchitecture": "x"}
     meta = {"annotations": {"openshift.io/display-name": "CentOS 7"}}
     assert _facts("preference", meta, {**spec, "requirements": {**spec["requirements"],
@@ -112,9 +100,6 @@ def test_preference_facts_are_read_off_requirements_and_display_name():
 
 
 def test_preference_facts_without_requirements_or_annotations_are_empty():
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     assert _facts("preference", {}, {}) == {
         "retained": True, "cpu": None, "memory": None, "displayName": "", "architecture": None}
     # requirements given but no memory or cpu in them
@@ -126,34 +111,22 @@ def test_preference_facts_without_requirements_or_annotations_are_empty():
 # --- _unusable: what cannot be carried over exactly as released ---------------------------------
 
 def refused(data, index: int = 3) -> Problem:
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     problem = _unusable(doc(data, index))
     assert problem is not None
     return problem
 
 
 def test_a_complete_object_is_usable():
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     assert _unusable(doc(obj(CIT, "u1.small", labels={"a": "b"}, annotations={"c": "d"},
                              spec={"cpu": {"guest": 1}}))) is None
 
 
 def test_labels_annotations_and_spec_may_be_absent():
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     assert _unusable(doc({"apiVersion": API, "kind": NPREF, "metadata": {"name": "p"}})) is None
 
 
 @pytest.mark.parametrize("kind", [CIT, NIT, CPREF, NPREF])
 def test_each_catalog_kind_is_usable(kind):
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     assert _unusable(doc(obj(kind, "x"))) is None
 
 
@@ -348,9 +321,6 @@ def retained(family: str, name: str, kind: str, **fields) -> CatalogObject:
 
 
 def test_merge_twins_keeps_order_and_merges_only_same_family_name_and_content():
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     objects = [retained("preference", "p", NPREF), retained("instancetype", "i", NIT),
                retained("preference", "p", CPREF), retained("instancetype", "j", CIT),
                retained("instancetype", "i", CIT, spec={"x": 1})]
@@ -361,9 +331,6 @@ def test_merge_twins_keeps_order_and_merges_only_same_family_name_and_content():
 
 
 def test_merge_twins_of_nothing_is_nothing():
-    """Private helpers, tested on purpose: grouping and merging retained objects (_group, _facts, _merge_twins,
-    _unusable) has cases no released bundle holds.
-    """
     assert _merge_twins([]) == []
 
 

@@ -1,5 +1,9 @@
 """expand/traits.py piece by piece: equality of values, how values are shown, and the edge cases of
-composing layers (lists, empty mappings, overrides of plain values, defaults), each on small written values."""
+composing layers (lists, empty mappings, overrides of plain values, defaults), each on small written values.
+
+Private helpers, tested on purpose: how two traits' values are compared and shown (_same, _short,
+_show) decides the conflict messages, case by case.
+"""
 
 from __future__ import annotations
 
@@ -21,9 +25,6 @@ def conflict(later: str, path: str, value: str, line: int, earlier: str, earlier
 # _same: equal and of the same type, element by element, quantities only where the schema has one.
 
 def test_same_mappings_need_the_same_keys_and_the_same_values() -> None:
-    """Private helpers, tested on purpose: how two traits' values are compared and shown (_same, _short, _show)
-    decides the conflict messages, case by case.
-    """
     assert _same({"a": 1, "b": [2]}, {"a": 1, "b": [2]}) is True
     assert _same({"a": 1}, {"a": 2}) is False
     assert _same({"a": 1}, {"b": 1}) is False
@@ -34,9 +35,6 @@ def test_same_mappings_need_the_same_keys_and_the_same_values() -> None:
 
 def test_same_mappings_compare_quantities_at_their_own_path() -> None:
     # inside requirements.memory, the key guest holds a quantity: 4Gi is 4096Mi
-    """Private helpers, tested on purpose: how two traits' values are compared and shown (_same, _short, _show)
-    decides the conflict messages, case by case.
-    """
     assert _same({"guest": "4Gi"}, {"guest": "4096Mi"}, ("requirements", "memory")) is True
     # the same values anywhere else are two spellings
     assert _same({"guest": "4Gi"}, {"guest": "4096Mi"}, ("annotations",)) is False
@@ -44,9 +42,6 @@ def test_same_mappings_compare_quantities_at_their_own_path() -> None:
 
 
 def test_same_lists_need_the_same_length_and_the_same_items_in_order() -> None:
-    """Private helpers, tested on purpose: how two traits' values are compared and shown (_same, _short, _show)
-    decides the conflict messages, case by case.
-    """
     assert _same([1, "x", {"a": 1}], [1, "x", {"a": 1}]) is True
     assert _same([1, 2], [2, 1]) is False
     assert _same([1], [1, 1]) is False
@@ -68,9 +63,6 @@ def test_lists_compose_as_whole_values() -> None:
 # _show and _short: how values and places read in a message.
 
 def test_show_writes_an_empty_mapping_as_braces_and_anything_else_as_repr() -> None:
-    """Private helpers, tested on purpose: how two traits' values are compared and shown (_same, _short, _show)
-    decides the conflict messages, case by case.
-    """
     assert _show({}) == "{}"
     assert _show(OrderedDict()) == "{}"  # any empty dict, not its class's repr
     assert _show({"a": 1}) == "{'a': 1}"
@@ -80,9 +72,6 @@ def test_show_writes_an_empty_mapping_as_braces_and_anything_else_as_repr() -> N
 
 
 def test_short_places_name_the_line_only_when_there_is_one() -> None:
-    """Private helpers, tested on purpose: how two traits' values are compared and shown (_same, _short, _show)
-    decides the conflict messages, case by case.
-    """
     assert _short(Location("preferences/traits/x.yaml", 4, 3)) == "preferences/traits/x.yaml:4"
     assert _short(Location("preferences/traits/x.yaml")) == "preferences/traits/x.yaml"
 

@@ -3,6 +3,9 @@
 What a catalog leaves out comes from the defaults, or, for a catalog that extends
 another, from the settings it inherits (``_settings``'s ``inherited``); the GPU device
 and the overlays catalog.yaml names are checked where they are written.
+
+Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog
+folder around each case.
 """
 
 from __future__ import annotations
@@ -116,9 +119,6 @@ def test_overlays_are_joined_to_the_catalog_directory_in_their_order(root):
 
 
 def test_without_a_catalog_directory_overlays_are_relative_to_the_working_directory():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     assert _settings(doc(CATALOG + "overlays: [b.yaml, sub/a.yaml]\n")).overlays == (Path("b.yaml"),
                                                                                      Path("sub/a.yaml"))
 
@@ -162,66 +162,42 @@ def test_no_spellings_are_an_empty_tuple(root):
 
 
 def test_inherited_settings_fill_in_what_a_catalog_leaves_out():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     assert _settings(doc("extends: builtin\n"), Path("vendor"), INHERITED) == Settings(
         vendor="base.io", version="v9", parameters={"gpu": {"count": 2}, "other": 1}, provider=INHERITED.provider,
         location=Location("catalog.yaml", 1, 1, ()), overlays=(), spellings=INHERITED.spellings)
 
 
 def test_a_catalog_vendor_and_version_win_over_inherited_ones():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     found = _settings(doc("vendor: example.com\nversion: v1\n"), Path("vendor"), INHERITED)
     assert (found.vendor, found.version) == ("example.com", "v1")
 
 
 def test_a_catalog_vendor_alone_keeps_the_inherited_version():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     found = _settings(doc("vendor: example.com\n"), Path("vendor"), INHERITED)
     assert (found.vendor, found.version) == ("example.com", "v9")
 
 
 def test_a_catalog_version_alone_keeps_the_inherited_vendor():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     found = _settings(doc("version: v1\n"), Path("vendor"), INHERITED)
     assert (found.vendor, found.version) == ("base.io", "v1")
 
 
 def test_a_catalog_parameter_wins_over_the_inherited_one_of_the_same_name():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     found = _settings(doc("parameters:\n  gpu: {deviceName: nvidia.com/A400}\n"), Path("vendor"), INHERITED)
     assert found.parameters == {"gpu": {"deviceName": "nvidia.com/A400"}, "other": 1}
 
 
 def test_a_catalog_provider_entry_wins_over_the_inherited_one():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     found = _settings(doc("provider: {displayName: Mine}\n"), Path("vendor"), INHERITED)
     assert found.provider == {"displayName": "Mine", "documentationURL": "d", "supportURL": "s"}
 
 
 def test_a_provider_entry_of_a_catalog_of_its_own_is_merged_over_the_default():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     found = _settings(doc(CATALOG + "provider: {supportURL: https://example.com}\n"))
     assert found.provider == {**DEFAULT_PROVIDER, "supportURL": "https://example.com"}
 
 
 def test_a_catalog_spellings_replace_the_inherited_ones():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     found = _settings(doc("spellings:\n  - field: spec.a\n    values: {v: {since: v1.2}}\n"), Path("vendor"),
                       INHERITED)
     assert found.spellings == (Spelling(("spec", "a"), Location("catalog.yaml", 2, 5, ("spellings", 0)),
@@ -229,16 +205,10 @@ def test_a_catalog_spellings_replace_the_inherited_ones():
 
 
 def test_empty_spellings_replace_the_inherited_ones():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     assert _settings(doc("spellings: []\n"), Path("vendor"), INHERITED).spellings == ()
 
 
 def test_overlays_are_not_inherited():
-    """Private helper, tested on purpose: _settings reads catalog.yaml's settings alone, with no catalog folder
-    around each case.
-    """
     assert _settings(doc("overlays: [o.yaml]\n"), Path("vendor"), INHERITED).overlays == (Path("vendor/o.yaml"),)
 
 

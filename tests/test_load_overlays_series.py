@@ -2,6 +2,9 @@
 
 Covers series.keep/drop (by name or prefix, contradictions, a catalog emptied), sizes.keep/drop,
 matrices.add, series.add and series.change (every field, a new version and what shaped the old one).
+
+Private class, used on purpose: _Overlay applies one overlay document, with no catalog folder for
+each case.
 """
 
 from __future__ import annotations
@@ -56,8 +59,6 @@ def test_a_series_both_kept_and_dropped_is_refused_at_the_drop_naming_its_first_
 
 
 def test_contradictions_are_reported_in_the_order_of_the_drop_list():
-    """Private class, used on purpose: _Overlay applies one overlay document, with no catalog folder for each case.
-    """
     step = _Overlay(overlay("series:\n  keep: [cx, u]\n  drop: [u, cx]\n"), *builtin())
     step.select_series()
     assert [str(p) for p in step.problems] == [
@@ -74,8 +75,6 @@ def test_an_unknown_series_suggests_the_closest_name_or_prefix():
 
 
 def test_a_prefix_of_two_series_is_refused_and_their_names_work():
-    """Private class, used on purpose: _Overlay applies one overlay document, with no catalog folder for each case.
-    """
     two = applied(U2)
     assert [s.name for s in two[0].series][-2:] == ["u1", "u2"]
     catalog, preferences = two
@@ -98,8 +97,6 @@ def test_removing_every_series_is_refused_at_the_list_that_did_it():
 
 
 def test_removing_every_series_is_blamed_on_keep_when_there_is_one():
-    """Private class, used on purpose: _Overlay applies one overlay document, with no catalog folder for each case.
-    """
     step = _Overlay(overlay("series:\n  keep: [u]\n  drop: [u]\n"), *builtin())
     step.select_series()
     step.problems.clear()
@@ -185,8 +182,6 @@ def test_a_new_matrix_is_added_after_the_catalogs_and_recorded_at_its_key():
 
 
 def test_a_matrix_of_an_existing_name_is_refused_and_the_new_ones_still_added():
-    """Private class, used on purpose: _Overlay applies one overlay document, with no catalog folder for each case.
-    """
     assert problems("matrices:\n  add:\n    network: {big: 64}\n") == [
         "o.yaml:3:5: matrices.add.network: size matrix 'network' already exists; a new matrix needs a name of its "
         "own (defined: network, standard)"]
@@ -294,8 +289,6 @@ def test_a_new_version_carries_the_lines_that_shaped_the_old_one():
 
 
 def test_a_new_version_that_exists_already_is_refused_at_the_version():
-    """Private class, used on purpose: _Overlay applies one overlay document, with no catalog folder for each case.
-    """
     catalog, preferences = applied(U2)
     step = _Overlay(overlay("series:\n  change:\n    u1: {version: 2}\n"), catalog, preferences)
     step.apply()
@@ -319,8 +312,6 @@ def test_sizes_and_matrix_of_a_series_change_together_or_alone():
 
 
 def test_a_bad_matrix_or_size_of_a_change_is_named_at_the_overlay_and_nothing_changes():
-    """Private class, used on purpose: _Overlay applies one overlay document, with no catalog folder for each case.
-    """
     assert problems("series:\n  change:\n    u: {matrix: nope}\n    m: {sizes: [huge]}\n    o: {icon: x}\n") == [
         "o.yaml:3:17: series.change.u.matrix: unknown size matrix 'nope' (defined: network, standard; add one "
         "under matrices.add)",

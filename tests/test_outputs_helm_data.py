@@ -6,6 +6,9 @@ from the all-bundle, the kind left to the template; and what the build was made
 with. ``catalog/kubevirt.json`` holds each KubeVirt release as the objects it
 leaves out and the operations on those it changes. Both are JSON, one object or
 one release's changed object a line; the exact bytes are checked on small data.
+
+Private helpers, tested on purpose: the chart's data files are written by _dump_data,
+_dump_releases, _entry and _chart_op, line by line, which a chart shows only through Helm.
 """
 
 from __future__ import annotations
@@ -51,9 +54,6 @@ def document(kind: str, name: str) -> dict:
 
 
 def test_an_instancetype_entry_names_its_series_size_and_scopes_with_its_document_without_kind():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     documents = {(IT[0], "u1.2xlarge"): document(IT[0], "u1.2xlarge")}
     entry = _entry(obj("instancetype", "u1.2xlarge", "u"), documents)
     assert entry == {"name": "u1.2xlarge", "group": "u", "series": "u1", "size": "2xlarge", "deprecated": False,
@@ -64,9 +64,6 @@ def test_an_instancetype_entry_names_its_series_size_and_scopes_with_its_documen
 
 
 def test_an_entry_leaves_the_bundle_document_as_it_was():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     documents = {(IT[0], "u1.small"): document(IT[0], "u1.small")}
     before = copy.deepcopy(documents)
     _entry(obj("instancetype", "u1.small", "u"), documents)
@@ -74,9 +71,6 @@ def test_an_entry_leaves_the_bundle_document_as_it_was():
 
 
 def test_a_preference_entry_names_its_family():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     documents = {(PREF[0], "rhel.9"): document(PREF[0], "rhel.9")}
     entry = _entry(obj("preference", "rhel.9", "rhel"), documents)
     assert entry == {"name": "rhel.9", "family": "rhel", "deprecated": False, "kinds": ["cluster", "namespaced"],
@@ -86,9 +80,6 @@ def test_a_preference_entry_names_its_family():
 
 
 def test_only_the_deprecated_label_true_makes_an_entry_deprecated():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     documents = {(PREF[0], "p"): document(PREF[0], "p")}
     for value, deprecated in (("true", True), ("false", False), ("True", False), (None, False)):
         labels = {label("deprecated"): value} if value is not None else {label("other"): "true"}
@@ -96,9 +87,6 @@ def test_only_the_deprecated_label_true_makes_an_entry_deprecated():
 
 
 def test_an_object_kept_in_one_kind_only_has_that_scope_and_that_kinds_document():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     documents = {(IT[1], "u1.old"): document(IT[1], "u1.old"), (PREF[0], "p.old"): document(PREF[0], "p.old")}
     entry = _entry(obj("instancetype", "u1.old", "u", only_kinds=(IT[1],)), documents)
     assert entry["kinds"] == ["namespaced"] and entry["document"]["spec"] == {"x": IT[1]}
@@ -107,17 +95,11 @@ def test_an_object_kept_in_one_kind_only_has_that_scope_and_that_kinds_document(
 
 
 def test_a_document_without_a_kind_is_taken_as_it_is():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     documents = {(IT[0], "u1.small"): {"metadata": {"name": "u1.small"}}}
     assert _entry(obj("instancetype", "u1.small", "u"), documents)["document"] == {"metadata": {"name": "u1.small"}}
 
 
 def test_an_instancetype_name_without_a_dot_has_an_empty_size():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     documents = {(IT[0], "odd"): document(IT[0], "odd")}
     entry = _entry(obj("instancetype", "odd", "odd"), documents)
     assert (entry["series"], entry["size"]) == ("odd", "")
@@ -161,9 +143,6 @@ def test_the_chart_data_of_a_build_without_parsed_documents_parses_the_bundle():
 
 
 def test_objects_json_is_the_chart_data_one_object_a_line():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     ctx = context()
     text = chart_files(ctx)["catalog/objects.json"]
     assert json.loads(text) == chart_data(ctx)
@@ -175,9 +154,6 @@ def test_objects_json_is_the_chart_data_one_object_a_line():
 
 def test_dump_data_writes_compact_json_one_list_item_a_line():
     # JSON is written by escape.json_text: what is not printable ASCII is an escape, which Helm's fromJson reads back
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     data = {"built": {"vendor": "é", "n": 1}, "instancetypes": [{"a": 1}, {"b": [1, 2]}], "preferences": []}
     assert _dump_data(data) == (
         '{\n"built":{"vendor":"\\u00e9","n":1},\n"instancetypes":[\n{"a":1},\n{"b":[1,2]}\n],\n"preferences":[]\n}\n'
@@ -188,16 +164,10 @@ def test_dump_data_writes_compact_json_one_list_item_a_line():
 
 
 def op_list(change: Changed) -> list[dict]:
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     return [_chart_op(op) for op in change.ops[change.obj.kinds[0]]]
 
 
 def test_a_chart_operation_is_its_op_its_path_as_keys_and_a_value_unless_it_removes():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     assert _chart_op(Op("remove", ("spec", "cpu"))) == {"op": "remove", "path": ["spec", "cpu"]}
     assert _chart_op(Op("add", ("spec", "a"), None)) == {"op": "add", "path": ["spec", "a"], "value": None}
     assert _chart_op(Op("replace", ("spec",), {"b": 1})) == {"op": "replace", "path": ["spec"], "value": {"b": 1}}
@@ -260,9 +230,6 @@ def test_kubevirt_json_is_the_releases_data():
 
 
 def test_dump_releases_writes_one_release_s_left_out_names_a_line_and_one_changed_object_a_line():
-    """Private helpers, tested on purpose: the chart's data files are written by _dump_data, _dump_releases, _entry
-    and _chart_op, line by line, which a chart shows only through Helm.
-    """
     assert _dump_releases(releases_data(small_deltas())).decode() == (
         '{\n'
         '"newest":"v1.2",\n'

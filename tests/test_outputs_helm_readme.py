@@ -6,6 +6,9 @@ The rows follow values.yaml's order, then values only the schema has; a closed
 group of values (``kinds``) is walked into, a map value (``labels``) is one row.
 Each list of accepted names is shown once, with every value that accepts it.
 The README of the built-in catalog's chart is checked against the build.
+
+Private helpers, tested on purpose: the chart README's table of values is written by _show,
+_type_text and _is_group, case by case.
 """
 
 from __future__ import annotations
@@ -38,9 +41,6 @@ def context() -> OutputContext:
     ({"type": "string", "items": {"enum": ["a"]}}, "string"),
 ])
 def test_a_value_s_type_in_words(schema: dict, text: str):
-    """Private helpers, tested on purpose: the chart README's table of values is written by _show, _type_text and
-    _is_group, case by case.
-    """
     assert _type_text(schema) == text
 
 
@@ -49,16 +49,10 @@ def test_a_value_s_type_in_words(schema: dict, text: str):
     (None, "`null`"), ("1.8", '`"1.8"`'),
 ])
 def test_a_default_is_shown_as_json(value: object, shown: str):
-    """Private helpers, tested on purpose: the chart README's table of values is written by _show, _type_text and
-    _is_group, case by case.
-    """
     assert _show(value) == shown
 
 
 def test_only_a_closed_object_is_a_group_of_values():
-    """Private helpers, tested on purpose: the chart README's table of values is written by _show, _type_text and
-    _is_group, case by case.
-    """
     assert _is_group({"type": "object", "additionalProperties": False})
     assert not _is_group({"type": "object", "additionalProperties": {"type": "string"}})
     assert not _is_group({"type": "object"})

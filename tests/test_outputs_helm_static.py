@@ -6,6 +6,9 @@ catalog's copy of a file winning over the built-in one; without
 missing. The chart's Jinja templates (Chart.yaml, values.yaml, README.md) come
 from the catalog's templates first: a catalog template that is missing, fails,
 or renders a values.yaml that is not one mapping is an input error naming it.
+
+Private helper, tested on purpose: _render writes one static template, so a case needs no whole
+chart.
 """
 
 from __future__ import annotations
@@ -88,14 +91,12 @@ def test_a_chart_file_is_named_by_its_place_under_templates_when_it_cannot_be_re
 
 
 def test_a_missing_chart_template_is_named(tmp_path: Path):
-    """Private helper, tested on purpose: _render writes one static template, so a case needs no whole chart."""
     with pytest.raises(InputError) as error:
         _render([tmp_path], {}, {"x.yaml": "helm/missing.j2"})
     assert message(error) == ["templates/helm/missing.j2: template not found"]
 
 
 def test_a_failing_chart_template_is_named_with_its_line(tmp_path: Path):
-    """Private helper, tested on purpose: _render writes one static template, so a case needs no whole chart."""
     (tmp_path / "helm").mkdir()
     (tmp_path / "helm" / "bad.j2").write_text("ok\n{{ nothing.here }}\n")
     with pytest.raises(InputError) as error:
@@ -104,7 +105,6 @@ def test_a_failing_chart_template_is_named_with_its_line(tmp_path: Path):
 
 
 def test_chart_templates_render_with_the_variables_given(tmp_path: Path):
-    """Private helper, tested on purpose: _render writes one static template, so a case needs no whole chart."""
     (tmp_path / "helm").mkdir()
     (tmp_path / "helm" / "a.j2").write_text("{{ name }}")
     (tmp_path / "helm" / "b.j2").write_text("{{ name }}!")

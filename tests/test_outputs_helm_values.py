@@ -7,6 +7,9 @@ annotations take keys as the API server does, none the catalog or Helm owns.
 Only a chart with GPU instancetypes has a ``gpu`` value. Each value's
 description comes from DESCRIPTIONS, with the KubeVirt releases filled in.
 The rendered values.yaml is checked value by value against the build.
+
+Private helpers, tested on purpose: the order and descriptions of values.yaml (_size_order, _names,
+_describe) for sizes the catalog does not have.
 """
 
 from __future__ import annotations
@@ -67,18 +70,12 @@ def string_list(names: list[str]) -> dict:
 
 
 def test_series_are_named_by_prefix_and_by_versioned_name():
-    """Private helpers, tested on purpose: the order and descriptions of values.yaml (_size_order, _names, _describe)
-    for sizes the catalog does not have.
-    """
     names = _names(context())
     assert names["series"] == SERIES
     assert names["series_help"] == ["cx (cx1)", "d (d1)", "m (m1)", "n (n1)", "o (o1)", "rt (rt1)", "u (u1)"]
 
 
 def test_a_series_with_several_versions_lists_them_all():
-    """Private helpers, tested on purpose: the order and descriptions of values.yaml (_size_order, _names, _describe)
-    for sizes the catalog does not have.
-    """
     names = _names(with_objects(instancetype("u2.small"), instancetype("u1.small"), instancetype("cx1.large")))
     assert names["series_help"] == ["cx (cx1)", "u (u1, u2)"]
     assert names["series"] == ["cx", "cx1", "u", "u1", "u2"]
@@ -97,16 +94,10 @@ def test_a_name_is_cut_at_its_first_dot_as_the_chart_entries_are():
 
 
 def test_sizes_come_smallest_first_each_variant_right_after_its_size():
-    """Private helpers, tested on purpose: the order and descriptions of values.yaml (_size_order, _names, _describe)
-    for sizes the catalog does not have.
-    """
     assert _names(context())["sizes"] == SIZES
 
 
 def test_preferences_are_named_by_name_and_by_family():
-    """Private helpers, tested on purpose: the order and descriptions of values.yaml (_size_order, _names, _describe)
-    for sizes the catalog does not have.
-    """
     ctx = context()
     names = _names(ctx)
     assert names["families"] == FAMILIES
@@ -214,9 +205,6 @@ def test_booleans_and_the_kubevirt_version_are_typed():
 
 
 def test_name_lists_accept_only_the_names_the_catalog_has():
-    """Private helpers, tested on purpose: the order and descriptions of values.yaml (_size_order, _names, _describe)
-    for sizes the catalog does not have.
-    """
     ctx = context()
     properties = values_schema(ctx)["properties"]
     preferences = _names(ctx)["preferences"]
@@ -317,9 +305,6 @@ def test_descriptions_name_the_releases_the_chart_serves():
 
 
 def test_describe_adds_descriptions_by_path_and_leaves_the_rest():
-    """Private helpers, tested on purpose: the order and descriptions of values.yaml (_size_order, _names, _describe)
-    for sizes the catalog does not have.
-    """
     schema = {"properties": {"kubevirt": {"properties": {"version": {}, "other": {}}}, "flag": False,
                              "vendor": {"type": "string"}, "none": {"properties": None}}}
     assert _describe(schema, ["a", "b"]) == {"properties": {

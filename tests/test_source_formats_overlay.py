@@ -5,6 +5,9 @@ changing, a feature flag that null removes, a section of add/drop/keep/change); 
 tests call them and read what the one explainer (source/inputcheck.py) says of values
 checked against what they return. The rest of the module is the OVERLAY schema: an
 overlay with every section accepted, and each kind of mistake with its exact message.
+
+Private parts, checked on purpose: the overlay format's _preference, _removable and _section are
+each given a value alone, with no whole overlay around it.
 """
 
 from __future__ import annotations
@@ -45,9 +48,6 @@ OVERLAY_KEYS = "annotations, labels, matrices, parameters, preferences, provider
 
 
 def test_a_preference_added_needs_a_description_and_may_name_its_family():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     adding = overlay._preference(adding=True)
     assert problems(adding, "{description: d}\n") == []
     assert problems(adding, "{description: d, family: f}\n") == []
@@ -57,9 +57,6 @@ def test_a_preference_added_needs_a_description_and_may_name_its_family():
 
 
 def test_a_preference_added_knows_every_key_of_a_family_files_preference_and_its_family_but_not_add_traits():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     assert problems(overlay._preference(adding=True), "{description: d, addTraits: [rng]}\n") == [
         f"f.yaml:1:18: addTraits: unknown key 'addTraits' (did you mean 'traits'?); expected one of: basedOn, "
         "deprecated, description, displayName, family, iconClass, osType, overrideSpec, requirements, spec, tags, "
@@ -67,9 +64,6 @@ def test_a_preference_added_knows_every_key_of_a_family_files_preference_and_its
 
 
 def test_a_preference_changed_may_leave_out_its_description_but_not_change_everything_to_nothing():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     changing = overlay._preference(adding=False)
     assert problems(changing, "{addTraits: [rng]}\n") == []
     assert problems(changing, "{displayName: D}\n") == []
@@ -79,9 +73,6 @@ def test_a_preference_changed_may_leave_out_its_description_but_not_change_every
 
 
 def test_a_preference_changed_knows_add_traits_but_not_the_family():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     assert problems(overlay._preference(adding=False), "{family: f}\n") == [
         "f.yaml:1:2: family: unknown key 'family'; expected one of: addTraits, basedOn, deprecated, description, "
         "displayName, iconClass, osType, overrideSpec, requirements, spec, tags, traits"]
@@ -89,9 +80,6 @@ def test_a_preference_changed_knows_add_traits_but_not_the_family():
 
 @pytest.mark.parametrize("adding", [True, False])
 def test_a_preference_body_with_every_key_right_is_accepted(adding: bool):
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     extra = "family: fedora" if adding else "addTraits: [rng, {trait: tpm, override: true}]"
     assert problems(overlay._preference(adding=adding), f"""
         description: Fedora on arm.
@@ -111,9 +99,6 @@ def test_a_preference_body_with_every_key_right_is_accepted(adding: bool):
 
 @pytest.mark.parametrize("adding", [True, False])
 def test_each_value_of_a_preference_body_is_held_to_its_type(adding: bool):
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     extra = "family: ''" if adding else "addTraits: rng"
     last = "family: expected a non-empty string, got ''" if adding else "addTraits: expected a list, got 'rng'"
     assert problems(overlay._preference(adding=adding), f"""
@@ -149,17 +134,11 @@ def test_each_value_of_a_preference_body_is_held_to_its_type(adding: bool):
 
 @pytest.mark.parametrize("adding", [True, False])
 def test_an_override_spec_that_is_no_mapping_is_refused(adding: bool):
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     assert problems(overlay._preference(adding=adding), "{description: d, overrideSpec: [a]}\n") == [
         "f.yaml:1:32: overrideSpec: expected a mapping, got a list"]
 
 
 def test_the_family_of_a_preference_added_is_text_and_not_empty():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     adding = overlay._preference(adding=True)
     assert problems(adding, "{description: d, family: 5}\n") == ["f.yaml:1:26: family: expected a string, got 5"]
     assert problems(adding, "{description: d, family: [fedora]}\n") == [
@@ -168,18 +147,12 @@ def test_the_family_of_a_preference_added_is_text_and_not_empty():
 
 @pytest.mark.parametrize("adding", [True, False])
 def test_a_preference_body_that_is_not_a_mapping_is_refused(adding: bool):
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     assert problems(overlay._preference(adding=adding), "[description]\n") == [
         "f.yaml:1:1: expected a mapping, got a list"]
 
 
 @pytest.mark.parametrize("adding", [True, False])
 def test_empty_requirements_and_a_requirement_of_the_wrong_type_are_refused(adding: bool):
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     assert problems(overlay._preference(adding=adding), "{description: d, requirements: {}}\n") == [
         "f.yaml:1:32: requirements: expected at least one entry, got an empty mapping"]
     assert problems(overlay._preference(adding=adding), "{description: d, requirements: {cpu: 1.0, memory: 4}}\n") == [
@@ -191,9 +164,6 @@ def test_empty_requirements_and_a_requirement_of_the_wrong_type_are_refused(addi
 
 
 def test_each_call_builds_a_body_of_its_own():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     first, second = overlay._preference(adding=False), overlay._preference(adding=False)
     assert first == second
     assert first is not second and first["properties"] is not second["properties"]
@@ -214,16 +184,10 @@ def test_each_call_builds_a_body_of_its_own():
 ])
 def test_a_removable_flag_says_what_it_takes_and_that_null_removes_it(name: str, schema: dict[str, Any],
                                                                       expected: str):
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     assert overlay._removable(name, schema) == {"anyOf": [schema, {"type": "null"}], "x-expected": expected}
 
 
 def test_a_removable_flag_copies_the_flags_schema_rather_than_sharing_it():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     schema = {"type": "boolean"}
     removable = overlay._removable("numa", schema)
     assert removable["anyOf"][0] == schema and removable["anyOf"][0] is not schema
@@ -231,9 +195,6 @@ def test_a_removable_flag_copies_the_flags_schema_rather_than_sharing_it():
 
 
 def test_a_removable_flag_accepts_the_flags_values_and_null_and_refuses_the_rest_in_its_words():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     removable = overlay._removable("overcommitPercent", {"type": "integer", "minimum": 1, "maximum": 100})
     for fits in ("1", "100", "null"):
         assert problems(removable, fits + "\n") == [], fits
@@ -243,9 +204,6 @@ def test_a_removable_flag_accepts_the_flags_values_and_null_and_refuses_the_rest
 
 
 def test_an_enum_flag_made_removable_refuses_what_its_enum_does_not_list():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     removable = overlay._removable("hugepages", {"enum": ["2Mi", "1Gi"]})
     assert problems(removable, "2Mi\n") == []
     assert problems(removable, "null\n") == []
@@ -253,9 +211,6 @@ def test_an_enum_flag_made_removable_refuses_what_its_enum_does_not_list():
 
 
 def test_every_feature_of_a_series_change_may_be_set_or_removed():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     features = SERIES_CHANGE["properties"]["features"]
     assert features["properties"] == {name: overlay._removable(name, dict(f.schema)) for name, f in FEATURES.items()}
     assert features["additionalProperties"] is False
@@ -265,9 +220,6 @@ def test_every_feature_of_a_series_change_may_be_set_or_removed():
 
 
 def test_a_section_takes_the_keys_it_is_given_and_at_least_one_of_them():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     section = overlay._section(drop=NAME_LIST, keep=NAME_LIST)
     assert section == {"type": "object", "properties": {"drop": NAME_LIST, "keep": NAME_LIST}, "minProperties": 1,
                        "additionalProperties": False}
@@ -278,9 +230,6 @@ def test_a_section_takes_the_keys_it_is_given_and_at_least_one_of_them():
 
 
 def test_a_section_of_no_keys_takes_nothing():
-    """Private parts, checked on purpose: the overlay format's _preference, _removable and _section are each given a
-    value alone, with no whole overlay around it.
-    """
     assert overlay._section() == {"type": "object", "properties": {}, "minProperties": 1,
                                   "additionalProperties": False}
 

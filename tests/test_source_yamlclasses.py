@@ -1,4 +1,8 @@
-"""The loader and dumper remember tag resolution, and answer exactly as PyYAML does."""
+"""The loader and dumper remember tag resolution, and answer exactly as PyYAML does.
+
+Private state, read on purpose: the memo _resolved is what keeps the loader's and the dumper's
+resolvers apart.
+"""
 
 from __future__ import annotations
 
@@ -51,18 +55,12 @@ def test_collections_are_resolved_as_pyyaml_does():
 
 
 def test_each_class_has_its_own_memory():
-    """Private state, read on purpose: the memo _resolved is what keeps the loader's and the dumper's resolvers
-    apart.
-    """
     Loader("").resolve(ScalarNode, "loader-only", (True, False))
     assert ("loader-only", (True, False)) in Loader._resolved
     assert ("loader-only", (True, False)) not in Dumper._resolved
 
 
 def test_the_memory_starts_over_when_full(monkeypatch):
-    """Private state, read on purpose: the memo _resolved is what keeps the loader's and the dumper's resolvers
-    apart.
-    """
     monkeypatch.setattr(yamlclasses, "MEMORY", 3)
     Loader._resolved.clear()
     for value in ("a", "b", "c", "d"):
@@ -103,9 +101,6 @@ def test_what_other_code_adds_to_pyyamls_types_changes_nothing_citgen_reads(yaml
 
 
 def test_what_other_code_does_to_pyyamls_types_changes_nothing_citgen_writes(monkeypatch):
-    """Private state, read on purpose: the memo _resolved is what keeps the loader's and the dumper's resolvers
-    apart.
-    """
     monkeypatch.setattr(yaml.resolver.Resolver, "yaml_implicit_resolvers", {})  # every type forgotten
     monkeypatch.setattr(Dumper, "_resolved", {})
     assert yaml.dump({"v": "true"}, Dumper=yaml.SafeDumper) == "v: true\n"  # every other PyYAML writer

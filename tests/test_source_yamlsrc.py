@@ -5,6 +5,9 @@ is written (the source map), what is refused and with which message at which lin
 and column, and the stream functions: iter_documents, load_text, load_file and
 load_stream_fast. Anchors, aliases, merge keys, alias growth and nesting depth are
 in test_source_yamlsrc_aliases.py.
+
+Private helpers, tested on purpose: _shown_tag and _syntax_problem word what libyaml reports, for
+errors no document makes on every libyaml; _resolved is emptied as in a fresh process.
 """
 
 from __future__ import annotations
@@ -195,9 +198,6 @@ def test_the_same_scalar_reads_the_same_every_time():
 
 
 def test_scalars_read_for_the_first_time_are_resolved_by_their_text_and_remembered(monkeypatch):
-    """Private helpers, tested on purpose: _shown_tag and _syntax_problem word what libyaml reports, for errors no
-    document makes on every libyaml; _resolved is emptied as in a fresh process.
-    """
     monkeypatch.setattr(Loader, "_resolved", {})  # as in a fresh process: nothing remembered yet
     assert both("a: 12\nb: 1.5\nc: true\nd: ~\ne: text\nf: '12'\ng: 2024-01-02\nh: <<\ni: =\n") == {
         "a": 12, "b": 1.5, "c": True, "d": None, "e": "text", "f": "12", "g": datetime.date(2024, 1, 2), "h": "<<",
@@ -270,9 +270,6 @@ def test_the_tags_allowed_are_listed_as_they_are_written():
     ("!" + "x" * 100, "!" + "x" * 59 + "... (41 more characters)"),
 ])
 def test_a_tag_is_shown_as_it_is_written(tag: str, shown: str):
-    """Private helpers, tested on purpose: _shown_tag and _syntax_problem word what libyaml reports, for errors no
-    document makes on every libyaml; _resolved is emptied as in a fresh process.
-    """
     assert _shown_tag(tag) == shown
 
 
@@ -473,9 +470,6 @@ def test_a_character_yaml_does_not_allow_written_as_it_is_is_refused_at_its_line
 
 
 def test_a_syntax_problem_has_the_parsers_words_context_and_place():
-    """Private helpers, tested on purpose: _shown_tag and _syntax_problem word what libyaml reports, for errors no
-    document makes on every libyaml; _resolved is emptied as in a fresh process.
-    """
     mark = Mark("f", 0, 4, 7, None, None)
     error = yaml.MarkedYAMLError("while reading", None, "it broke", mark)
     assert _syntax_problem("f.yaml", error) == Problem(Location("f.yaml", 5, 8), "malformed YAML: it broke "
@@ -485,9 +479,6 @@ def test_a_syntax_problem_has_the_parsers_words_context_and_place():
 
 
 def test_a_syntax_problem_without_a_place_or_words_is_named_by_the_error():
-    """Private helpers, tested on purpose: _shown_tag and _syntax_problem word what libyaml reports, for errors no
-    document makes on every libyaml; _resolved is emptied as in a fresh process.
-    """
     assert _syntax_problem("f.yaml", yaml.YAMLError("stream broke")) == Problem(Location("f.yaml"),
                                                                                "malformed YAML: stream broke")
     assert _syntax_problem("f.yaml", yaml.MarkedYAMLError("ctx", None, None, None)) == Problem(
@@ -495,9 +486,6 @@ def test_a_syntax_problem_without_a_place_or_words_is_named_by_the_error():
 
 
 def test_a_syntax_problem_quotes_at_most_200_characters_of_the_parsers_words():
-    """Private helpers, tested on purpose: _shown_tag and _syntax_problem word what libyaml reports, for errors no
-    document makes on every libyaml; _resolved is emptied as in a fresh process.
-    """
     error = yaml.MarkedYAMLError("c" * 201, None, "p" * 250, None)
     assert _syntax_problem("f.yaml", error).message == (
         f"malformed YAML: {'p' * 200}... (50 more characters) ({'c' * 200}... (1 more character))")

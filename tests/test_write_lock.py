@@ -4,6 +4,9 @@ The lock is a file beside the output directory (``.<name>.lock``) holding one JS
 line, the pid and start time of the build that holds it; a build that finds it held
 waits for ``--lock-timeout`` seconds, then names the holder. An output directory is
 replaced only when it holds what ``citgen <command>`` wrote there.
+
+Private helper, tested on purpose: _holds_a_lock says whose lock a file holds, which nothing public
+reports.
 """
 
 from __future__ import annotations
@@ -51,8 +54,6 @@ def padded(size: int) -> bytes:
 
 @pytest.mark.parametrize("size, ours", [(4096, True), (4097, False)])
 def test_a_lock_file_is_ours_up_to_4096_bytes(tmp_path: Path, size: int, ours: bool) -> None:
-    """Private helper, tested on purpose: _holds_a_lock says whose lock a file holds, which nothing public reports.
-    """
     lock = tmp_path / ".out.lock"
     lock.write_bytes(padded(size))
     assert len(lock.read_bytes()) == size
@@ -66,8 +67,6 @@ def test_a_lock_file_is_ours_up_to_4096_bytes(tmp_path: Path, size: int, ours: b
 @pytest.mark.parametrize("content", [b'{"pid": 1}', b'{"pid": 1, "started": "x", "more": 2}', b'[1, 2]',
                                      b"not json", b'{"pid": 1, "started"'])
 def test_a_file_that_is_not_exactly_a_lock_of_ours_is_not_one(tmp_path: Path, content: bytes) -> None:
-    """Private helper, tested on purpose: _holds_a_lock says whose lock a file holds, which nothing public reports.
-    """
     lock = tmp_path / ".out.lock"
     lock.write_bytes(content)
     fd = os.open(lock, os.O_RDONLY)
