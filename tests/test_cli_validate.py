@@ -1,0 +1,157 @@
+"""generator/cli/validate.py: ``citgen validate`` on small bundles written by each test.
+
+The rules have files of their own (tests/test_validate_rules_*.py); these pin what the
+command decides: a file named twice is one set of objects, two files are one set unless
+--each-file, --vendor overrides the vendor the objects agree on, the built-in catalog's
+series ratios apply only to a bundle of the built-in vendor, a warning counts only under
+--warnings-as-errors, --matrix refuses the options it would ignore and files without both
+kinds, and --list-rules describes each rule in the order they run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from click.testing import CliRunner, Result
+
+from generator.cli.validate import bundle_context, default_context, list_rules, validate
+from generator.source.documents import BundleDoc
+from generator.validate.rules import CHECKS, RuleContext
+from tests.ruledocs import CIT, CPREF, instancetype, preference
+
+MISSING_LABELS = [
+    "$.metadata.labels: spec.cpu.guest is 2 but label instancetype.kubevirt.io/cpu is missing [labels-match-spec]",
+    "$.metadata.labels: spec.memory.guest is '8Gi' but label instancetype.kubevirt.io/memory is missing "
+    "[labels-match-spec]",
+    "$.metadata.labels: the size in the name u1.large is 'large' but label instancetype.kubevirt.io/size is missing "
+    "[labels-match-spec]",
+]
+
+
+def bundle(path: Path, *objects: dict[str, Any]) -> Path:
+    path.write_text(yaml.safe_dump_all(objects))
+    return path
+
+
+def acme(path: Path) -> Path:
+    """A bundle of one acme.io instancetype, u1.large, lacking the labels of its size."""
+    return bundle(path, instancetype("u1.large", labels={"vendor": "acme.io"}))
+
+
+def run(*args: str | Path) -> Result:
+    return CliRunner().invoke(validate, [str(a) for a in args])
+
+
+def lines(path: Path) -> list[str]:
+    return [f"{path}#0 (u1.large) {line}" for line in MISSING_LABELS]
+
+
+def test_a_file_named_twice_is_one_set_of_objects(tmp_path: Path):
+    a = acme(tmp_path / "a.yaml")
+    result = run(a, a)
+    assert (result.exit_code, result.output) == (1, "\n".join(lines(a) + ["3 problems in 1 of 1 document", ""]))
+
+
+def test_two_files_are_one_set_whose_names_must_be_unique(tmp_path: Path):
+    a, b = acme(tmp_path / "a.yaml"), acme(tmp_path / "b.yaml")
+    result = run(a, b)
+    assert result.exit_code == 1
+    assert result.output.splitlines() == lines(a) + lines(b) + [
+        f"{b}#0 (u1.large) $.metadata.name: duplicate {CIT} name 'u1.large' (first defined at {a}#0) [unique-names]",
+        "7 problems in 2 of 2 documents"]
+
+
+def test_each_file_checks_each_file_on_its_own(tmp_path: Path):
+    a, b = acme(tmp_path / "a.yaml"), acme(tmp_path / "b.yaml")
+    result = run(a, b, "--each-file")
+    assert result.output.splitlines() == lines(a) + lines(b) + ["6 problems in 2 of 2 documents"]
+
+
+def test_a_vendor_given_overrides_the_one_the_objects_agree_on(tmp_path: Path):
+    a = acme(tmp_path / "a.yaml")
+    assert run(a, "--rule", "vendor-label").exit_code == 0
+    result = run(a, "--rule", "vendor-label", "--vendor", "other.io")
+    assert (result.exit_code, result.output.splitlines()) == (1, [
+        f"{a}#0 (u1.large) $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
+        "instancetype.kubevirt.io/vendor is 'acme.io', expected 'other.io' [vendor-label]",
+        "1 problem in 1 of 1 document"])
+
+
+def test_of_two_rules_named_only_those_run(tmp_path: Path):
+    a = acme(tmp_path / "a.yaml")
+    records = json.loads(run(a, "--rule", "vendor-label", "--rule", "labels-match-spec", "--vendor", "other.io",
+                             "--format", "json").output)
+    assert [r["rule"] for r in records] == ["labels-match-spec"] * 3 + ["vendor-label"]
+    assert json.loads(run(a, "--rule", "vendor-label", "--format", "json").output) == []
+
+
+def test_the_built_in_series_ratios_apply_only_to_a_bundle_of_the_built_in_vendor():
+    builtin = default_context()
+    assert builtin.vendor == "kubevirt.io" and sorted(builtin.series) == [
+        "cx1", "d1", "gn1", "m1", "n1", "o1", "rt1", "u1"]
+    ours = [BundleDoc("b.yaml", 0, instancetype(labels={"vendor": "kubevirt.io"}))]
+    theirs = [BundleDoc("b.yaml", 0, instancetype(labels={"vendor": "acme.io"}))]
+    assert bundle_context(ours, None) == RuleContext(vendor=None, series=builtin.series)
+    assert bundle_context(theirs, None) == RuleContext(vendor=None, series={})
+    assert bundle_context(theirs, "kubevirt.io") == RuleContext(vendor="kubevirt.io", series=builtin.series)
+    assert bundle_context(ours, "acme.io") == RuleContext(vendor="acme.io", series={})
+
+
+def test_of_objects_that_disagree_on_their_vendor_the_most_common_decides_and_the_first_on_a_tie():
+    def of(*vendors: str) -> list[BundleDoc]:
+        return [BundleDoc("b.yaml", i, instancetype(f"u1.s{i}", labels={"vendor": v})) for i, v in enumerate(vendors)]
+
+    ratios = default_context().series
+    assert bundle_context(of("kubevirt.io", "acme.io"), None).series == ratios
+    assert bundle_context(of("acme.io", "kubevirt.io"), None).series == {}
+    assert bundle_context(of("acme.io", "kubevirt.io", "kubevirt.io"), None).series == ratios
+
+
+def test_a_warning_is_shown_and_counts_only_under_warnings_as_errors(tmp_path: Path):
+    older = bundle(tmp_path / "p.yaml", preference("fedora", cpu={"preferredCPUTopology": "preferCores"}))
+    warned = (f"{older}#0 (fedora) $.spec.cpu.preferredCPUTopology: KubeVirt v1.9 warns: PreferredCPUTopology "
+              "preferCores is deprecated for removal in a future release, please use cores instead "
+              "[webhook-cpu-topology]")
+    quiet = run(older, "--rule", "webhook-cpu-topology")
+    assert (quiet.exit_code, quiet.output.splitlines()) == (0, [
+        "warnings (KubeVirt admits these objects and warns; not counted without --warnings-as-errors):", warned, "",
+        "no problems in 1 document; 1 warning in 1 of them, not counted"])
+    record = json.loads(run(older, "--rule", "webhook-cpu-topology", "--format", "json").output)
+    assert [(r["severity"], r["path"]) for r in record] == [("warning", "$.spec.cpu.preferredCPUTopology")]
+    strict = run(older, "--rule", "webhook-cpu-topology", "--warnings-as-errors")
+    assert (strict.exit_code, strict.output.splitlines()) == (1, [warned, "1 problem in 1 of 1 document"])
+
+
+def test_matrix_refuses_the_options_it_would_ignore_naming_each_at_the_first(tmp_path: Path):
+    a = acme(tmp_path / "a.yaml")
+    result = run(a, "--matrix", "--vendor", "x", "--rule", "schema")
+    assert (result.exit_code, result.output) == (2, (
+        "error: --rule: --rule, --vendor cannot be used with --matrix, which expands instancetype and preference "
+        "pairs rather than checking objects\n"))
+    assert run(a, "--matrix", "--warnings-as-errors").output.startswith(
+        "error: --warnings-as-errors: --warnings-as-errors cannot be used with --matrix")
+
+
+def test_matrix_refuses_files_without_both_kinds(tmp_path: Path):
+    a = acme(tmp_path / "a.yaml")
+    assert run(a, "--matrix").output == (
+        f"error: {a}: holds no {CPREF}; --matrix pairs each {CIT} with each {CPREF} of the files named, so they must "
+        "hold both (a build's all-bundle does)\n")
+    empty, other = bundle(tmp_path / "e.yaml", {"kind": "ConfigMap"}), bundle(tmp_path / "o.yaml", {"kind": "Pod"})
+    assert run(empty, other, "--matrix").output == (
+        f"error: {empty}, {other}: hold no {CIT} and no {CPREF}; --matrix pairs each {CIT} with each {CPREF} of the "
+        "files named, so they must hold both (a build's all-bundle does)\n")
+
+
+def test_list_rules_describes_every_rule_in_the_order_they_run():
+    text = list_rules()
+    heads = [line for line in text.splitlines() if line and not line.startswith(" ")]
+    assert heads == [f"{rule.id}: {rule.summary}" for rule in CHECKS.values()]
+    assert heads[0] == "schema: Every object matches the CRD schema of its kind in the KubeVirt release judged by."
+    assert text.endswith("\n") and not text.endswith("\n\n")
+    result = run("--list-rules", "--format", "json")
+    assert [r["id"] for r in json.loads(result.output)["rules"]] == list(CHECKS)
+    assert run("--list-rules").output == text
