@@ -7,6 +7,10 @@ JSON-patch operations of its first kind, one JSON line each where it fits the
 width and a YAML block where it does not; comment lines say why, within the
 width. ``component_files`` writes a
 component per release, the newest one with no patch, and the tree's README.
+
+Private helpers, tested on purpose: the texts of a patch (_flow, _op_text, _delete_text, _comment,
+_patch_text) have widths, escapes and values that no release's real differences reach, so each is
+pinned here by itself.
 """
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ The templates are the catalog's first, then the built-in ones
 (``template_dirs``); a vendor template is given every value the built-in one is,
 and a template that is missing, does not compile or fails is an InputError
 naming it, and the line where it can.
+
+Private class, used on purpose: _Kustomizations is the one place the tree's templates are found, and
+a missing or broken template is told through it without a whole build.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ Plain values and hand-made objects, no build: `same` tells ``1`` from ``True`` a
 ``1.0`` as a document does, `diff` follows mappings and replaces everything else
 whole, an `Op` is written as RFC 6902 and RFC 6901 write it, and `_Documents.ops`
 reads the operations off an object whose templates write it as given.
+
+Private class, tested on purpose: _Documents.ops is where an object's operations are read off its
+rendered document, and a template that adds to an object is a case the built-in catalog does not
+have.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ once per group of releases that answer every question alike. These tests pin the
 pieces of that shortcut on the KubeVirt schemas citgen ships: which releases lack
 a field, the dated walk against asking every key, the shape objects share, and
 what one answer of for_release comes to.
+
+Private helpers, tested on purpose: _lacking, _dated_sets and the shapes are the shortcut's pieces;
+a whole build shows only that their sum is right, these show each is.
 """
 
 from __future__ import annotations

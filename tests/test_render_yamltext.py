@@ -1,4 +1,8 @@
-"""The renderer's direct YAML dumping writes exactly what PyYAML's own dump writes."""
+"""The renderer's direct YAML dumping writes exactly what PyYAML's own dump writes.
+
+Private helper, tested on purpose: _dump is the one dump under both filters, compared here with
+PyYAML's own on data no template passes.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@ given, the width the emitter folds at, and what goes to PyYAML's own dump instea
 
 Strings of one word (``x`` repeated) show a boundary plainly: a string that fits stays on its
 key's line, one that does not is moved to a folded block of its own.
+
+Private helpers, tested on purpose: the boundaries of _block_ok and _folding_ok are single
+characters and columns, which only a direct call can place exactly.
 """
 
 from __future__ import annotations

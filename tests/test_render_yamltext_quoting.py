@@ -4,6 +4,9 @@ module falls back to it.
 
 Every case is pinned as exact text; where it matters, the text is also read back (with both
 PyYAML's pure-Python loader and libyaml's) to the value that went in.
+
+Private helper, tested on purpose: _escaped is asked about every character, most of which no catalog
+value holds.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ say what was left out; ``read_checked`` reads a file first. ``validator_for`` an
 ``quick_check_for`` are jsonschema's validator and the compiled yes/no check of a
 schema, made once per schema, both checking the catalog's own formats (quantity,
 label-value) and no other.
+
+Private helpers, tested on purpose: _is_quantity and _is_label_value decide what a format check
+sees, including values that are not text, which no schema of the catalog's formats passes them.
 """
 
 from __future__ import annotations
