@@ -96,6 +96,7 @@ def test_templates_compiled_ahead_still_say_what_is_wrong_with_them_when_rendere
 
 
 def test_one_child_serves_the_builds_of_a_process(templates):
+    """Private state, read on purpose: which child a build talked to is seen nowhere else."""
     (templates / "t.j2").write_text("x")
     with rendering() as first:
         render_one([templates], "t.j2", {})
@@ -112,6 +113,7 @@ def test_a_build_sees_the_templates_as_they_are_when_it_begins(templates):
 
 
 def test_a_child_that_went_past_a_bound_is_replaced_by_the_next_build(templates, monkeypatch):
+    """Private state, read on purpose: that the build let go of its child is seen nowhere else."""
     monkeypatch.setenv("CITGEN_TEMPLATE_SECONDS", "0.2")
     (templates / "slow.j2").write_text("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}"
                                        "{% endfor %}")
@@ -124,6 +126,7 @@ def test_a_child_that_went_past_a_bound_is_replaced_by_the_next_build(templates,
 
 
 def test_a_build_that_stops_reading_leaves_no_answers_to_the_next(templates):
+    """A request sent by hand (private, on purpose): no public call stops reading half-way but an error."""
     (templates / "t.j2").write_text("{{ n }}")
     with pytest.raises(RuntimeError), rendering() as session:
         session._ready().send("render", (str(templates),), "templates/", (Job("t.j2", {"n": 1}),))
