@@ -1,0 +1,101 @@
+"""generator/tools/refs/rules/kind.py: a kind KubeVirt's matcher refuses, or a kind the target does not ship the name as.
+
+KubeVirt reads the singular or plural of its family's two kinds in any case, or no kind;
+the finding for anything else says why it is refused: kubectl's short name (of this family
+or the other), a kind qualified by its API group, a kind of the other family, or none of
+these. A name shipped only as the other kind of its family says which to name instead.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.problems import Location
+from generator.tools.refs.model import Definition
+from generator.tools.refs.rules import kind
+from generator.tools.refs.rules.kind import SHORT_NAMES, why
+from tests.refrules import CIT, CPREF, NIT, NPREF, findings, made, obj, ref
+
+TARGET = made(obj(CPREF, "fedora"), obj(CIT, "u1.small"), obj(NIT, "n1.ns"))
+AT = "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'fedora'"
+
+
+def of_kind(family: str, name: str | None, written: str | None) -> list[str]:
+    return findings(kind, ref(family, name, written), target=TARGET)
+
+
+def test_a_short_name_of_the_family_says_which_kind_to_write():
+    assert kind.ID == "kind"
+    assert of_kind("preference", "fedora", "vmcp") == [
+        f"{AT} by kind 'vmcp', which KubeVirt does not accept: 'vmcp' is kubectl's short name for "
+        "VirtualMachineClusterPreference; write VirtualMachineClusterPreference [kind]"]
+
+
+@pytest.mark.parametrize("written, meant", [("VMCPS", CPREF), ("vmp", NPREF), ("vmprefs", NPREF),
+                                            ("vmclusterinstancetype", CIT), ("vmfs", NIT)])
+def test_every_short_name_in_any_case_is_kubectl_s(written: str, meant: str):
+    assert SHORT_NAMES[written.lower()] == meant
+    assert why("preference" if "Preference" in meant else "instancetype", written) == (
+        f"'{written}' is kubectl's short name for {meant}; write {meant}")
+
+
+def test_a_short_name_of_the_other_family_says_so():
+    assert why("preference", "vmf") == "'vmf' is kubectl's short name for VirtualMachineInstancetype, a kind of the " \
+                                       "other family"
+
+
+def test_a_kind_qualified_by_its_group_is_told_to_drop_it():
+    assert why("preference", "virtualmachinepreferences.instancetype.kubevirt.io") == (
+        "'virtualmachinepreferences.instancetype.kubevirt.io' is qualified by its API group, which KubeVirt does not "
+        "read; write VirtualMachinePreference")
+    assert why("preference", "Pod.instancetype.kubevirt.io").startswith("KubeVirt reads ")
+
+
+def test_a_kind_of_the_other_family_names_this_family_s_two():
+    assert why("preference", "VirtualMachineInstancetypes") == (
+        "VirtualMachineInstancetype is a kind of the other family; a preference is a VirtualMachineClusterPreference "
+        "or a VirtualMachinePreference")
+    assert why("instancetype", "virtualmachineclusterpreference").startswith(
+        "VirtualMachineClusterPreference is a kind of the other family; ")
+
+
+def test_any_other_kind_is_what_kubevirt_fails_the_vm_with():
+    assert of_kind("instancetype", "u1.small", "Pod") == [
+        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.small' by kind 'Pod', "
+        "which KubeVirt does not accept: KubeVirt reads VirtualMachineClusterInstancetype or "
+        "VirtualMachineInstancetype (either in any case, singular or plural), or no kind for the cluster kind; it "
+        "fails the VirtualMachine with 'got unexpected kind in InstancetypeMatcher: Pod' [kind]"]
+
+
+@pytest.mark.parametrize("written", [None, "", "VirtualMachineClusterPreference", "virtualmachineclusterpreferences"])
+def test_the_kinds_kubevirt_reads_say_nothing(written: str | None):
+    assert of_kind("preference", "fedora", written) == []
+
+
+def test_a_name_that_cannot_be_known_says_nothing_whatever_its_kind():
+    assert of_kind("preference", None, "vmcp") == []
+
+
+def test_a_name_shipped_only_as_the_cluster_kind_is_told_to_name_it_or_leave_the_kind_out():
+    assert of_kind("preference", "fedora", NPREF) == [
+        f"{AT} as a VirtualMachinePreference, which bundle shipped.yaml ships only as a VirtualMachineClusterPreference "
+        "and no manifest read defines in its namespace; name the kind VirtualMachineClusterPreference (or leave the "
+        "kind out) [kind]"]
+
+
+def test_a_name_shipped_only_as_the_namespaced_kind_is_told_to_name_that():
+    assert of_kind("instancetype", "n1.ns", None) == [
+        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'n1.ns' as a "
+        "VirtualMachineClusterInstancetype, which bundle shipped.yaml ships only as a VirtualMachineInstancetype and "
+        "no manifest read defines; name the kind VirtualMachineInstancetype [kind]"]
+
+
+def test_a_namespaced_object_defined_beside_the_vm_resolves_it():
+    beside = Definition("preference", NPREF, "fedora", "vms", Location("vm.yaml", 20))
+    assert findings(kind, ref("preference", "fedora", NPREF), target=TARGET, definitions=(beside,)) == []
+
+
+def test_of_two_references_only_the_refused_one_is_reported():
+    said = findings(kind, ref("preference", "fedora", "vmcp", line=3), ref("instancetype", "u1.small", line=4),
+                    target=TARGET)
+    assert [line.split(":")[1] for line in said] == ["3"]
