@@ -1,0 +1,83 @@
+"""generator/tools/refs/stream.py: a YAML stream as the units ``citgen refs`` reads one at a time.
+
+Each document is a unit, and each item of a List document (a mapping whose kind ends in
+``List``, with no anchor or alias) is one, read from its own slice of the text but located
+in the whole file: its line, column, document and path under ``items``. A problem of a
+unit's values comes with the unit, its lines moved to the file's; malformed YAML ends the
+stream with the reader's own words; more documents than the limit is one problem.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.problems import Location
+from generator.source.inputfiles import Limits, limited
+from generator.tools.refs.stream import Unit, units
+
+LIST = "apiVersion: v1\nkind: List\nitems:\n- kind: VM\n  metadata: {name: one}\n- kind: VM\n  metadata:\n    name: two\n"
+
+
+def read(text: str) -> list[tuple[int, tuple, Any] | str]:
+    """Each unit as its document, its path and its data; each problem as the user reads it."""
+    return [(u.doc, u.path, u.data) if isinstance(u, Unit) else str(u) for u in units(text, "f.yaml")]
+
+
+def test_each_document_is_a_unit_in_order():
+    assert read("kind: A\n---\nkind: B\n") == [(0, (), {"kind": "A"}), (1, (), {"kind": "B"})]
+
+
+def test_each_item_of_a_list_is_a_unit_of_its_document():
+    assert read(LIST + "---\nkind: C\n") == [
+        (0, ("items", 0), {"kind": "VM", "metadata": {"name": "one"}}),
+        (0, ("items", 1), {"kind": "VM", "metadata": {"name": "two"}}),
+        (1, (), {"kind": "C"}),
+    ]
+
+
+def test_an_item_is_located_in_the_whole_file():
+    found = [u.locate(("metadata", "name"), "n") for u in units(LIST, "f.yaml")]
+    assert found == [Location("f.yaml", 5, 20, ("items", 0, "metadata", "name"), 0, "n"),
+                     Location("f.yaml", 8, 11, ("items", 1, "metadata", "name"), 0, "n")]
+    assert [u.lines_before for u in units(LIST, "f.yaml")] == [3, 5]
+
+
+def test_any_kind_ending_in_list_is_read_item_by_item_and_an_item_need_not_be_a_mapping():
+    assert read("kind: VMList\nitems:\n- 3\n- {a: 1}\n") == [(0, ("items", 0), 3), (0, ("items", 1), {"a": 1})]
+
+
+def test_a_list_with_an_anchor_and_a_mapping_of_another_kind_are_read_whole():
+    aliased = "kind: List\nitems:\n- &x {a: 1}\n- *x\n"
+    assert read(aliased) == [(0, (), {"kind": "List", "items": [{"a": 1}, {"a": 1}]})]
+    assert read("kind: Other\nitems:\n- {a: 1}\n") == [(0, (), {"kind": "Other", "items": [{"a": 1}]})]
+
+
+def test_a_duplicate_key_in_an_item_comes_with_it_at_the_file_s_lines():
+    text = "kind: List\nitems:\n- kind: VM\n  metadata: {name: one}\n- kind: VM\n  metadata: {name: two}\n  kind: VM\n"
+    second = [u for u in units(text, "f.yaml")][1]
+    assert [str(p) for p in second.problems] == ["f.yaml:7:3: items[1].kind: duplicate key 'kind' (first at line 5)"]
+
+
+def test_a_tag_refused_in_one_document_leaves_the_next_read():
+    found = list(units("a: 1\n---\n!!python/object x\n---\nb: 2\n", "f.yaml"))
+    assert [u.data for u in found] == [{"a": 1}, "x", {"b": 2}]
+    assert [str(p) for p in found[1].problems] == [
+        "f.yaml:3:1: unknown tag '!!python/object'; citgen reads only plain YAML values (tags !!str, !!int, !!float, "
+        "!!bool, !!null, !!map, !!seq)"]
+
+
+def test_malformed_yaml_ends_the_stream_after_the_documents_before_it():
+    assert read("kind: A\n---\nkind: B\nmetadata: {name: [\n") == [
+        (0, (), {"kind": "A"}),
+        "f.yaml:5:1: malformed YAML: did not find expected node content (while parsing a flow node)",
+    ]
+
+
+def test_more_documents_than_the_limit_is_one_problem_where_the_first_too_many_starts():
+    with limited(Limits(max_documents=2)):
+        assert read("kind: A\n---\nkind: B\n---\nkind: C\n---\nkind: D\n") == [
+            (0, (), {"kind": "A"}), (1, (), {"kind": "B"}),
+            "f.yaml:4:1: holds more than 2 YAML documents; raise the limit with `citgen --max-documents N` or "
+            "CITGEN_MAX_DOCUMENTS if the file is right",
+        ]
+        assert len(read(LIST + "---\nkind: B\n")) == 3  # a List's items are one document
