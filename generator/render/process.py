@@ -191,18 +191,22 @@ class Rendering:
         self._child: Child | None = None
 
     def _ready(self) -> Child:
-        """The child, bounded for this build; forked if this process has none, or none alive."""
+        """The child, bounded for this build; forked if this process has none, or none alive.
+
+        BrokenPipeError if a child forked for this build has ended already: reading its
+        answers then says why.
+        """
         global _child
         if self._child is None:
             if _child is not None:
                 try:
                     _child.send("begin", self.limits)
+                    self._child = _child
+                    return _child
                 except BrokenPipeError:  # it ended between builds (killed from outside): not this build's fault
                     _let_go(_child, "ended")
-            if _child is None:
-                _child = Child()
-                _child.send("begin", self.limits)
-            self._child = _child
+            _child = self._child = Child()
+            _child.send("begin", self.limits)
         return self._child
 
     def prepare(self, template_dirs: Sequence[Path]) -> None:
