@@ -1,0 +1,202 @@
+"""generator/render/worker.py: the rendering child's side, spoken to through a real pipe pair in a forked process.
+
+``serve`` answers each job of a batch with a frame (its kind, its length, the text or the
+pickled problems) in order, stops a batch at its first failing job and serves the next,
+begins each build with its own limits, and ends when the parent closes its end, or after a
+template took all the memory it may have (a FATAL frame). ``bound`` sets the processor time
+and address space of one build, never past what the process was given; ``detach`` leaves
+the child holding only the two ends it keeps. render/process.py's tests speak to the same
+child through its parent's side.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+import resource
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from generator.render import worker
+from generator.render.limits import Limits
+from generator.render.worker import FATAL, HEADER, LENGTH, PROBLEMS, TEXT, Job, bound, detach
+
+WHAT = "'u1.large' as VirtualMachineInstancetype"
+
+
+class Child:
+    """A forked process running ``serve`` on one end of each of two pipes; the test holds the other ends."""
+
+    def __init__(self) -> None:
+        requests_read, self.requests = os.pipe()
+        self.answers, answers_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the child
+            os.close(self.requests)
+            os.close(self.answers)
+            try:
+                worker.serve(requests_read, answers_write)
+            finally:
+                os._exit(0)
+        os.close(requests_read)
+        os.close(answers_write)
+        self.reader = os.fdopen(self.answers, "rb")
+
+    def send(self, *message: Any) -> None:
+        data = pickle.dumps(message)
+        os.write(self.requests, LENGTH.pack(len(data)) + data)
+
+    def frame(self) -> tuple[bytes, Any]:
+        """The next answer: its kind, and the text or the problems as the user reads them."""
+        kind, length = HEADER.unpack(self.reader.read(HEADER.size))
+        payload = self.reader.read(length)
+        return kind, payload.decode() if kind == TEXT else [str(p) for p in pickle.loads(payload)]
+
+    def end(self) -> int:
+        """Close the requests' end and wait: the child's exit status."""
+        os.close(self.requests)
+        _, status = os.waitpid(self.pid, 0)
+        self.reader.close()
+        return os.waitstatus_to_exitcode(status)
+
+    def ended(self) -> bool:
+        return os.waitpid(self.pid, os.WNOHANG)[0] == self.pid
+
+
+@pytest.fixture
+def child() -> Iterator[Child]:
+    served = Child()
+    yield served
+    if not served.reader.closed:
+        served.end()
+
+
+@pytest.fixture
+def templates(tmp_path: Path) -> tuple[str, ...]:
+    for name, source in {"a.j2": "a {{ n }}", "b.j2": "b {{ n }}\n", "bad.j2": "{{ nothing.at }}",
+                         "broken.j2": "{% if %}"}.items():
+        (tmp_path / name).write_text(source)
+    return (str(tmp_path),)
+
+
+def test_a_batch_is_answered_a_frame_per_job_in_order(child: Child, templates: tuple[str, ...]):
+    child.send("render", templates, "templates/", [Job("a.j2", {"n": 1}), Job("b.j2", {"n": 2}),
+                                                   Job("a.j2", {"n": 3})])
+    assert [child.frame() for _ in range(3)] == [(TEXT, "a 1"), (TEXT, "b 2\n"), (TEXT, "a 3")]
+    assert child.end() == 0
+
+
+def test_a_batch_stops_at_its_first_failing_job_and_the_next_batch_is_served(child: Child,
+                                                                          templates: tuple[str, ...]):
+    child.send("render", templates, "templates/", [Job("a.j2", {"n": 1}), Job("nope.j2", {}), Job("a.j2", {"n": 2})])
+    child.send("render", templates, "t/", [Job("b.j2", {"n": 3})])
+    assert [child.frame() for _ in range(3)] == [
+        (TEXT, "a 1"), (PROBLEMS, ["templates/nope.j2: template not found"]), (TEXT, "b 3\n")]
+    assert child.end() == 0
+
+
+def test_a_template_s_mistake_is_named_with_what_was_rendered(child: Child, templates: tuple[str, ...]):
+    child.send("render", templates, "templates/", [Job("broken.j2", {}, WHAT)])
+    assert child.frame() == (PROBLEMS, [
+        "templates/broken.j2:1: template syntax error: Expected an expression, got 'end of statement block'"])
+
+
+def test_compiling_ahead_answers_nothing_and_a_broken_template_is_still_named_when_rendered(
+        child: Child, templates: tuple[str, ...]):
+    child.send("compile", templates)
+    child.send("render", templates, "templates/", [Job("a.j2", {"n": 0}), Job("broken.j2", {})])
+    assert child.frame() == (TEXT, "a 0")
+    assert child.frame()[0] == PROBLEMS
+
+
+def test_text_that_is_no_utf_8_keeps_its_surrogates(child: Child, templates: tuple[str, ...]):
+    child.send("render", templates, "templates/", [Job("a.j2", {"n": "\udc80"})])
+    kind, length = HEADER.unpack(child.reader.read(HEADER.size))
+    assert (kind, child.reader.read(length)) == (TEXT, "a \udc80".encode("utf-8", "surrogatepass"))
+
+
+def test_a_template_that_takes_all_its_memory_ends_the_child(child: Child, templates: tuple[str, ...],
+                                                            tmp_path: Path):
+    (tmp_path / "huge.j2").write_text("{{ 'x' * 1000000000 }}")
+    child.send("begin", Limits(memory=64))
+    child.send("render", templates, "templates/", [Job("huge.j2", {}, WHAT), Job("a.j2", {"n": 1})])
+    assert child.frame() == (FATAL, [
+        f"templates/huge.j2:1: template exceeded a limit: rendering {WHAT} took more than 64 MiB of memory (set "
+        "CITGEN_TEMPLATE_MAX_MEMORY to raise the limit)"])
+    assert child.reader.read() == b""  # the batch's next job is not rendered: the child has ended
+    assert child.end() == 0
+
+
+def in_a_child(body: Callable[[], Any]) -> Any:
+    """``body()`` run in a forked process (whose limits it may change), and what it returned."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.close(read)
+        try:
+            os.write(write, pickle.dumps(body()))
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as answer:
+        data = answer.read()
+    os.waitpid(pid, 0)
+    return pickle.loads(data)
+
+
+def test_bound_limits_processor_time_from_now_and_address_space_past_what_is_held():
+    def bounded() -> tuple[float, tuple[int, int], int, tuple[int, int]]:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        bound(Limits(total_seconds=0.2, memory=100))
+        with open("/proc/self/statm", "rb") as statm:
+            space = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        return (usage.ru_utime + usage.ru_stime, resource.getrlimit(resource.RLIMIT_CPU), space,
+                resource.getrlimit(resource.RLIMIT_AS))
+
+    used, cpu, space, address = in_a_child(bounded)
+    assert cpu[0] in (math.ceil(used + 0.2) + 1, math.ceil(used + 0.2) + 2)  # whole seconds, a second to spare
+    assert abs(address[0] - (space + 100 * 1024 * 1024)) < 8 * 1024 * 1024
+    assert (cpu[1], address[1]) == resource.getrlimit(resource.RLIMIT_CPU)[1:] + resource.getrlimit(
+        resource.RLIMIT_AS)[1:]
+
+
+def test_a_later_build_may_loosen_an_earlier_one_s_bound_but_never_past_what_the_process_was_given():
+    def two_builds() -> tuple[int, int]:
+        resource.setrlimit(resource.RLIMIT_CPU, (30, resource.getrlimit(resource.RLIMIT_CPU)[1]))
+        bound(Limits(total_seconds=0.2))
+        tight = resource.getrlimit(resource.RLIMIT_CPU)[0]
+        bound(Limits(total_seconds=1000))
+        return tight, resource.getrlimit(resource.RLIMIT_CPU)[0]
+
+    tight, loose = in_a_child(two_builds)
+    assert tight < 5 and loose == 30
+
+
+def test_detach_keeps_only_the_two_ends_and_points_the_standard_files_at_dev_null(tmp_path: Path):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.close(read)
+        try:
+            opened = [os.open(tmp_path / name, os.O_CREAT | os.O_RDWR) for name in ("a", "b", "c")]
+            detach((opened[1], write))
+            still = [name for name, fd in zip("abc", opened) if is_open(fd)]
+            null = os.fstat(0).st_rdev == os.fstat(1).st_rdev == os.fstat(2).st_rdev == os.stat(os.devnull).st_rdev
+            os.write(write, pickle.dumps((still, null)))
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as answer:
+        assert pickle.loads(answer.read()) == (["b"], True)
+    os.waitpid(pid, 0)
+
+
+def is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
