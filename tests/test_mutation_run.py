@@ -26,7 +26,7 @@ spec.loader.exec_module(run)
 
 #: Modules of the scope that no test file is named after yet: `make mutate` reports each as an error.
 STILL_WITHOUT = {f"generator/{name}" for name in (
-    "model.py", "pipeline.py",
+    "pipeline.py",
 )}
 
 
