@@ -25,9 +25,7 @@ spec.loader.exec_module(run)
 
 
 #: Modules of the scope that no test file is named after yet: `make mutate` reports each as an error.
-STILL_WITHOUT = {f"generator/{name}" for name in (
-    "pipeline.py",
-)}
+STILL_WITHOUT: set[str] = set()  # none left (issue 34, item 5): a new module comes with its test file
 
 
 @pytest.mark.parametrize("module, stem", [
