@@ -95,7 +95,8 @@ def test_equal_bundles_exit_0_in_every_format(tmp_path: Path):
     old, _ = pair(tmp_path)
     assert (run(old, old).exit_code, run(old, old).output) == (0, f"no differences between {old} and {old}\n")
     markdown = run(old, old, "--format", "markdown")
-    assert (markdown.exit_code, markdown.output) == (0, "### Catalog changes\n\nNo objects were added, removed or changed.\n")
+    assert (markdown.exit_code, markdown.output) == (
+        0, "### Catalog changes\n\nNo objects were added, removed or changed.\n")
     report = json.loads(run(old, old, "--format", "json").output)
     assert (report["exitCode"], report["equal"], report["counts"]) == (
         0, True, {"added": 0, "changed": 0, "newlyDeprecated": 0, "removed": 0})

@@ -49,7 +49,8 @@ def test_json_names_the_directory_and_the_files_and_repeats_the_lines(tmp_path: 
     files = [str(target / "catalog.yaml"), str(target / "overlay.yaml")]
     assert (report["command"], report["exitCode"], report["ok"]) == ("init", 0, True)
     assert (report["directory"], report["files"]) == (str(target), files)
-    assert report["outputs"] == [f"wrote {files[0]}", f"wrote {files[1]}", f"build it with: citgen build --catalog {target}"]
+    assert report["outputs"] == [f"wrote {files[0]}", f"wrote {files[1]}",
+                                 f"build it with: citgen build --catalog {target}"]
     assert report["problems"] == [] and report["counts"] == {}
 
 

@@ -67,7 +67,8 @@ def test_a_missing_path_and_a_link_to_nothing_are_refused(tmp_path: Path):
     (tmp_path / "link").symlink_to(tmp_path / "nothing")
     result = run("import", tmp_path / "link", "--out", tmp_path / "out")
     assert (result.exit_code, result.output) == (2, (
-        f"error: {tmp_path / 'link'}: is a symbolic link that points nowhere: '{tmp_path / 'nothing'}' does not exist\n"))
+        f"error: {tmp_path / 'link'}: is a symbolic link that points nowhere: '{tmp_path / 'nothing'}' does not "
+        "exist\n"))
 
 
 def test_a_folder_of_two_patches_writes_one_schema_per_minor_and_the_index(tmp_path: Path):

@@ -46,7 +46,8 @@ def test_without_the_flag_the_catalog_is_not_read(monkeypatch):
     monkeypatch.setattr("generator.cli.version.builtin_catalog", unread)
     result = CliRunner().invoke(main, ["--help"])
     assert result.exit_code == 0
-    assert " ".join(result.output.split()).count("--version Show citgen's version and the built-in catalog's version,") == 1
+    shown = " ".join(result.output.split())
+    assert shown.count("--version Show citgen's version and the built-in catalog's version, and exit.") == 1
 
 
 def test_a_missing_built_in_catalog_is_one_error_and_exit_code_two(monkeypatch):

@@ -40,7 +40,8 @@ def test_a_file_with_no_places_strings_or_whole_mappings_is_accepted(text: str):
 
 
 def test_the_file_holds_names_and_nothing_else():
-    assert of_config("names: []\nplaces: []\n") == ["refs.yaml:2:1: places: unknown key 'places'; expected one of: names"]
+    assert of_config("names: []\nplaces: []\n") == [
+        "refs.yaml:2:1: places: unknown key 'places'; expected one of: names"]
     assert of_config("names: x\n") == ["refs.yaml:1:8: names: expected a list, got 'x'"]
 
 

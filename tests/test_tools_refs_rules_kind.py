@@ -1,4 +1,4 @@
-"""generator/tools/refs/rules/kind.py: a kind KubeVirt's matcher refuses, or a kind the target does not ship the name as.
+"""generator/tools/refs/rules/kind.py: a kind KubeVirt's matcher refuses, or one the target does not ship a name as.
 
 KubeVirt reads the singular or plural of its family's two kinds in any case, or no kind;
 the finding for anything else says why it is refused: kubectl's short name (of this family
@@ -78,9 +78,9 @@ def test_a_name_that_cannot_be_known_says_nothing_whatever_its_kind():
 
 def test_a_name_shipped_only_as_the_cluster_kind_is_told_to_name_it_or_leave_the_kind_out():
     assert of_kind("preference", "fedora", NPREF) == [
-        f"{AT} as a VirtualMachinePreference, which bundle shipped.yaml ships only as a VirtualMachineClusterPreference "
-        "and no manifest read defines in its namespace; name the kind VirtualMachineClusterPreference (or leave the "
-        "kind out) [kind]"]
+        f"{AT} as a VirtualMachinePreference, which bundle shipped.yaml ships only as a "
+        "VirtualMachineClusterPreference and no manifest read defines in its namespace; name the kind "
+        "VirtualMachineClusterPreference (or leave the kind out) [kind]"]
 
 
 def test_a_name_shipped_only_as_the_namespaced_kind_is_told_to_name_that():

@@ -1,4 +1,4 @@
-"""generator/tools/refs/rules/release.py: a name the catalog has but its build for the KubeVirt release given leaves out.
+"""generator/tools/refs/rules/release.py: a name the catalog has and its build for a KubeVirt release leaves out.
 
 The finding names the field that made the build leave the object out and the release
 that brought it, or says no release citgen knows has it; a name the build has, a kind

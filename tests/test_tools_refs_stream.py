@@ -15,7 +15,8 @@ from generator.problems import Location
 from generator.source.inputfiles import Limits, limited
 from generator.tools.refs.stream import Unit, units
 
-LIST = "apiVersion: v1\nkind: List\nitems:\n- kind: VM\n  metadata: {name: one}\n- kind: VM\n  metadata:\n    name: two\n"
+LIST = ("apiVersion: v1\nkind: List\nitems:\n- kind: VM\n  metadata: {name: one}\n"
+        "- kind: VM\n  metadata:\n    name: two\n")
 
 
 def read(text: str) -> list[tuple[int, tuple, Any] | str]:

@@ -113,8 +113,9 @@ def test_a_lifecycle_reads_with_empty_text_for_what_it_lacks():
 def test_refused_pairs_keep_each_message_once_by_preference():
     results = [PairResult("a", "p", True), PairResult("b", "p", False, "too small", "cpu"),
                PairResult("c", "q", False, "too small", "cpu"), PairResult("d", "q", False, "arch", "architecture")]
-    assert fit_record(results) == {"messages": ["too small", "arch"],
-                                   "refused": {"p": {"b": [0, "cpu"]}, "q": {"c": [0, "cpu"], "d": [1, "architecture"]}}}
+    assert fit_record(results) == {
+        "messages": ["too small", "arch"],
+        "refused": {"p": {"b": [0, "cpu"]}, "q": {"c": [0, "cpu"], "d": [1, "architecture"]}}}
     assert fit_record([]) == {"messages": [], "refused": {}}
 
 
@@ -143,7 +144,8 @@ def test_the_sizes_of_two_matrices_are_merged_in_one_order_smallest_first():
 def test_the_data_holds_the_series_built_and_names_the_vendor_and_version():
     build = default_build()
     data = catalog_data(build.catalog, "v9.9.9", build.objects, [])
-    assert (data["vendor"], data["version"], data["labelPrefix"]) == ("kubevirt.io", "v9.9.9", "instancetype.kubevirt.io/")
+    assert (data["vendor"], data["version"], data["labelPrefix"]) == (
+        "kubevirt.io", "v9.9.9", "instancetype.kubevirt.io/")
     assert data["kinds"] == {"instancetype": "VirtualMachineClusterInstancetype",
                              "preference": "VirtualMachineClusterPreference"}
     assert [s["name"] for s in data["series"]] == ["cx1", "d1", "m1", "n1", "o1", "rt1", "u1"]  # no GPU device: no gn1
