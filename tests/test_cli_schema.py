@@ -46,6 +46,8 @@ def test_the_default_out_is_the_package_s_schemas():
     ("openapi.json", SWAGGER_ERROR),
     ("v1.8.4.yaml", SWAGGER_ERROR),
     ("1.8.4.json", SWAGGER_ERROR),
+    ("vendor.json", SWAGGER_ERROR),
+    ("v.json", SWAGGER_ERROR),
 ])
 def test_a_file_named_after_a_release_tag_is_a_release_file_and_any_other_an_openapi_document(
         tmp_path: Path, name: str, message: str):

@@ -55,8 +55,9 @@ def test_a_kind_of_the_other_family_names_this_family_s_two():
     assert why("preference", "VirtualMachineInstancetypes") == (
         "VirtualMachineInstancetype is a kind of the other family; a preference is a VirtualMachineClusterPreference "
         "or a VirtualMachinePreference")
-    assert why("instancetype", "virtualmachineclusterpreference").startswith(
-        "VirtualMachineClusterPreference is a kind of the other family; ")
+    assert why("instancetype", "virtualmachineclusterpreference") == (
+        "VirtualMachineClusterPreference is a kind of the other family; an instancetype is a "
+        "VirtualMachineClusterInstancetype or a VirtualMachineInstancetype")
 
 
 def test_any_other_kind_is_what_kubevirt_fails_the_vm_with():

@@ -54,6 +54,10 @@ def test_one_point_per_instancetype_that_is_no_variant_linked_and_titled():
         ("x1.big", "x1.big: 4 vCPUs, 512Mi")]
 
 
+def test_one_instancetype_is_told_in_the_singular():
+    assert "Log-scaled scatter plot of 1 instancetype of 2 series;" in chart(SERIES, [POINTS[0]])
+
+
 def test_the_catalog_s_series_come_first_in_order_then_the_others_by_name():
     svg = chart(SERIES, POINTS + [point("a1.tiny", 2, GIB, "1Gi")])
     assert re.findall(r'data-series="([^"]+)" fill="([^"]+)"', svg) == [

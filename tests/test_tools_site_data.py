@@ -41,7 +41,8 @@ def without_spec(record: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("value, text", [(None, ""), (2 * GIB, "2Gi"), (512 * 1024**2, "512Mi"), (1024**4, "1Ti"),
-                                         (1536, "1536"), (2048, "2Ki"), (1000, "1000"), (3 * GIB // 2, "1536Mi")])
+                                         (1536, "1536"), (2048, "2Ki"), (1000, "1000"), (3 * GIB // 2, "1536Mi"),
+                                         (0, "0")])
 def test_a_quantity_reads_in_the_largest_unit_that_divides_it(value: int | None, text: str):
     assert quantity(value) == text
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import stat
 from pathlib import Path
 
@@ -54,5 +55,5 @@ def import_command(path: Path, out_dir: Path, kubevirt_version: str | None) -> R
 
 
 def _is_release_file(path: Path) -> bool:
-    """A release file's name is its tag (v1.8.4.json); swagger.json is not one."""
-    return path.name.startswith("v") and path.suffix == ".json" and path.name != "swagger.json"
+    """A release file's name is its tag (v1.8.4.json); swagger.json or vendor.json is not one."""
+    return re.fullmatch(r"v[0-9][^/]*\.json", path.name) is not None

@@ -152,7 +152,8 @@ def chart(series: Sequence[Mapping[str, Any]], instancetypes: Sequence[Mapping[s
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" '
            f'role="img" aria-labelledby="chart-title chart-desc">',
            '<title id="chart-title">vCPUs against memory, every instancetype</title>',
-           f'<desc id="chart-desc">Log-scaled scatter plot of {len(points)} instancetypes of {len(order)} '
+           f'<desc id="chart-desc">Log-scaled scatter plot of {len(points)} instancetype'
+           f'{"" if len(points) == 1 else "s"} of {len(order)} '
            'series; each series has its own colour and mark.</desc>']
     out += _grid(scale) + _axes(scale) + _marks(scale, points, order)
     out.append("</svg>")

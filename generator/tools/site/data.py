@@ -40,6 +40,8 @@ def quantity(value: int | None) -> str:
     """Bytes as the largest binary unit that divides them (``2Gi``, ``512Mi``), as the labels read."""
     if value is None:
         return ""
+    if value == 0:
+        return "0"
     for unit, size in (("Ti", 1024**4), ("Gi", GIB), ("Mi", 1024**2), ("Ki", 1024)):
         if value % size == 0:
             return f"{value // size}{unit}"
