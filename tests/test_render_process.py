@@ -130,7 +130,7 @@ def test_a_build_that_stops_reading_leaves_no_answers_to_the_next(templates):
     (templates / "t.j2").write_text("{{ n }}")
     with pytest.raises(RuntimeError), rendering() as session:
         session._ready().send("render", (str(templates),), "templates/", (Job("t.j2", {"n": 1}),))
-        session.owed = 1
+        session.owing = True
         raise RuntimeError("the parent gave up")
     assert render_one([templates], "t.j2", {"n": 2}) == "2"
 
@@ -262,3 +262,146 @@ def test_a_child_killed_by_its_processor_limit_is_reported_as_that_limit(templat
     assert message == (f"templates/t.j2: template exceeded a limit: rendering {WHAT} went past 60 seconds of "
                        "processor time, what all of a build's renderings may take (set CITGEN_TEMPLATE_TOTAL_SECONDS "
                        "to raise the limit)")
+
+
+# --------------------------------------------------------------------------- the child's life
+
+
+def in_a_forked_process(check) -> int:
+    """Run ``check`` in a process of its own: its exit status, 0 when ``check`` returned True."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the forked process
+        try:
+            os._exit(0 if check() else 1)
+        except BaseException:
+            os._exit(2)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def test_nothing_to_render_is_rendered_without_a_child(templates, monkeypatch):
+    """Private state, read on purpose: that no child was forked is seen nowhere else."""
+    monkeypatch.setattr(process, "_child", None)
+    assert render([templates], []) == []
+    assert process._child is None
+
+
+def test_a_relative_template_folder_is_found_from_the_parent_s_working_directory(tmp_path, monkeypatch):
+    (tmp_path / "t.j2").write_text("first")
+    render_one([tmp_path], "t.j2", {})  # the child is forked before the working directory changes
+    (tmp_path / "here").mkdir()
+    (tmp_path / "here" / "t.j2").write_text("from here")
+    monkeypatch.chdir(tmp_path)
+    assert render_one([Path("here")], "t.j2", {}) == "from here"
+
+
+def test_a_relative_template_folder_in_a_deleted_working_directory_is_refused(tmp_path):
+    def check() -> bool:
+        gone = tmp_path / "gone"
+        gone.mkdir()
+        os.chdir(gone)
+        gone.rmdir()
+        try:
+            render_one([Path("templates")], "t.j2", {})
+        except InputError as exc:
+            return [str(p) for p in exc.problems] == [
+                "templates: a relative template folder, but the working directory cannot be used (it was deleted)"]
+        return False
+
+    assert in_a_forked_process(check) == 0
+
+
+def test_a_process_whose_standard_streams_are_closed_gets_pipes_past_them():
+    """Private helper, on purpose: which descriptors a pipe takes is seen nowhere else."""
+    def check() -> bool:
+        for fd in (0, 1, 2):
+            os.close(fd)
+        return min(process._pipe() + process._pipe()) > 2
+
+    assert in_a_forked_process(check) == 0
+
+
+def test_a_forked_process_closes_its_parent_s_pipes_to_the_child(templates):
+    """Private state, read on purpose: the pipes a forked process inherited are not seen otherwise."""
+    (templates / "t.j2").write_text("x")
+    render_one([templates], "t.j2", {})
+    inherited = (process._child.requests, process._child.answers)
+
+    def check() -> bool:
+        closed = 0
+        for fd in inherited:
+            try:
+                os.fstat(fd)
+            except OSError:
+                closed += 1
+        return closed == 2
+
+    assert in_a_forked_process(check) == 0
+
+
+def test_a_child_killed_between_builds_is_replaced_by_the_next(templates):
+    """Private state, read on purpose: the child's process id."""
+    (templates / "t.j2").write_text("{{ n }}")
+    assert render_one([templates], "t.j2", {"n": 1}) == "1"
+    killed = process._child.pid
+    os.kill(killed, signal.SIGKILL)
+    time.sleep(0.05)
+    assert render_one([templates], "t.j2", {"n": 2}) == "2"
+    assert process._child.pid != killed
+
+
+@pytest.mark.parametrize("serve, how", [
+    (lambda *args: None, "exit status 0"),
+    (lambda *args: 1 / 0, "exit status 1"),
+    (lambda *args: os.kill(os.getpid(), signal.SIGTERM), f"signal {signal.SIGTERM.value}"),
+])
+def test_a_child_that_stops_is_reported_with_how_it_stopped(templates, monkeypatch, serve, how):
+    monkeypatch.setattr(process, "_child", None)
+    monkeypatch.setattr(worker, "serve", serve)
+    message, _ = refused(templates, "x")
+    assert message == f"templates/t.j2: template failed: the rendering process stopped ({how}) while rendering {WHAT}"
+
+
+def test_a_child_that_stops_while_rendering_no_object_says_so(templates, monkeypatch):
+    monkeypatch.setattr(process, "_child", None)
+    monkeypatch.setattr(worker, "serve", lambda *args: os._exit(3))
+    (templates / "t.j2").write_text("x")
+    with pytest.raises(InputError) as raised:
+        render_one([templates], "t.j2", {})
+    assert [str(p) for p in raised.value.problems] == [
+        "templates/t.j2: template failed: the rendering process stopped (exit status 3) while rendering"]
+
+
+def test_a_child_killed_outright_is_reported_as_past_its_processor_time(templates, monkeypatch):
+    monkeypatch.setattr(process, "_child", None)
+    monkeypatch.setattr(worker, "serve", lambda *args: os.kill(os.getpid(), signal.SIGKILL))
+    message, _ = refused(templates, "x")
+    assert message.endswith("went past 60 seconds of processor time, what all of a build's renderings may take "
+                            "(set CITGEN_TEMPLATE_TOTAL_SECONDS to raise the limit)")
+
+
+def test_a_text_of_four_bytes_a_character_at_the_size_limit_comes_back(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_MAX_SIZE", "10")
+    (templates / "t.j2").write_text("{{ '\U0001F600' * 10 }}")
+    assert render_one([templates], "t.j2", {}) == "\U0001F600" * 10
+
+
+def test_a_template_s_problem_is_told_whatever_the_size_limit(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_MAX_SIZE", "1")
+    message, _ = refused(templates, "{{ a_value_nobody_gave }}")
+    assert message == "templates/t.j2:1: undefined value in template: 'a_value_nobody_gave' is undefined"
+
+
+def test_a_text_larger_than_a_pipe_holds_comes_back_whole(templates):
+    (templates / "t.j2").write_text("{{ 'ab' * n }}")
+    assert render_one([templates], "t.j2", {"n": 300_000}) == "ab" * 300_000
+
+
+def test_the_limit_for_all_renderings_is_told_when_it_is_the_nearer_one(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_SECONDS", "5")
+    monkeypatch.setenv("CITGEN_TEMPLATE_TOTAL_SECONDS", "0.3")
+    message, took = refused(templates, "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}"
+                                       "{% endfor %}")
+    assert message == (f"templates/t.j2: template exceeded a limit: rendering {WHAT} went past 0.3 seconds, the "
+                       "time all of a build's renderings may take (set CITGEN_TEMPLATE_TOTAL_SECONDS to raise the "
+                       "limit)")
+    assert took < 0.3 + 1

@@ -110,3 +110,22 @@ def test_a_recursion_error_is_nested_too_deeply(templates) -> None:
     assert str(error.problems[0]) == (
         "templates/t.j2: template exceeded a limit: one rendering nested too deeply (a template or macro that "
         "includes, extends or calls itself without end, or a value nested thousands of levels deep)")
+
+
+def test_a_recursion_error_names_what_was_being_rendered(templates) -> None:
+    env = environment([templates])
+    error = template_error(RecursionError("maximum recursion depth exceeded"), "t.j2", env, "templates/t.j2",
+                           "'u1.large' as VirtualMachineInstancetype")
+    assert str(error.problems[0]).startswith(
+        "templates/t.j2: template exceeded a limit: rendering 'u1.large' as VirtualMachineInstancetype nested too "
+        "deeply (")
+
+
+def test_a_failure_in_a_template_found_by_the_loader_names_its_line(templates) -> None:
+    (templates / "t.j2").write_text("a\nb\n{{ 1 // n }}\n")
+    env = environment([templates])
+    with pytest.raises(ZeroDivisionError) as raised:
+        env.get_template("t.j2").render(n=0)
+    error = template_error(raised.value, "t.j2", env, "templates/t.j2")
+    assert str(error.problems[0]) == (
+        "templates/t.j2:3: template failed: ZeroDivisionError: integer division or modulo by zero")

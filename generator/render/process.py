@@ -92,7 +92,6 @@ class Child:
     def __init__(self) -> None:
         requests, self.requests = _pipe()
         self.answers, answers = _pipe()
-        self.owner = os.getpid()
         self.buffer = bytearray()
         self.pid = os.fork()
         if self.pid == 0:  # the child: serve, and leave without cleanup (nor flushing the parent's streams)
@@ -128,19 +127,14 @@ class Child:
         return taken
 
     def stop(self) -> int:
-        """End the child (it holds nothing worth a clean exit) and reap it: its wait status."""
-        os.close(self.requests)
-        os.close(self.answers)
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:  # pragma: no cover - reaped by someone else
-            return 0
-        return os.waitpid(self.pid, 0)[1]
+        """End the child (it holds nothing worth a clean exit) and reap it: its wait status.
 
-    def ended(self) -> int:
-        """The wait status of a child that closed its end."""
+        One that closed its end has begun to exit already: its status is set, and the
+        signal cannot change it.
+        """
         os.close(self.requests)
         os.close(self.answers)
+        os.kill(self.pid, signal.SIGKILL)
         return os.waitpid(self.pid, 0)[1]
 
 
@@ -172,22 +166,25 @@ def _forget_the_parents_child() -> None:
 os.register_at_fork(after_in_child=_forget_the_parents_child)
 
 
-def _let_go(child: Child, how: str = "stop") -> int:
+def _let_go(child: Child) -> int:
+    """Stop ``child``, which no build will talk to again: its wait status."""
     global _child
-    _child = None
-    return child.stop() if how == "stop" else child.ended()
+    if _child is child:
+        _child = None
+    return child.stop()
 
 
 class Rendering:
     """One build's renderings, as the parent sees them: the limits and the wall time spent.
 
-    Mutable on purpose: it counts the time spent and the answers still owed.
+    Mutable on purpose: it counts the time spent, and knows whether the child still
+    owes answers (the parent stopped reading a batch half-way).
     """
 
     def __init__(self, limits: Limits):
         self.limits = limits
         self.spent = 0.0
-        self.owed = 0
+        self.owing = False
         self._child: Child | None = None
 
     def _ready(self) -> Child:
@@ -204,7 +201,7 @@ class Rendering:
                     self._child = _child
                     return _child
                 except BrokenPipeError:  # it ended between builds (killed from outside): not this build's fault
-                    _let_go(_child, "ended")
+                    _let_go(_child)
             _child = self._child = Child()
             _child.send("begin", self.limits)
         return self._child
@@ -225,12 +222,14 @@ class Rendering:
             self._ready().send("render", _absolute(template_dirs), prefix, tuple(jobs))
         except BrokenPipeError:  # the child ended: reading its answers says why
             pass
-        self.owed += len(jobs)
-        return [self._answer(job, prefix) for job in jobs]
+        self.owing = True
+        texts = [self._answer(job, prefix) for job in jobs]
+        self.owing = False
+        return texts
 
     def end(self) -> None:
-        """A child owing answers (the parent stopped reading) would give them to the next build: end it."""
-        if self._child is not None and self.owed and self._child is _child:
+        """A child owing answers would give them to the next build: end it."""
+        if self._child is not None and self.owing:
             _let_go(self._child)
 
     def _answer(self, job: Job, prefix: str) -> str:
@@ -251,12 +250,11 @@ class Rendering:
         if payload is None:
             self._fail(job, prefix, self._late(job, left))
         if not kind or len(payload) < length:
-            self._fail(job, prefix, self._stopped(job, _let_go(child, "ended")), stopped=False)
-        self.owed -= 1
+            self._fail(job, prefix, self._stopped(job, _let_go(child)))
         if kind != TEXT:
-            self.owed = 0  # the child renders nothing more of this batch
+            self.owing = False  # the child renders nothing more of this batch
             if kind == FATAL:
-                _let_go(child, "ended")
+                _let_go(child)
             raise InputError(pickle.loads(payload))
         text = payload.decode("utf-8", "surrogatepass")
         if len(text) > self.limits.size:
@@ -281,11 +279,10 @@ class Rendering:
         rendering = f"rendering {job.what}" if job.what else "rendering"
         return f"template failed: the rendering process stopped ({how}) while {rendering}"
 
-    def _fail(self, job: Job, prefix: str, message: str, stopped: bool = True) -> NoReturn:
-        if stopped and self._child is _child and self._child is not None:
+    def _fail(self, job: Job, prefix: str, message: str) -> NoReturn:
+        if self._child is _child and self._child is not None:
             _let_go(self._child)
         self._child = None
-        self.owed = 0
         raise InputError.at(Location(prefix + job.template), message)
 
 
