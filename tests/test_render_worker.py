@@ -200,3 +200,77 @@ def is_open(fd: int) -> bool:
     except OSError:
         return False
     return True
+
+
+# --------------------------------------------------------------------------- served in this process
+#
+# The same protocol with ``serve`` called here, so that the functions it runs are seen running by
+# the tests (a forked child's calls are not, which mutation testing needs); each build's bounds are
+# put back as they were after each test.
+
+
+@pytest.fixture
+def limits_put_back(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The processor-time and address-space limits of this process, as they were before the test."""
+    monkeypatch.setattr(worker, "_GIVEN", {})  # private on purpose: what the process was given, read afresh
+    kept = {limit: resource.getrlimit(limit) for limit in (resource.RLIMIT_CPU, resource.RLIMIT_AS)}
+    yield
+    for limit, values in kept.items():
+        resource.setrlimit(limit, values)
+
+
+def served(*requests: tuple) -> list[tuple[bytes, Any]]:
+    """Every frame ``serve`` answers ``requests`` with, served in this process until the requests end."""
+    requests_read, requests_write = os.pipe()
+    answers_read, answers_write = os.pipe()
+    for message in requests:
+        data = pickle.dumps(message)
+        os.write(requests_write, LENGTH.pack(len(data)) + data)
+    os.close(requests_write)
+    worker.serve(requests_read, answers_write)
+    os.close(answers_write)
+    frames = []
+    with os.fdopen(answers_read, "rb") as reader:
+        while head := reader.read(HEADER.size):
+            kind, length = HEADER.unpack(head)
+            payload = reader.read(length)
+            frames.append((kind, payload.decode() if kind == TEXT else [str(p) for p in pickle.loads(payload)]))
+    return frames
+
+
+def test_served_here_two_batches_answer_in_order_the_first_stopping_at_its_failure(
+        limits_put_back: None, templates: tuple[str, ...]):
+    assert served(("begin", Limits()), ("compile", templates),
+                  ("render", templates, "templates/", [Job("a.j2", {"n": 1}), Job("bad.j2", {}, WHAT),
+                                                       Job("a.j2", {"n": 2})]),
+                  ("render", templates, "t/", [Job("b.j2", {"n": 3}), Job("broken.j2", {})])) == [
+        (TEXT, "a 1"),
+        (PROBLEMS, ["templates/bad.j2:1: undefined value in template: 'nothing' is undefined"]),
+        (TEXT, "b 3\n"),
+        (PROBLEMS, ["t/broken.j2:1: template syntax error: Expected an expression, got 'end of statement block'"])]
+
+
+def test_served_here_the_same_value_at_two_indents_is_written_at_each(limits_put_back: None, tmp_path: Path):
+    (tmp_path / "t.j2").write_text("a:{{ v | yaml_block(2) }}\nb:\n  c:{{ v | yaml_block(indent=4) }}\n"
+                                   "d: {{ v.k | yaml_scalar }}\n")
+    value = {"k": "yes"}
+    assert served(("render", (str(tmp_path),), "templates/", [Job("t.j2", {"v": value}),
+                                                              Job("t.j2", {"v": {"k": "no"}})])) == [
+        (TEXT, "a:\n  k: 'yes'\nb:\n  c:\n    k: 'yes'\nd: 'yes'\n"),
+        (TEXT, "a:\n  k: 'no'\nb:\n  c:\n    k: 'no'\nd: 'no'\n")]
+
+
+def test_served_here_a_new_build_reads_its_templates_again(limits_put_back: None, tmp_path: Path):
+    (tmp_path / "t.j2").write_text("before")
+    batch = ("render", (str(tmp_path),), "templates/", [Job("t.j2", {})])
+    first = served(("begin", Limits()), batch)
+    (tmp_path / "t.j2").write_text("after")
+    assert first + served(("begin", Limits()), batch) == [(TEXT, "before"), (TEXT, "after")]
+
+
+def test_served_here_a_build_is_bounded_by_its_own_limits(limits_put_back: None, templates: tuple[str, ...]):
+    served(("begin", Limits(total_seconds=120, memory=4096)))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    soft = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    assert math.ceil(usage.ru_utime + usage.ru_stime + 120) <= soft <= math.ceil(usage.ru_utime + usage.ru_stime
+                                                                                  + 120) + 2
