@@ -324,3 +324,20 @@ def test_a_value_of_a_release_citgen_does_not_know_yet_is_served_as_its_older_sp
     ctx = context(build)
     deltas = release_deltas(ctx, template_dirs(ctx))
     assert [str(d.release) for d in deltas] == RELEASES and deltas[-1].changed == ()
+
+
+def test_an_instancetype_and_a_preference_of_one_name_each_get_their_own_differences(tmp_path: Path):
+    """Two objects of one name, one of each family, that one release changes each its own way: neither takes the
+    other's changes (v1.2 changes cx1.2xlarge, and a preference of Fedora's traits)."""
+    catalog = copy_catalog(tmp_path / "vendor")
+    family = catalog / "preferences" / "fedora.yaml"
+    family.write_text(family.read_text().replace("preferences:\n", (
+        "preferences:\n  cx1.2xlarge:\n    displayName: Fedora, named as an instancetype is\n"
+        "    traits: [arch-amd64, efi-secureboot]\n    description: A preference that shares its name.\n"), 1))
+    build = generate(BuildOptions(catalog=catalog))
+    old = generate(BuildOptions(catalog=catalog, kubevirt=Release(1, 2)))
+    assert not build.problems and not old.problems
+    assert {o.family for o in build.objects if o.name == "cx1.2xlarge"} == {"instancetype", "preference"}
+    [delta] = [d for d in release_deltas(context(build), template_dirs(context(build)))
+               if d.release == Release(1, 2)]
+    assert applied(build, delta) == documents(old)

@@ -73,3 +73,16 @@ def test_an_object_the_manifests_define_comes_before_the_targets_own():
 def test_a_kind_kubevirt_refuses_resolves_nothing():
     found = Resolver(target_objects()).resolve(reference("vmp", "fedora"))
     assert (found.kind, found.resolved) == (None, False)
+
+
+def test_of_two_objects_of_one_kind_and_name_the_first_is_the_one_looked_up():
+    """A dump or a pair of bundles may hold two; the target keeps the first of them, as it says."""
+    from generator.source.documents import BundleDoc
+    from generator.tools.refs.target import Target
+
+    kind = "VirtualMachineClusterPreference"
+    first = {"kind": kind, "metadata": {"name": "fedora"}, "spec": {"preferredCPUTopology": "spread"}}
+    second = {"kind": kind, "metadata": {"name": "fedora"}, "spec": {"preferredCPUTopology": "cores"}}
+    target = Target((BundleDoc("a.yaml", 0, first), BundleDoc("b.yaml", 0, second)), "two bundles")
+    assert target.get(kind, "fedora") is first
+    assert target.names["preference"] == ("fedora",)
