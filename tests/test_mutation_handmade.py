@@ -16,14 +16,14 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "mutation"))
 
 from handmade import BUGS, main  # noqa: E402
-from run import test_files  # noqa: E402
+from run import test_files as own_test_files  # noqa: E402
 
 
 @pytest.mark.parametrize("bug", BUGS, ids=[f"{b.module}: {b.kind}" for b in BUGS])
 def test_each_bug_is_made_in_one_place_of_a_module_that_has_tests(bug):
     assert (REPO / bug.module).read_text().count(bug.old) == 1
     assert bug.new != bug.old
-    assert test_files(bug.module)
+    assert own_test_files(bug.module)
 
 
 def test_the_sample_has_each_kind_of_slip_more_than_once():
