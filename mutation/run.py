@@ -188,8 +188,10 @@ def run_module(copy: Path, module: str, children: int, log: Path) -> ModuleResul
     with log.open("ab") as out:
         out.write(f"\n===== {module} ({', '.join(tests)})\n".encode())
         out.flush()
+        # a session of its own: a mutant that signals its process group (os.kill(0, ...)) stops mutmut's,
+        # and this run reports that module and goes on with the next
         done = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)],
-                              cwd=copy, stdout=out, stderr=subprocess.STDOUT, env=env)
+                              cwd=copy, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     return read_meta(result, copy / "mutants" / f"{module}.meta", done.returncode, log)
 
 
