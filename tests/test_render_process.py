@@ -405,3 +405,39 @@ def test_the_limit_for_all_renderings_is_told_when_it_is_the_nearer_one(template
                        "time all of a build's renderings may take (set CITGEN_TEMPLATE_TOTAL_SECONDS to raise the "
                        "limit)")
     assert took < 0.3 + 1
+
+
+# The same, called in this process: mutation testing links a test to the code it sees the test
+# run, and code run in a forked process is not seen (private helpers, tested on purpose).
+
+
+def test_a_pipe_s_ends_are_past_the_standard_streams():
+    ends = process._pipe()
+    try:
+        assert min(ends) > 2
+    finally:
+        for fd in ends:
+            os.close(fd)
+
+
+def test_a_relative_folder_where_the_working_directory_is_gone_is_refused_naming_it(monkeypatch):
+    def gone() -> str:
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(os, "getcwd", gone)
+    with pytest.raises(InputError) as raised:
+        process._absolute([Path("/abs/templates"), Path("mine/templates")])
+    assert [str(p) for p in raised.value.problems] == [
+        "mine/templates: a relative template folder, but the working directory cannot be used (it was deleted)"]
+
+
+def test_forgetting_the_parent_s_child_closes_both_its_pipes(monkeypatch):
+    requests, answers = os.pipe()
+    inherited = process.Child.__new__(process.Child)
+    inherited.requests, inherited.answers = requests, answers
+    monkeypatch.setattr(process, "_child", inherited)
+    process._forget_the_parents_child()
+    assert process._child is None
+    for fd in (requests, answers):
+        with pytest.raises(OSError):
+            os.fstat(fd)

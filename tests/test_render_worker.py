@@ -274,3 +274,45 @@ def test_served_here_a_build_is_bounded_by_its_own_limits(limits_put_back: None,
     soft = resource.getrlimit(resource.RLIMIT_CPU)[0]
     assert math.ceil(usage.ru_utime + usage.ru_stime + 120) <= soft <= math.ceil(usage.ru_utime + usage.ru_stime
                                                                                   + 120) + 2
+
+
+@pytest.mark.parametrize("name, source, problem", [
+    ("nope.j2", None, "templates/nope.j2: template not found"),
+    ("latin1.j2", b"caf\xe9", "templates/latin1.j2: not UTF-8 text (unexpected end of data at byte 3)"),
+    ("syntax.j2", b"a\n{% if %}", "templates/syntax.j2:2: template syntax error: Expected an expression, got "
+                                  "'end of statement block'"),
+    ("undefined.j2", b"a\nb {{ nothing.at }}", "templates/undefined.j2:2: undefined value in template: "
+                                                "'nothing' is undefined"),
+    ("deep.j2", b"{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}{{ down(0) }}",
+     f"templates/deep.j2:1: template exceeded a limit: rendering {WHAT} nested too deeply (a template or macro "
+     "that includes, extends or calls itself without end, or a value nested thousands of levels deep)"),
+])
+def test_served_here_each_failure_is_one_located_problem(limits_put_back: None, tmp_path: Path, name: str,
+                                                         source: bytes | None, problem: str):
+    if source is not None:
+        (tmp_path / name).write_bytes(source)
+    (tmp_path / "after.j2").write_text("after")
+    assert served(("begin", Limits()), ("compile", (str(tmp_path),)),
+                  ("render", (str(tmp_path),), "templates/", [Job(name, {}, WHAT), Job("after.j2", {})]),
+                  ("render", (str(tmp_path),), "templates/", [Job("after.j2", {})])) == [
+        (PROBLEMS, [problem]), (TEXT, "after")]
+
+
+def test_served_here_text_that_is_no_utf_8_keeps_its_surrogates(limits_put_back: None, tmp_path: Path):
+    (tmp_path / "t.j2").write_text("a {{ n }}")
+    requests_read, requests_write = os.pipe()
+    answers_read, answers_write = os.pipe()
+    data = pickle.dumps(("render", (str(tmp_path),), "templates/", [Job("t.j2", {"n": "\udc80"})]))
+    os.write(requests_write, LENGTH.pack(len(data)) + data)
+    os.close(requests_write)
+    worker.serve(requests_read, answers_write)
+    os.close(answers_write)
+    with os.fdopen(answers_read, "rb") as reader:
+        kind, length = HEADER.unpack(reader.read(HEADER.size))
+        assert (kind, reader.read(length)) == (TEXT, "a \udc80".encode("utf-8", "surrogatepass"))
+
+
+def test_served_here_two_values_alike_but_not_the_same_are_each_written(limits_put_back: None, tmp_path: Path):
+    (tmp_path / "t.j2").write_text("{{ a | yaml_block(2) }}|{{ b | yaml_block(2) }}|{{ a | yaml_block(indent=4) }}")
+    assert served(("render", (str(tmp_path),), "templates/", [Job("t.j2", {"a": {"k": 1}, "b": {"k": 2}})])) == [
+        (TEXT, "\n  k: 1|\n  k: 2|\n    k: 1")]
