@@ -125,14 +125,21 @@ def test_a_child_that_went_past_a_bound_is_replaced_by_the_next_build(templates,
     assert render_one([templates], "t.j2", {}) == "fine"
 
 
-def test_a_build_that_stops_reading_leaves_no_answers_to_the_next(templates):
-    """A request sent by hand (private, on purpose): no public call stops reading half-way but an error."""
+def test_a_build_that_stops_reading_leaves_no_answers_to_the_next(templates, monkeypatch):
+    """Private method, replaced on purpose: only an error in the parent stops reading a batch half-way."""
     (templates / "t.j2").write_text("{{ n }}")
-    with pytest.raises(RuntimeError), rendering() as session:
-        session._ready().send("render", (str(templates),), "templates/", (Job("t.j2", {"n": 1}),))
-        session.owing = True
-        raise RuntimeError("the parent gave up")
-    assert render_one([templates], "t.j2", {"n": 2}) == "2"
+    original = process.Rendering._answer
+
+    def interrupted(self, job, prefix):
+        if job.variables["n"] == 2:
+            raise KeyboardInterrupt
+        return original(self, job, prefix)
+
+    monkeypatch.setattr(process.Rendering, "_answer", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        render([templates], [Job("t.j2", {"n": 1}), Job("t.j2", {"n": 2}), Job("t.j2", {"n": 3})])
+    monkeypatch.setattr(process.Rendering, "_answer", original)
+    assert render([templates], [Job("t.j2", {"n": 4})]) == ["4"]
 
 
 def test_a_forked_process_forks_a_child_of_its_own(templates):
@@ -441,3 +448,14 @@ def test_forgetting_the_parent_s_child_closes_both_its_pipes(monkeypatch):
     for fd in (requests, answers):
         with pytest.raises(OSError):
             os.fstat(fd)
+
+
+def test_text_that_is_no_utf_8_comes_back_as_it_was_rendered(templates):
+    (templates / "t.j2").write_text("a {{ n }}")
+    assert render_one([templates], "t.j2", {"n": "\udc80"}) == "a \udc80"
+
+
+def test_a_build_s_first_rendering_has_the_whole_time_of_all(templates, monkeypatch):
+    monkeypatch.setenv("CITGEN_TEMPLATE_TOTAL_SECONDS", "0.5")
+    (templates / "t.j2").write_text("quick")
+    assert render_one([templates], "t.j2", {}) == "quick"
