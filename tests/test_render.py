@@ -121,6 +121,8 @@ def test_a_missing_template_is_named_with_the_display_prefix_given(tmp_path):
     renderer = Renderer([templates(tmp_path / "t", instancetype=None)], display_prefix="vendor/templates/")
     assert refusal(lambda: renderer.render(instancetype(), IT)) == [
         "vendor/templates/instancetype.yaml.j2: template not found"]
+    assert refusal(lambda: renderer.render_all([instancetype()])) == [
+        "vendor/templates/instancetype.yaml.j2: template not found"]
 
 
 def test_a_template_with_a_syntax_error_is_refused_at_its_line(tmp_path):
