@@ -258,3 +258,31 @@ def test_a_readme_template_that_does_not_compile_is_refused_at_its_line(tmp_path
     assert refused(kustomize_files, ctx) == (
         "templates/kustomize/README.md.j2:3: template syntax error: Expected an expression, got 'end of statement "
         "block'")
+
+
+def test_a_build_with_the_admission_policy_gets_its_component_and_one_without_none():
+    from generator.outputs.policy import build_policy, component_files
+
+    build = default_build()
+    policy = build_policy(build.catalog, build.objects, True)
+    with_policy = kustomize_files(default_context(policy=policy))
+    expected = {f"kustomize/{name}": data for name, data in component_files(policy).items()}
+    assert expected and {name: with_policy[name] for name in expected} == expected
+    assert not any(name.startswith("kustomize/components/policy/") for name in kustomize_files(default_context()))
+
+
+def test_the_components_of_a_catalog_whose_templates_add_to_its_objects_patch_what_they_add(tmp_path: Path):
+    """The differences are read off the documents the catalog's own templates write (template_dirs)."""
+    from generator.pipeline import BuildOptions, generate
+    from tests.helpers import copy_catalog
+
+    catalog = copy_catalog(tmp_path / "vendor")
+    template = catalog / "templates" / "preference.yaml.j2"
+    marker = "  annotations:{{ annotations | yaml_block(4) }}\n"
+    template.write_text(template.read_text().replace(marker, marker + (
+        "    example.com/efi: {{ ('yes' if spec.firmware is defined and spec.firmware.preferredEfi is defined "
+        "else 'no') | yaml_scalar }}\n")))
+    build = generate(BuildOptions(catalog=catalog))
+    assert not build.problems
+    component = build.files["kustomize/components/kubevirt-v1.3/kustomization.yaml"].decode()
+    assert '"path": "/metadata/annotations/example.com~1efi", "value": "no"' in component
