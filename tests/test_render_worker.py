@@ -316,3 +316,43 @@ def test_served_here_two_values_alike_but_not_the_same_are_each_written(limits_p
     (tmp_path / "t.j2").write_text("{{ a | yaml_block(2) }}|{{ b | yaml_block(2) }}|{{ a | yaml_block(indent=4) }}")
     assert served(("render", (str(tmp_path),), "templates/", [Job("t.j2", {"a": {"k": 1}, "b": {"k": 2}})])) == [
         (TEXT, "\n  k: 1|\n  k: 2|\n    k: 1")]
+
+
+class OutOfMemory:
+    """A value whose text cannot be made: printing it raises MemoryError, as a template that took all the
+    memory it may have does, without taking any."""
+
+    def __str__(self) -> str:
+        raise MemoryError
+
+
+def test_served_here_a_template_out_of_memory_is_told_and_ends_the_serving(limits_put_back: None, tmp_path: Path):
+    (tmp_path / "t.j2").write_text("a\n{{ v }}\n")
+    (tmp_path / "after.j2").write_text("after")
+    assert served(("begin", Limits(memory=64)),
+                  ("render", (str(tmp_path),), "templates/", [Job("t.j2", {"v": OutOfMemory()}, WHAT),
+                                                              Job("after.j2", {})]),
+                  ("render", (str(tmp_path),), "templates/", [Job("after.j2", {})])) == [
+        (FATAL, [f"templates/t.j2:2: template exceeded a limit: rendering {WHAT} took more than 64 MiB of memory "
+                 "(set CITGEN_TEMPLATE_MAX_MEMORY to raise the limit)"])]
+
+
+def test_served_here_a_template_too_deep_to_compile_names_what_was_rendered(limits_put_back: None, tmp_path: Path):
+    (tmp_path / "t.j2").write_text("{{ " + "(" * 5000 + "1" + ")" * 5000 + " }}")
+    [(kind, [problem])] = served(("render", (str(tmp_path),), "templates/", [Job("t.j2", {}, WHAT)]))
+    assert kind == PROBLEMS
+    assert problem.startswith(f"templates/t.j2: template exceeded a limit: rendering {WHAT} nested too deeply (")
+
+
+def test_an_error_far_from_the_memory_bound_is_that_error_and_one_near_it_is_the_bound(
+        limits_put_back: None, monkeypatch: pytest.MonkeyPatch):
+    """Private helper, replaced on purpose: how near the process came to its bound is read from /proc."""
+    build = worker._Build(Limits(memory=64))
+    assert build.out_of_memory(MemoryError()) is True
+    assert build.out_of_memory(ValueError("x")) is False
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    build.peak = 0  # the build began far below: this process may have been larger before it
+    monkeypatch.setattr(worker, "_peak", lambda: soft - 1024 * 1024)
+    assert build.out_of_memory(ValueError("x")) is True
+    monkeypatch.setattr(worker, "_peak", lambda: soft - 64 * 1024 * 1024)
+    assert build.out_of_memory(ValueError("x")) is False

@@ -211,9 +211,7 @@ def _render(build: _Build, env: jinja2.Environment, display: str, job: Job, cush
         template = env.get_template(job.template)
     except jinja2.TemplateNotFound:
         raise InputError.at(Location(display), "template not found") from None
-    except UnicodeDecodeError as exc:
-        raise InputError.at(Location(display), f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except InputError:
+    except InputError:  # what the loader refused (not UTF-8, unreadable), named already
         raise
     except Exception as exc:  # a syntax error, or an error while compiling
         raise template_error(exc, job.template, env, display, job.what, build.limits) from None
