@@ -142,14 +142,11 @@ class Child:
 
 
 def _pipe() -> tuple[int, int]:
-    """A pipe whose ends are not standard streams (one closed by the shell would be reused)."""
+    """A pipe whose ends are not standard streams (a shell may have closed one, whose number a pipe would take)."""
     ends = []
     for fd in os.pipe():
-        if fd < 3:
-            moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
-            os.close(fd)
-            fd = moved
-        ends.append(fd)
+        ends.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3))
+        os.close(fd)
     return ends[0], ends[1]
 
 
