@@ -356,3 +356,9 @@ def test_an_error_far_from_the_memory_bound_is_that_error_and_one_near_it_is_the
     assert build.out_of_memory(ValueError("x")) is True
     monkeypatch.setattr(worker, "_peak", lambda: soft - 64 * 1024 * 1024)
     assert build.out_of_memory(ValueError("x")) is False
+    for distance in (16, 18):  # MiB: near is under four times the cushion the child keeps
+        monkeypatch.setattr(worker, "_peak", lambda: soft - distance * 1024 * 1024)
+        assert build.out_of_memory(ValueError("x")) is False
+    build.peak = soft - 1024 * 1024  # as near when the build began: this build's own doing is not to blame
+    monkeypatch.setattr(worker, "_peak", lambda: soft - 1024 * 1024)
+    assert build.out_of_memory(ValueError("x")) is False
