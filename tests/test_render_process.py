@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -459,3 +461,13 @@ def test_a_build_s_first_rendering_has_the_whole_time_of_all(templates, monkeypa
     monkeypatch.setenv("CITGEN_TEMPLATE_TOTAL_SECONDS", "0.5")
     (templates / "t.j2").write_text("quick")
     assert render_one([templates], "t.j2", {}) == "quick"
+
+
+def test_a_process_that_exits_leaves_no_rendering_child_behind(tmp_path):
+    (tmp_path / "t.j2").write_text("x")
+    code = ("import os, sys; from pathlib import Path; from generator.render import process; "
+            f"process.render_one([Path({str(tmp_path)!r})], 't.j2', {{}}); print(process._child.pid)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    child = int(done.stdout)
+    with pytest.raises(ProcessLookupError):
+        os.kill(child, 0)

@@ -31,6 +31,7 @@ batches; each rendering is answered by a frame as soon as it is ready.
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import os
 import pickle
@@ -164,6 +165,15 @@ def _forget_the_parents_child() -> None:
 
 
 os.register_at_fork(after_in_child=_forget_the_parents_child)
+
+
+def _stop_at_exit() -> None:
+    """A process leaves no child behind: its own is stopped and reaped (so its time is counted as the process's)."""
+    if _child is not None:
+        _let_go(_child)
+
+
+atexit.register(_stop_at_exit)
 
 
 def _let_go(child: Child) -> int:
