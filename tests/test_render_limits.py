@@ -145,13 +145,14 @@ def test_a_template_that_never_finishes_stops_within_a_second_of_the_time_limit(
     out, before = outputs
     catalog = hostile_catalog(tmp_path / "vendor", line)
     started = time.monotonic()
-    result = run_citgen("build", "--catalog", str(catalog), "--out", str(out), env={"CITGEN_TEMPLATE_SECONDS": "1"})
+    result = run_citgen("build", "--catalog", str(catalog), "--out", str(out),
+                        env={"CITGEN_TEMPLATE_SECONDS": "0.5"})
     took = time.monotonic() - started
     assert result["stderr"] == (f"error: templates/instancetype.yaml.j2: template exceeded a limit: {FIRST} took "
-                                f"longer than 1 seconds {TIME}\ncitgen: 1 problem, nothing written\n")
+                                f"longer than 0.5 seconds {TIME}\ncitgen: 1 problem, nothing written\n")
     assert result["code"] == 2
     assert snapshot(out) == before
-    assert took < 1 + 1 + 2  # the limit, a second, and citgen's own start and load of the catalog
+    assert took < 0.5 + 1 + 2  # the limit, a second, and citgen's own start and load of the catalog
 
 
 def test_many_slow_renderings_stop_at_the_limit_for_all_of_them(tmp_path, outputs):
@@ -159,10 +160,10 @@ def test_many_slow_renderings_stop_at_the_limit_for_all_of_them(tmp_path, output
     line = "{% for i in range(100000) %}{% endfor %}" * 4  # a fraction of a second, for each of the objects
     catalog = hostile_catalog(tmp_path / "vendor", line)
     result = run_citgen("build", "--catalog", str(catalog), "--out", str(out),
-                        env={"CITGEN_TEMPLATE_TOTAL_SECONDS": "1"})
+                        env={"CITGEN_TEMPLATE_TOTAL_SECONDS": "0.5"})
     assert re.fullmatch(
         r"error: templates/instancetype\.yaml\.j2: template exceeded a limit: rendering '[^']+' as "
-        r"VirtualMachine\w+ went past 1 seconds, the time all of a build's renderings may take "
+        r"VirtualMachine\w+ went past 0\.5 seconds, the time all of a build's renderings may take "
         r"\(set CITGEN_TEMPLATE_TOTAL_SECONDS to raise the limit\)\ncitgen: 1 problem, nothing written\n",
         result["stderr"]), result["stderr"]
     assert result["code"] == 2
@@ -193,7 +194,7 @@ def test_a_limit_that_is_not_a_number_is_refused(tmp_path):
     ("kustomize/kustomization.yaml.j2", "# {{ name | default('x') | indent(999999999) }}",
      "one rendering took more than 256 MiB of memory (set CITGEN_TEMPLATE_MAX_MEMORY to raise the limit)"),
     ("helm/values.yaml.j2", "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
-     f"one rendering took longer than 1 seconds {TIME}"),
+     f"one rendering took longer than 0.5 seconds {TIME}"),
 ], ids=["kustomization", "helm values"])
 def test_the_kustomize_and_helm_templates_have_the_same_bounds(tmp_path, outputs, template, line, message):
     out, before = outputs
@@ -201,7 +202,8 @@ def test_the_kustomize_and_helm_templates_have_the_same_bounds(tmp_path, outputs
     init_catalog(catalog)
     (catalog / "templates" / template).parent.mkdir(parents=True)
     (catalog / "templates" / template).write_text(f"# first line\n{line}\n")
-    result = run_citgen("build", "--catalog", str(catalog), "--out", str(out), env={"CITGEN_TEMPLATE_SECONDS": "1"})
+    result = run_citgen("build", "--catalog", str(catalog), "--out", str(out),
+                        env={"CITGEN_TEMPLATE_SECONDS": "0.5"})
     where = f"templates/{template}" + (":2" if "MEMORY" in message else "")
     assert result["stderr"] == (f"error: {where}: template exceeded a limit: {message}\n"
                                 "citgen: 1 problem, nothing written\n")
