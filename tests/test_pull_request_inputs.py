@@ -24,7 +24,7 @@ from generator.cli import main
 from generator.report import inert
 from tests.helpers import citgen_bound, copy_catalog, snapshot
 
-pytestmark = pytest.mark.heavy(12)  # seconds of a worker's time: builds, other users' processes, large VMs
+pytestmark = pytest.mark.heavy(17)  # seconds of a worker's time: builds, other users' processes, large VMs
 
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "GITHUB_TOKEN=ghp_do-not-print-me-anywhere"

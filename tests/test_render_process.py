@@ -25,6 +25,8 @@ from generator.render.limits import Limits
 from generator.render.process import Job, render, render_one, rendering
 from generator.render.worker import bound
 
+pytestmark = pytest.mark.heavy(5)  # seconds of a worker's time: run early (conftest.py)
+
 WHAT = "'u1.large' as VirtualMachineInstancetype"
 #: 20,000 different characters: punycode takes minutes for them, in one call Python cannot interrupt.
 SLOW_FOR_PUNYCODE = "".join(chr(0x4E00 + i) for i in range(20000))
