@@ -195,7 +195,7 @@ TARGET_REFS_FLOOR_RATIO = 3.0
 TARGET_REFS_PEAK_MIB = 200
 #: VirtualMachines in the dump of the full run (and as many DataSources), and of --quick.
 DUMP_VMS = 10_000
-DUMP_VMS_QUICK = 500
+DUMP_VMS_QUICK = 100
 #: The formats citgen refs reports the dump in.
 REFS_FORMATS = ("text", "json", "github")
 #: The floor: the dump read by PyYAML's C loader alone. The cyclic collector takes most of
