@@ -87,11 +87,7 @@ def _check_target(out: Path, command: str, files: Mapping[PurePosixPath, bytes])
     each file. An output of a citgen that wrote no manifest is taken when it has
     CHECKSUMS.sha256 and holds no file this run would not write again.
     """
-    if out.is_symlink():  # replacing it would move the link, and writing through it write elsewhere
-        raise InputError.at(Location(str(out)), "the output path is a symbolic link; citgen replaces an output "
-                            "directory as a whole and never writes through a link: name the directory itself")
-    if out.exists() and not out.is_dir():
-        raise InputError.at(Location(str(out)), "output path exists and is not a directory")
+    _check_usable(out)
     if not out.is_dir() or not any(out.iterdir()):
         return
     listed = out / MANIFEST
@@ -114,6 +110,15 @@ def _check_target(out: Path, command: str, files: Mapping[PurePosixPath, bytes])
         raise InputError.at(Location(str(out)), f"holds {len(strangers)} file{'s' if len(strangers) > 1 else ''} "
                             f"citgen did not write ({shown}), which replacing it would delete; move "
                             f"{'them' if len(strangers) > 1 else 'it'}, or choose an empty or new --out")
+
+
+def _check_usable(out: Path) -> None:
+    """Refuse an ``out`` that no build could replace: a link, or something other than a directory."""
+    if out.is_symlink():  # replacing it would move the link, and writing through it write elsewhere
+        raise InputError.at(Location(str(out)), "the output path is a symbolic link; citgen replaces an output "
+                            "directory as a whole and never writes through a link: name the directory itself")
+    if out.exists() and not out.is_dir():
+        raise InputError.at(Location(str(out)), "output path exists and is not a directory")
 
 
 def _remove_leftovers(parent: Path, name: str) -> None:
@@ -335,6 +340,13 @@ class Staging:
         self._committed = False
 
     def __enter__(self) -> "Staging":
+        """Refuse an unusable ``out`` now, before the build spends its time making the files."""
+        try:
+            _check_usable(self.out)
+            if _file_in_the_way(self.out) is not None:  # said as a write under it would say it
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(self.out))
+        except OSError as exc:
+            raise self._error(exc) from None
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -212,3 +212,33 @@ def test_a_second_commit_is_refused_and_the_outputs_stay(out: Path) -> None:
     assert str(raised.value) == "Staging.commit() before write()"
     assert written(out) == LATER
     assert beside(out) == []
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda out: out.write_text("a file\n"), "output path exists and is not a directory"),
+    (lambda out: out.symlink_to(out.parent / "elsewhere", target_is_directory=True),
+     "the output path is a symbolic link; citgen replaces an output directory as a whole and never writes "
+     "through a link: name the directory itself"),
+], ids=["a file", "a link"])
+def test_an_output_path_no_build_could_replace_is_refused_before_the_build_begins(tmp_path: Path, make, said) -> None:
+    """Entering the block refuses it, so that a command makes nothing it would then fail to write."""
+    out = tmp_path / "out"
+    make(out)
+    entered = []
+    with pytest.raises(InputError) as raised:
+        with Staging(out):
+            entered.append(out)
+    assert entered == []
+    assert message(raised) == f"{out}: {said}"
+
+
+def test_an_output_path_under_a_file_is_refused_before_the_build_begins(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("a file\n")
+    out = tmp_path / "notes.txt" / "out"
+    entered = []
+    with pytest.raises(CitgenError) as raised:
+        with Staging(out):
+            entered.append(out)
+    assert entered == []
+    assert message(raised) == (f"{out}: cannot write the outputs: {tmp_path / 'notes.txt'} is a file, not a directory; "
+                               "the previous outputs are unchanged")

@@ -61,7 +61,7 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
                            policy=policy)
     if check:
         return checked(options, out)
-    with Staging(out, lock_timeout) as staging:  # staged as they are made, swapped in if valid
+    with Staging(out, lock_timeout) as staging:  # an unusable --out refused first; staged as made, swapped in if valid
         result = generate(options, files_ready=staging.write)
         if result.problems:
             raise InputError(list(result.problems))

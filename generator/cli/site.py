@@ -32,7 +32,7 @@ def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str |
     """
     options = BuildOptions(catalog=catalog, version=version, gpu_device=gpu_device, gpu_count=gpu_count,
                            retain_from=tuple(retain_from), overlays=tuple(overlays))
-    with Staging(out, lock_timeout, command="site") as staging:  # an unusable --out is refused before anything is written
+    with Staging(out, lock_timeout, command="site") as staging:  # an unusable --out is refused before anything is made
         files = site_files(options)
         staging.write(files)
         staging.commit()
