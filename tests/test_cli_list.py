@@ -91,6 +91,21 @@ def test_preferences_are_browsed_the_same_way():
                                                                             "rhel.9.dpdk"]
 
 
+@pytest.mark.parametrize(("args", "table"), [
+    (["--series", "legacy"], [
+        "NAME     DISPLAY NAME   MIN VCPUS   MIN MEMORY   ARCH   KUBEVIRT",
+        "legacy   Legacy Guest   -           -            -      v1.1"]),
+    (["--cpu", "8"], [
+        "NAME                  DISPLAY NAME                              MIN VCPUS   MIN MEMORY   ARCH    KUBEVIRT",
+        "centos.stream9.dpdk   CentOS Stream 9                           8           1.5Gi        -       v1.3",
+        "rhel.8.dpdk           Red Hat Enterprise Linux 8                8           1.5Gi        -       v1.3",
+        "rhel.9.dpdk           Red Hat Enterprise Linux 9 DPDK (amd64)   8           1.5Gi        amd64   v1.7"]),
+])
+def test_the_preference_table_shows_what_each_requires_and_a_dash_for_what_it_does_not(args, table):
+    result = CliRunner().invoke(main, ["list", "--preferences", *args])
+    assert (result.exit_code, result.output.splitlines()) == (0, table)
+
+
 def test_a_bad_selector_or_memory_is_a_usage_error():
     result = CliRunner().invoke(main, ["list", "-l", "=4"])
     assert result.exit_code == 2 and "cannot read label selector '=4'" in result.output
@@ -150,6 +165,13 @@ def test_the_table_shows_a_deprecated_column_only_when_something_listed_is_depre
         "NAME       CLASS             VCPUS   MEMORY   FEATURES   KUBEVIRT   DEPRECATED",
         "o1.micro   overcommitted     1       1Gi      -          v1.0       since v1.9.0, use u1.micro -> u1.small",
         "u1.micro   general.purpose   1       1Gi      -          v1.0       use u1.small",
+    ]
+    beside = CliRunner().invoke(main, ["list", "--catalog", vendor, "--series", "o1", "--series", "u1", "--cpu", "1",
+                                       "--memory", "2Gi"])
+    assert beside.output.splitlines() == [
+        "NAME       CLASS             VCPUS   MEMORY   FEATURES   KUBEVIRT   DEPRECATED",
+        "o1.small   overcommitted     1       2Gi      -          v1.0       since v1.9.0, use u1.small",
+        "u1.small   general.purpose   1       2Gi      -          v1.0       -",
     ]
     assert "DEPRECATED" not in CliRunner().invoke(main, ["list", "--catalog", vendor, "--series", "u1",
                                                          "--cpu", "2"]).output

@@ -18,6 +18,8 @@ import yaml
 from click.testing import CliRunner, Result as Run
 
 from generator.cli import main
+from generator.cli.refs import PlaceParam
+from generator.errors import InputError
 from tests.conftest import SHARED, shared_file
 from tests.helpers import copy_catalog, helm_engine
 from tests.test_escape_writers import HOSTILE, assert_columns_kept, assert_json, assert_lines, assert_markdown
@@ -111,6 +113,27 @@ def test_json_reports_each_finding_with_its_line_and_every_reference(wrong):
     assert [(r["family"], r["name"], r["kind"], r["resolved"], r["owner"]["name"]) for r in report["references"]] == [
         ("instancetype", "u1.medium", None, True, "web"), ("preference", "centos.8.stream", None, False, "web"),
         ("instancetype", "u1.small", None, True, "db"), ("preference", "windows.11", "vmcp", False, "db")]
+
+
+def test_json_gives_every_reference_whole_with_where_it_is_and_whose_it_is(here):
+    write(here, "vm.yaml", vm("web", "u1.medium", "centos.stream8"))
+    report = json.loads(refs("vm.yaml", "--format", "json").stdout)
+    owner = {"kind": "VirtualMachine", "name": "web", "namespace": "shop"}
+    assert report["references"] == [
+        {"family": "instancetype", "name": "u1.medium", "kind": None, "via": "spec.instancetype", "unchecked": None,
+         "parameter": None, "resolved": True, "file": "vm.yaml", "line": 8, "column": 11, "document": 0,
+         "owner": owner},
+        {"family": "preference", "name": "centos.stream8", "kind": None, "via": "spec.preference", "unchecked": None,
+         "parameter": None, "resolved": False, "file": "vm.yaml", "line": 10, "column": 11, "document": 0,
+         "owner": owner}]
+    assert (report["target"], report["kubevirt"], report["skipped"]) == ("the built-in catalog", None, [])
+
+
+def test_markdown_of_a_clean_run_says_nothing_found_and_the_summary(here):
+    write(here, "vm.yaml", vm("web", "u1.medium", "fedora"))
+    run = refs("vm.yaml", "--format", "markdown")
+    assert (run.exit_code, run.stdout) == (0, "### citgen refs: nothing found\n\n2 references checked against the "
+                                              "built-in catalog; 1 file read; nothing found\n")
 
 
 def test_github_annotates_each_finding_at_its_line(wrong):
@@ -226,11 +249,22 @@ def test_places_a_user_names_are_read(here):
     assert refs("osmap.yaml", "--names-file", "refs.yaml").stderr == run.stderr
 
 
-def test_a_place_that_is_not_one_is_refused_at_the_option(here):
+@pytest.mark.parametrize(("spec", "said"), [
+    ("preference:data", "'preference:data': no '=' after the family; expected FAMILY=KIND[.GROUP][/NAME]:PATH, "
+                        "such as preference=ConfigMap/forklift-*-osmap:data.*"),
+    ("preference=ConfigMap:\x01data", "expected text without control characters, line breaks or direction marks, "
+                                      "got 'preference=ConfigMap:\\\\x01data'"),
+])
+def test_a_place_that_is_not_one_is_refused_at_the_option(here, spec, said):
     write(here, "vm.yaml", vm("web", "u1.medium", "fedora"))
-    run = refs("vm.yaml", "--names", "preference:data")
-    assert run.exit_code == 2
-    assert run.stderr.startswith("error: --names: 'preference:data': no '=' after the family; expected ")
+    run = refs("vm.yaml", "--names", spec)
+    assert (run.exit_code, run.stderr) == (2, f"error: --names: {said}\n")
+
+
+def test_a_place_parameter_names_the_option_it_reads_in_its_refusal():
+    with pytest.raises(InputError) as refused:
+        PlaceParam().check("preference:data", "--where")
+    assert [str(p.location) for p in refused.value.problems] == ["--where"]
 
 
 # --------------------------------------------------------------------------- a chart, rendered by Helm and piped in
@@ -326,6 +360,9 @@ def test_a_catalog_and_its_overlay_are_the_target(here):
     (["--to", "b.yaml"], "error: --to: --to names the catalog upgraded to; give --from, the one upgraded from, too\n"),
     (["--from", "b.yaml", "--to", "b.yaml", "--kubevirt", "v1.8"],
      "error: --kubevirt: --kubevirt chooses the target, and --to already names it; give one or the other\n"),
+    (["--from", "b.yaml", "--to", "b.yaml", "--catalog", "catalog", "--overlay", "o.yaml", "--bundle", "b.yaml"],
+     "error: --catalog: --catalog, --overlay, --bundle chooses the target, and --to already names it; give one or "
+     "the other\n"),
 ])
 def test_options_that_cannot_go_together_are_refused(here, given, said):
     write(here, "vm.yaml", vm("web", "u1.medium", "fedora"))
@@ -335,13 +372,69 @@ def test_options_that_cannot_go_together_are_refused(here, given, said):
     assert (run.exit_code, run.stderr) == (2, said)
 
 
+# --------------------------------------------------------------------------- an upgrade (--from)
+
+
+def test_an_upgrade_that_breaks_a_name_is_reported_in_text_and_exit_1(here):
+    old = shared_file(V1_0_0)
+    write(here, "vm.yaml", vm("web", "u1.medium", "centos.stream8"))
+    run = refs("vm.yaml", "--from", old)
+    assert run.exit_code == 1
+    assert run.stdout == (
+        "Names that no longer resolve:\n"
+        "  preference centos.stream8 (VirtualMachineClusterPreference), 1 reference: the built-in catalog does not "
+        "have it: centos.stream8 was removed in v1.2.1; use 'centos.stream9'\n"
+        "    vm.yaml:10:11 VirtualMachine shop/web\n\n"
+        "A VirtualMachine already running keeps the copy of its instancetype and preference it stored (its "
+        "ControllerRevision) and runs on; what breaks is creating it again from its manifest (a GitOps re-sync, a "
+        "new cluster, a restore), and every VirtualMachine that has none yet.\n\n"
+        f"from bundle {old} to the built-in catalog: 1 reference to 1 object broken, 0 to 0 objects newly "
+        "deprecated, 0 to 0 objects changed in meaning; 2 references checked, 1 file read\n")
+    assert run.stderr == (
+        "error: vm.yaml#0 (web) $.spec.preference.name: VirtualMachine shop/web names preference 'centos.stream8', "
+        "which no longer resolves after the upgrade to the built-in catalog: the built-in catalog does not have it: "
+        "centos.stream8 was removed in v1.2.1; use 'centos.stream9' [upgrade-breaks]\n")
+
+
+def test_an_upgrade_in_json_gives_its_counts_what_breaks_and_what_was_skipped(here):
+    old = shared_file(V1_0_0)
+    write(here, "vm.yaml", vm("web", "u1.medium", "centos.stream8"))
+    (here / "params.yaml").write_text("replicas: 3\n", encoding="utf-8")
+    report = json.loads(refs("vm.yaml", "params.yaml", "--from", old, "--format", "json").stdout)
+    assert (report["command"], report["exitCode"]) == ("refs", 1)
+    assert report["counts"] == {"breaks": 1, "breaksObjects": 1, "changes": 0, "changesObjects": 0, "checked": 2,
+                                "deprecates": 0, "deprecatesObjects": 0, "files": 2, "references": 2, "skipped": 1,
+                                "unchecked": 0}
+    assert [p["rule"] for p in report["problems"]] == ["upgrade-breaks"]
+    assert report["skipped"] == ["params.yaml"]
+    assert report["upgrade"] == {
+        "breaks": [{"family": "preference", "kind": "VirtualMachineClusterPreference", "name": "centos.stream8",
+                    "places": [{"column": 11, "document": 0, "file": "vm.yaml", "line": 10,
+                                "owner": {"kind": "VirtualMachine", "name": "web", "namespace": "shop"}}],
+                    "references": 1, "what": "the built-in catalog does not have it: centos.stream8 was removed in "
+                                             "v1.2.1; use 'centos.stream9'"}],
+        "changes": [], "deprecates": [], "from": f"bundle {old}", "to": "the built-in catalog"}
+
+
 # --------------------------------------------------------------------------- what could not be read
 
 
 def test_nothing_read_is_exit_2(here):
     run = refs("missing.yaml")
-    assert run.exit_code == 2
-    assert "missing.yaml" in run.stderr
+    assert (run.exit_code, run.stdout, run.stderr) == (2, "", "error: missing.yaml: no such file or folder\n")
+
+
+def test_a_folder_without_a_file_is_nothing_read_said_at_citgen(here):
+    (here / "empty").mkdir()
+    run = refs("empty")
+    assert (run.exit_code, run.stdout, run.stderr) == (
+        2, "", "error: citgen: no file to read: name manifests, folders or -\ncitgen: nothing could be read\n")
+    report = json.loads(refs("empty", "--format", "json").stdout)
+    assert {key: report[key] for key in ("command", "counts", "exitCode", "notes", "ok", "outputs")} == {
+        "command": "refs", "counts": {}, "exitCode": 2, "notes": ["citgen: nothing could be read"], "ok": False,
+        "outputs": []}
+    assert [(p["file"], p["line"], p["message"], p["rule"]) for p in report["problems"]] == [
+        ("citgen", None, "no file to read: name manifests, folders or -", "input")]
 
 
 def test_a_file_that_is_not_yaml_beside_one_that_is_is_a_problem_and_exit_1(here):

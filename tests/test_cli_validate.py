@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 from click.testing import CliRunner, Result
 
+from generator.cli import main
 from generator.cli.validate import bundle_context, default_context, list_rules, validate
 from generator.source.documents import BundleDoc
 from generator.validate.rules import CHECKS, RuleContext
@@ -155,3 +156,65 @@ def test_list_rules_describes_every_rule_in_the_order_they_run():
     result = run("--list-rules", "--format", "json")
     assert [r["id"] for r in json.loads(result.output)["rules"]] == list(CHECKS)
     assert run("--list-rules").output == text
+
+
+def test_findings_of_rules_newer_than_the_objects_release_are_listed_apart_and_not_counted(tmp_path: Path):
+    old = bundle(tmp_path / "old.yaml", instancetype(labels={"vendor": "kubevirt.io",
+                                                             "common-instancetypes-version": "v1.0.0"}))
+    result = run(old, "--rule", "labels-match-spec")
+    assert (result.exit_code, result.output.splitlines()) == (1, [
+        *lines(old)[:2], "", "from rules newer than the objects' release v1.0.0 (not counted):",
+        f"{old}#0 (u1.large) $.metadata.labels: the size in the name u1.large is 'large' but label "
+        "instancetype.kubevirt.io/size is missing [labels-match-spec, since v1.1.0]", "",
+        "2 problems in 1 of 1 document; 1 finding from rules newer than release v1.0.0 in 1 of them, not counted"])
+
+
+def test_a_warning_under_warnings_as_errors_is_an_error_in_every_record(tmp_path: Path):
+    older = bundle(tmp_path / "p.yaml", preference("fedora", cpu={"preferredCPUTopology": "preferCores"}))
+    records = json.loads(run(older, "--rule", "webhook-cpu-topology", "--warnings-as-errors", "--format",
+                             "json").output)
+    assert [(r["severity"], r["rule"]) for r in records] == [("error", "webhook-cpu-topology")]
+
+
+# --------------------------------------------------------------------------- without FILEs: the catalog's own output
+
+
+def last_line(*args: str | Path) -> tuple[int, str]:
+    result = run(*args)
+    return result.exit_code, result.output.splitlines()[-1]
+
+
+def test_without_files_the_catalogs_output_is_judged_by_the_rules_named_and_the_vendor_given():
+    assert last_line("--rule", "vendor-label") == (0, "no problems in 244 documents")
+    assert last_line("--rule", "vendor-label", "--vendor", "other.io") == (1, "244 problems in 244 of 244 documents")
+    assert last_line("--rule", "schema", "--vendor", "other.io") == (0, "no problems in 244 documents")
+    assert last_line("--rule", "schema", "--kubevirt", "v1.0") == (1, "300 problems in 166 of 244 documents")
+
+
+def test_without_files_a_catalog_named_is_the_one_built_and_judged(tmp_path: Path):
+    assert CliRunner().invoke(main, ["init", str(tmp_path / "vendor")]).exit_code == 0
+    assert last_line("--catalog", tmp_path / "vendor", "--rule", "vendor-label") == (
+        0, "no problems in 244 documents")
+    assert last_line("--catalog", tmp_path / "vendor", "--rule", "vendor-label", "--vendor", "kubevirt.io") == (
+        1, "244 problems in 244 of 244 documents")
+
+
+def test_files_are_judged_against_a_catalog_named_its_vendor_unless_one_is_given(tmp_path: Path):
+    assert CliRunner().invoke(main, ["init", str(tmp_path / "vendor")]).exit_code == 0
+    ours = bundle(tmp_path / "ours.yaml", instancetype(labels={"vendor": "kubevirt.io"}))
+    result = run(ours, "--catalog", tmp_path / "vendor", "--rule", "vendor-label")
+    assert (result.exit_code, result.output.splitlines()) == (1, [
+        f"{ours}#0 (u1.large) $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
+        "instancetype.kubevirt.io/vendor is 'kubevirt.io', expected 'example.com' [vendor-label]",
+        "1 problem in 1 of 1 document"])
+    assert last_line(ours, "--catalog", tmp_path / "vendor", "--rule", "vendor-label", "--vendor", "kubevirt.io") == (
+        0, "no problems in 1 document")
+
+
+def test_files_are_judged_as_the_kubevirt_release_named_judges_them(tmp_path: Path):
+    efi = bundle(tmp_path / "p.yaml", preference("efi", firmware={"preferredEfi": {}}))
+    assert last_line(efi, "--rule", "schema") == (0, "no problems in 1 document")
+    result = run(efi, "--rule", "schema", "--kubevirt", "v1.0")
+    assert (result.exit_code, result.output.splitlines()) == (1, [
+        f"{efi}#0 (efi) $.spec.firmware.preferredEfi: unknown field 'preferredEfi': KubeVirt v1.0 does not have it "
+        "(it came in v1.4) [schema]", "1 problem in 1 of 1 document"])

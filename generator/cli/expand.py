@@ -33,12 +33,12 @@ MAX_OBJECT_BYTES = 1_572_864
 
 def load_vm(path: Path) -> Document:
     """Read ``path`` as one kubevirt.io VirtualMachine, or say why it is not one."""
-    document = load_file(path, str(path))
+    document = load_file(path)
     data = document.data
     name = str(path)
     if not isinstance(data, dict):
         raise InputError.at(Location(name), "expected a VirtualMachine mapping")
-    if data.get("kind") != "VirtualMachine" or not str(data.get("apiVersion", "")).startswith("kubevirt.io/"):
+    if data.get("kind") != "VirtualMachine" or not str(data.get("apiVersion")).startswith("kubevirt.io/"):
         where = document.source.locate(("kind",))
         found = f"{data.get('apiVersion')} {data.get('kind')}"
         raise InputError.at(where, f"expected a kubevirt.io/v1 VirtualMachine, found {found}")

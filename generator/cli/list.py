@@ -30,7 +30,7 @@ def _row(obj: CatalogObject) -> list[str]:
 
 def _preference_row(obj: CatalogObject) -> list[str]:
     facts = obj.facts
-    return [obj.name, str(facts.get("displayName", "")), str(facts.get("cpu") or "-"),
+    return [obj.name, facts["displayName"], str(facts.get("cpu") or "-"),
             readme_tables.required_memory(obj), str(facts.get("architecture") or "-"), _oldest(obj)]
 
 

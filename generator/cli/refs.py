@@ -72,7 +72,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def summary(verdict: Verdict, target: Target, unread: int = 0) -> str:
+def summary(verdict: Verdict, target: Target, unread: int) -> str:
     """The line closing the judge's report: what was checked against what, and what was found.
 
     ``unread`` counts the scan's own problems: what it could not read or use.
@@ -208,7 +208,8 @@ def refs(paths: tuple[str, ...], catalog: Path | None, overlays: tuple[Path, ...
 
 def _upgrade(found: Scan, old: Target, new: Target) -> Result:
     result = upgrade(found, old, new)
+    # each reference the upgrade breaks, deprecates or changes is one of its problems: they set the exit status
     return Result("refs", problems=(*found.problems, *result.problems()), product=render_text(result),
-                  counts=result.counts, found=result.found,
+                  counts=result.counts,
                   data=Later({"upgrade": lambda: upgrade_record(result), "skipped": lambda: list(found.skipped)}),
                   renditions=Later({"markdown": lambda: render_markdown(result)}))

@@ -75,15 +75,10 @@ def _checked_catalog(catalog: Optional[Path], selected: Tuple[str, ...], vendor:
     return check_catalog(catalog, rules=selected or None, vendor=vendor, kubevirt=kubevirt)
 
 
-def _problems(docs: Sequence[BundleDoc], files: Tuple[Path, ...], vendor: Optional[str],
-              known: Optional[RuleContext], selected: Tuple[str, ...], kubevirt: Optional[Release]) -> list:
-    """The problems of one set of documents, checked against a catalog, themselves, or the built-in catalog."""
-    if known is not None:
-        context = known
-    elif files:
-        context = bundle_context(docs, vendor)
-    else:
-        context = default_context()
+def _problems(docs: Sequence[BundleDoc], vendor: Optional[str], known: Optional[RuleContext],
+              selected: Tuple[str, ...], kubevirt: Optional[Release]) -> list:
+    """The problems of one set of FILEs' documents, checked against a catalog (``known``) or themselves."""
+    context = known if known is not None else bundle_context(docs, vendor)
     if vendor is not None:
         context = dataclasses.replace(context, vendor=vendor)
     if kubevirt is not None:
@@ -183,7 +178,7 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     known = catalog_context(catalog) if catalog is not None else None
     problems = []
     for found in sets:
-        problems += _problems(found, files, vendor, known, selected, kubevirt)
+        problems += _problems(found, vendor, known, selected, kubevirt)
     return _findings(docs, problems, strict_warnings)
 
 
@@ -192,22 +187,22 @@ def _pairable(files: Tuple[Path, ...], objects: Sequence[object]) -> None:
     kinds = {o.get("kind") for o in objects if isinstance(o, dict)}
     lacking = [kind for kind in (INSTANCETYPE_KINDS[0], PREFERENCE_KINDS[0]) if kind not in kinds]
     if lacking:
-        named = files[0] if len(files) == 1 else ", ".join(map(str, files))
+        named = ", ".join(map(str, files))
         held = "holds" if len(files) == 1 else "hold"
-        raise InputError.at(Location(str(named)), (
+        raise InputError.at(Location(named), (
             f"{held} no {' and no '.join(lacking)}; --matrix pairs each {INSTANCETYPE_KINDS[0]} with each "
             f"{PREFERENCE_KINDS[0]} of the files named, so they must hold both (a build's all-bundle does)"))
 
 
-def _findings(docs: Sequence[BundleDoc], problems: Sequence[Problem], strict_warnings: bool = False) -> Result:
+def _findings(docs: Sequence[BundleDoc], problems: Sequence[Problem], strict_warnings: bool) -> Result:
     """A validation's Result: the problems that count; warnings and findings of rules newer than their object apart.
 
     With ``strict_warnings`` (--warnings-as-errors) a warning counts as the problem it then is.
     """
     if strict_warnings:
-        problems = [dataclasses.replace(p, severity="error") if p.is_warning else p for p in problems]
+        problems = [dataclasses.replace(p, severity="error") for p in problems]
     current = [p for p in problems if p.older_release is None]
     return Result("validate", problems=tuple(p for p in current if not p.is_warning),
                   warnings=tuple(p for p in current if p.is_warning),
                   newer_rule_findings=tuple(p for p in problems if p.older_release is not None),
-                  documents=len(docs), counts={"documents": len(docs)})
+                  documents=len(docs))
