@@ -159,24 +159,30 @@ def _build(catalog: Path | None, overlays: tuple[Path, ...], kubevirt: Release |
     if kubevirt is not None:
         objects, adjustments = for_release(objects, kubevirt, found.settings.spellings)
         left_out = {(a.family, a.name): a for a in adjustments if a.action == OBJECT_LEFT_OUT}
+    return Target(parse_back(render_bundles(found, objects)), _described(catalog, overlays, kubevirt), kubevirt,
+                  left_out, found.retirements)
+
+
+def _described(catalog: Path | None, overlays: tuple[Path, ...], kubevirt: Release | None) -> str:
+    """A build in words: ``the build for KubeVirt v1.8 of catalog vendor with overlay o.yaml``."""
     described = "the built-in catalog" if catalog is None else f"catalog {catalog}"
     if overlays:
         described += f" with overlay{'s' if len(overlays) > 1 else ''} {_shown(overlays)}"
     if kubevirt is not None:
         described = f"the build for KubeVirt {kubevirt} of {described}"
-    return Target(parse_back(render_bundles(found, objects)), described, kubevirt, left_out, found.retirements)
+    return described
 
 
 def target_at(path: Path, option: str) -> Target:
     """What ``path`` stands for (``--from``, ``--to``): a bundle file, a build output folder or a catalog folder."""
-    there = lookup(path, str(path))
+    there = lookup(path)
     if there is None:
         raise InputError.at(Location(option), f"{str(path)!r}: no such file or directory")
     if not stat.S_ISDIR(there.st_mode):
         return target_objects(bundles=(path,))
-    if lookup(path / CATALOG_FILE, str(path / CATALOG_FILE)) is not None:
+    if lookup(path / CATALOG_FILE) is not None:
         return target_objects(catalog=path)
-    if lookup(path / ALL_BUNDLE, str(path / ALL_BUNDLE)) is not None:
+    if lookup(path / ALL_BUNDLE) is not None:
         return Target(tuple(read_bundles([path / ALL_BUNDLE])), f"build {path}")
     raise InputError.at(Location(option), (
         f"{str(path)!r} is neither a catalog ({CATALOG_FILE}) nor a build output ({ALL_BUNDLE}); name a bundle "
@@ -222,9 +228,8 @@ class Resolver:
     def __init__(self, target: Target, definitions: Iterable[Definition] = ()):
         self.target = target
         self.local: dict[tuple[str, str, str | None], Definition] = {}
-        for one in definitions:
-            self.local.setdefault((one.kind, one.name, one.namespace if one.kind not in CLUSTER_KINDS else None),
-                                  one)
+        for one in definitions:  # a cluster kind's definition has no namespace (model.Definition)
+            self.local.setdefault((one.kind, one.name, one.namespace), one)
 
     def resolve(self, reference: Reference) -> Resolution:
         kind = matcher_kind(reference.family, reference.kind)
