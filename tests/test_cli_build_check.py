@@ -18,9 +18,23 @@ pytestmark = pytest.mark.heavy(4)  # seconds of a worker's time: run early (conf
 ALL = "common-instancetypes-all-bundle.yaml"
 
 
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment of a process this test starts: this one's, with the checkout importable, and ``extra``.
+
+    Under mutmut (docs/testing.md) the package is mutmut's copy, whose functions record, in mutmut's first
+    run (``MUTANT_UNDER_TEST=stats``), which tests call them, reading mutmut's settings from the working
+    directory: a child started elsewhere found none and failed. What a child would record is lost with it, so
+    in that run the child runs the code unmutated, as mutmut's clean run does; under a mutant it runs the mutant.
+    """
+    env = {**os.environ, "PYTHONPATH": str(REPO), **extra}
+    if env.get("MUTANT_UNDER_TEST") == "stats":
+        del env["MUTANT_UNDER_TEST"]
+    return env
+
+
 def citgen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+                          env=child_env())
 
 
 @pytest.fixture

@@ -105,9 +105,23 @@ def test_gpu_device_and_count_are_parameters(tmp_path):
         ]
 
 
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment of a process this test starts: this one's, with the checkout importable, and ``extra``.
+
+    Under mutmut (docs/testing.md) the package is mutmut's copy, whose functions record, in mutmut's first
+    run (``MUTANT_UNDER_TEST=stats``), which tests call them, reading mutmut's settings from the working
+    directory: a child started elsewhere found none and failed. What a child would record is lost with it, so
+    in that run the child runs the code unmutated, as mutmut's clean run does; under a mutant it runs the mutant.
+    """
+    env = {**os.environ, "PYTHONPATH": str(REPO), **extra}
+    if env.get("MUTANT_UNDER_TEST") == "stats":
+        del env["MUTANT_UNDER_TEST"]
+    return env
+
+
 def _build_in_subprocess(out: Path, env: dict[str, str]) -> dict[str, bytes]:
     subprocess.run([sys.executable, "-m", "generator.cli", "build", "--out", str(out)],
-                   cwd=REPO, env={**os.environ, **env}, check=True, capture_output=True)
+                   cwd=REPO, env=child_env(**env), check=True, capture_output=True)
     return tree(out)
 
 

@@ -41,6 +41,21 @@ spec:
 """
 
 
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment of a process this test starts: this one's, with the checkout importable, and ``extra``.
+
+    Under mutmut (docs/testing.md) the package is mutmut's copy, whose functions record, in mutmut's first
+    run (``MUTANT_UNDER_TEST=stats``), which tests call them, reading mutmut's settings from the working
+    directory: a child started elsewhere found none and failed. What a child would record is lost with it, so
+    in that run the child runs the code unmutated, as mutmut's clean run does; under a mutant it runs the mutant.
+    """
+    env = {**os.environ, "PYTHONPATH": str(REPO), **extra}
+    if env.get("MUTANT_UNDER_TEST") == "stats":
+        del env["MUTANT_UNDER_TEST"]
+    return env
+
+
+
 def write(folder: Path, files: dict[str, str]) -> Path:
     """Files under ``folder`` by relative name, their text dedented."""
     for name, text in files.items():
@@ -260,7 +275,7 @@ def test_folders_and_files_the_permission_bits_keep_from_citgen_are_problems_and
               "print(json.dumps([[str(p) for p in found.problems], [r.owner.name for r in found.references]]))")
     try:
         done = subprocess.run(bits_apply([sys.executable, "-c", script]), cwd=tmp_path, capture_output=True,
-                              text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
+                              text=True, env=child_env(), timeout=120)
     finally:
         (tmp_path / "repo" / "locked").chmod(0o755)
     assert done.returncode == 0, done.stderr

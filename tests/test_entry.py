@@ -1,0 +1,76 @@
+"""generator/entry.py: the ``citgen`` program around the command line: its exit status, and Ctrl-C.
+
+Run in this process, with the command line (``generator.cli.main``) replaced where a case needs
+it to end in a way no input makes it end (Ctrl-C while it is being imported or run). That a real
+process ends so is tests/test_cli_streams.py's and tests/test_layout.py's.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+import generator.cli
+from generator.entry import INTERRUPTED, main
+
+
+def exit_status(**kwargs: Any) -> int | str | None:
+    with pytest.raises(SystemExit) as ended:
+        main(**kwargs)
+    return ended.value.code
+
+
+def test_the_command_line_runs_with_the_arguments_given_and_its_status_is_the_programs(capsys):
+    assert exit_status(args=["list", "-o", "name", "--series", "rt", "--cpu", "1"], prog_name="citgen") == 0
+    assert capsys.readouterr().out == "rt1.medium\nrt1.micro\nrt1.small\n"
+    assert exit_status(args=["list", "--cpu", "0"], prog_name="citgen") == 2
+
+
+def test_a_command_line_that_returns_ends_the_program_with_status_0(monkeypatch):
+    given: list[dict[str, Any]] = []
+    monkeypatch.setattr(generator.cli, "main", lambda **kwargs: given.append(kwargs))
+    assert exit_status(args=["x"], prog_name="citgen") == 0
+    assert given == [{"args": ["x"], "prog_name": "citgen"}]
+
+
+def interrupted(**kwargs: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_ends_the_program_with_one_line_and_status_130(monkeypatch, capsys):
+    monkeypatch.setattr(generator.cli, "main", interrupted)
+    assert exit_status() == INTERRUPTED == 130
+    assert capsys.readouterr() == ("", "citgen: interrupted\n")
+
+
+class Unwritable(io.StringIO):
+    """A standard error that cannot take the line: closed (ValueError) or gone (OSError, a broken pipe)."""
+
+    def __init__(self, error: Exception):
+        super().__init__()
+        self.error = error
+
+    def write(self, text: str) -> int:
+        raise self.error
+
+
+@pytest.mark.parametrize("error", [OSError(32, "Broken pipe"), ValueError("I/O operation on closed file")])
+def test_ctrl_c_with_standard_error_gone_still_ends_with_status_130(monkeypatch, error):
+    monkeypatch.setattr(generator.cli, "main", interrupted)
+    monkeypatch.setattr("sys.stderr", Unwritable(error))
+    assert exit_status() == 130
+
+
+def test_ctrl_c_said_on_a_standard_error_that_buffers_is_flushed(monkeypatch):
+    flushed: list[str] = []
+
+    class Buffering(io.StringIO):
+        def flush(self) -> None:
+            flushed.append(self.getvalue())
+
+    monkeypatch.setattr(generator.cli, "main", interrupted)
+    monkeypatch.setattr("sys.stderr", Buffering())
+    assert exit_status() == 130
+    assert flushed == ["citgen: interrupted\n"]
