@@ -172,8 +172,6 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     catalog, preferences = load_all(options)
     version = options.version or options.release or catalog.settings.version
     problems: list[Problem] = []
-    instancetypes: list[CatalogObject] = []
-    prefs: list[CatalogObject] = []
     try:
         instancetypes = instancetype_objects(catalog, _parameters(catalog, options))
     except InputError as exc:  # still expand the preferences, to report their problems too
@@ -187,7 +185,7 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     own = instancetypes + prefs
     own = stamp(own, catalog.settings.vendor, version, labels=catalog.settings.extra_labels,
                 annotations=catalog.settings.extra_annotations)
-    kept = retained_objects(read_bundles(options.retain_from), own, catalog.retirements) if options.retain_from else []
+    kept = retained_objects(read_bundles(options.retain_from), own, catalog.retirements)  # none without --retain-from
     return catalog, version, unique([*own, *kept])
 
 

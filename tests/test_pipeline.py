@@ -15,9 +15,13 @@ from pathlib import Path
 import pytest
 
 from generator.errors import InputError
+from generator.outputs.policy import POLICY_FILE, build_policy, policy_text
 from generator.paths import builtin_catalog
-from generator.pipeline import (BuildOptions, catalog_objects, check_catalog, generate, load_all, release_files,
-                                rule_context)
+from generator.pipeline import (Build, BuildOptions, catalog_objects, check_catalog, generate, load_all,
+                                release_files, rule_context)
+from generator.render.bundles import BUNDLES
+from generator.schemas.releases import Release, newest
+from tests.conftest import SHARED, shared_file
 from tests.helpers import default_build
 
 STAMPED = "it is stamped as the label instancetype.kubevirt.io/common-instancetypes-version"
@@ -112,4 +116,128 @@ def test_check_catalog_runs_the_rules_asked_for_against_the_vendor_given():
         "common-instancetypes-all-bundle.yaml#0 (cx1.2xlarge) $.metadata.labels['instancetype.kubevirt.io/vendor']: "
         "label instancetype.kubevirt.io/vendor is 'kubevirt.io', expected 'other.io' (defined in series/cx.yaml:1) "
         "[vendor-label]")
-    assert check_catalog(rules=["vendor-label"])[1] == []
+    assert check_catalog(rules=["vendor-label"], kubevirt=Release(1, 8))[1] == []  # the schema's refusals not asked for
+
+
+def test_the_default_build_holds_its_catalog_bundles_and_release_and_nothing_to_report():
+    build = default_build()
+    assert (build.catalog.settings.vendor, sorted(build.bundles)) == (
+        "kubevirt.io", sorted(["common-instancetypes-all-bundle.yaml", *(f"{b}.yaml" for b in BUNDLES.values())]))
+    assert (build.kubevirt, build.adjustments, build.warnings, build.newer_rule_findings) == (newest(), (), (), ())
+
+
+# --- mistakes in the catalog's files, and in what its overlays make of it ---
+
+
+def vendor_catalog(root: Path, catalog: str = "", overlay: str | None = None, **files: str) -> Path:
+    """A vendor catalog at ``root``: the built-in one, vendor other.example, ``catalog`` more lines of
+    catalog.yaml, ``overlay`` as its overlay, and ``files`` (a ``__`` is a ``/``)."""
+    root.mkdir()
+    lines = "extends: builtin\nvendor: other.example\nversion: v0.1.0\n" + catalog
+    if overlay is not None:
+        lines += "overlays: [overlay.yaml]\n"
+        (root / "overlay.yaml").write_text(overlay)
+    (root / "catalog.yaml").write_text(lines)
+    for name, text in files.items():
+        (root / name.replace("__", "/")).parent.mkdir(parents=True, exist_ok=True)
+        (root / name.replace("__", "/")).write_text(text)
+    return root
+
+
+def test_the_mistakes_of_catalog_yaml_and_of_the_preferences_are_reported_together(tmp_path: Path):
+    broken = vendor_catalog(tmp_path / "broken", **{"catalog.yaml": "vendor: [\n", "preferences__x.yaml": "name: [\n"})
+    malformed = "malformed YAML: did not find expected node content (while parsing a flow node)"
+    assert refused(catalog=broken) == [f"catalog.yaml:2:1: {malformed}", f"preferences/x.yaml:2:1: {malformed}",
+                                       "series/sizes.yaml: file not found"]
+    not_a_folder = vendor_catalog(tmp_path / "file", **{"catalog.yaml": "vendor: [\n", "preferences": "x"})
+    assert refused(catalog=not_a_folder)[1] == "preferences: is a regular file, not a directory"
+
+
+RETIRED_NOWHERE = """\
+retired:
+  instancetypes:
+    foo.small: {since: v1.0.0, replacement: nope.small}
+"""
+NOWHERE = ("retired.instancetypes.foo.small.replacement: replacement 'nope.small' of 'foo.small' is no instancetype "
+           "the catalog defines or retires; did you mean 'o1.small'?")
+
+
+def test_a_retired_name_that_leads_nowhere_is_refused_in_catalog_yaml_and_in_an_overlay(tmp_path: Path):
+    assert refused(catalog=vendor_catalog(tmp_path / "a", RETIRED_NOWHERE)) == [f"catalog.yaml:6:45: {NOWHERE}"]
+    overlaid = vendor_catalog(tmp_path / "b", overlay=RETIRED_NOWHERE)
+    assert refused(catalog=overlaid) == [f"{overlaid / 'overlay.yaml'}:3:45: {NOWHERE}"]
+    overlay = tmp_path / "option.yaml"
+    overlay.write_text(RETIRED_NOWHERE)
+    assert refused(overlays=(overlay,)) == [f"{overlay}:3:45: {NOWHERE}"]
+
+
+def test_an_overlay_that_drops_the_replacement_of_a_retired_name_keeps_the_catalog_s_history(tmp_path: Path):
+    catalog, _ = load_all(BuildOptions(catalog=vendor_catalog(tmp_path / "v", overlay="series:\n  drop: [d]\n")))
+    assert "d1" not in [s.name for s in catalog.series]
+    assert catalog.retirements[("instancetype", "highperformance.small")].replacement == "d1.small"
+
+
+# --- one build of a vendor catalog with every option that reaches the outputs ---
+
+VENDOR_OVERLAY = """\
+labels: {other.example/catalog: vendor}
+annotations: {other.example/support: "https://other.example/support"}
+parameters: {gpu: {deviceName: nvidia.com/L40S}}
+"""
+V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml"
+#: What the catalog dropped since v1.0.0 but for gn1, which the vendor builds with its GPU device.
+DROPPED = ["centos.7", "centos.7.desktop", "centos.stream8", "centos.stream8.desktop", "centos.stream8.dpdk"]
+
+
+@pytest.fixture(scope="module")
+def vendor_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """A vendor catalog (its own vendor, labels, annotations and GPU device) built for KubeVirt v1.8 with
+    two GPUs each, the policy and the packaged chart, retaining what upstream's v1.0.0 had."""
+    root = vendor_catalog(tmp_path_factory.mktemp("vendor") / "catalog", overlay=VENDOR_OVERLAY)
+    return generate(BuildOptions(catalog=root, gpu_count=2, policy=True, helm_package=True, kubevirt=Release(1, 8),
+                                 retain_from=(shared_file(V1_0_0),)))
+
+
+def test_a_vendor_build_stamps_its_labels_and_annotations_and_builds_gn_with_its_device(vendor_build: Build):
+    objects = {o.name: o for o in vendor_build.objects}
+    assert (objects["u1.small"].labels["other.example/catalog"], objects["u1.small"].labels[
+        "instancetype.kubevirt.io/vendor"]) == ("vendor", "other.example")
+    assert objects["fedora"].annotations["other.example/support"] == "https://other.example/support"
+    assert objects["gn1.xlarge"].spec["gpus"] == [{"name": "gpu1", "deviceName": "nvidia.com/L40S"},
+                                                  {"name": "gpu2", "deviceName": "nvidia.com/L40S"}]
+    assert [o.name for o in vendor_build.objects if o.facts.get("retained")] == DROPPED
+
+
+def test_problems_block_warnings_are_apart_and_newer_rule_findings_of_retained_objects_never_count(
+        vendor_build: Build):
+    # upstream's objects carry upstream's vendor: a problem under the vendor's own rules
+    assert sorted((p.rule, p.location.name, p.is_warning) for p in vendor_build.problems) == sorted(
+        ("vendor-label", name, False) for name in DROPPED for _kind in ("cluster", "namespaced"))
+    assert [str(p) for p in vendor_build.warnings] == [
+        f"common-instancetypes-all-bundle.yaml#{doc} (centos.stream8.dpdk) $.spec.cpu.preferredCPUTopology: "
+        "KubeVirt v1.8 warns: PreferredCPUTopology preferSpread is deprecated for removal in a future release, "
+        f"please use spread instead (defined in {V1_0_0}:1546) [webhook-cpu-topology]" for doc in (76, 204)]
+    assert len(vendor_build.newer_rule_findings) == 20
+    assert {p.older_release for p in vendor_build.newer_rule_findings} == {"v1.0.0"}
+
+
+def test_a_vendor_build_writes_the_policy_the_packaged_chart_and_the_outputs_of_its_kubevirt_release(
+        vendor_build: Build):
+    files = vendor_build.files
+    policy = build_policy(vendor_build.catalog, vendor_build.objects, True)
+    assert policy is not None and files[POLICY_FILE] == policy_text(policy).encode()
+    assert {"kustomize/components/policy/policy.yaml", "helm/common-instancetypes/templates/policy.yaml",
+            "helm/common-instancetypes-0.1.0.tgz", "kustomize/components/kubevirt-v1.8/kustomization.yaml"} <= set(files)
+    assert vendor_build.kubevirt == Release(1, 8)
+    assert not any(name.startswith("kustomize/components/kubevirt-v1.9") for name in files)
+
+
+def test_check_catalog_judges_a_vendor_catalog_by_its_vendor_and_the_kubevirt_release_asked_for(tmp_path: Path):
+    """The catalog as written, not made for the release (``build --kubevirt`` does that): v1.8 lacks fields it uses."""
+    documents, problems = check_catalog(vendor_catalog(tmp_path / "v"), kubevirt=Release(1, 8))
+    assert documents[0].data["metadata"]["labels"]["instancetype.kubevirt.io/vendor"] == "other.example"
+    assert (len(problems), {p.rule for p in problems}) == (24, {"schema"})
+    assert str(problems[0]) == (
+        "common-instancetypes-all-bundle.yaml#76 (fedora.s390x.secex) $.spec.preferredLaunchSecurity: unknown field "
+        "'preferredLaunchSecurity': KubeVirt v1.8 does not have it (it came in v1.9) (defined in "
+        "preferences/fedora.yaml:21) [schema]")
