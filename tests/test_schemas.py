@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime
 import re
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from generator.model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from generator.quantity import is_quantity
 from generator.schemas import (CHECKED_QUANTITY_PATTERN, QUANTITY_PATTERN, check_object, known_kinds,
                                schema_problems, shipped_schema, validator)
-from generator.schemas.releases import known
+from generator.schemas.releases import Release, known
 from generator.source.documents import BundleDoc, read_bundles
 from generator.source.yamlsrc import iter_documents
 
@@ -333,3 +334,104 @@ def test_a_cluster_kind_and_its_namespaced_twin_have_one_schema_but_for_kind(rel
     assert one == other
     assert one_kind["type"] == other_kind["type"] == "string"
     assert one_kind.get("const", cluster) == cluster and other_kind.get("const", namespaced) == namespaced
+
+
+# --- what each wrong value is called, and which of its faults is told ---
+
+
+@pytest.mark.parametrize("value, got", [
+    (None, "null"), (False, "boolean false"), (True, "boolean true"), ({}, "object"), ([], "array"),
+    ("x" * 40, f"string {'x' * 40!r}"), ("x" * 41, "string"),
+    (datetime.date(2026, 11, 27), "date 2026-11-27 (quote it to make it a string)"),
+], ids=["null", "false", "true", "object", "array", "40 characters", "41 characters", "date"])
+def test_a_value_of_the_wrong_type_is_named_by_its_json_type_and_shown_when_short(value, got):
+    data = instancetype()
+    data["spec"]["cpu"]["guest"] = value
+    assert check_object(data) == [(("spec", "cpu", "guest"), f"expected integer, got {got}")]
+
+
+def test_a_whole_number_field_takes_2_0_from_a_bundle_and_only_2_from_a_catalog_author():
+    assert check_object(instancetype(cpu__guest=2.0)) == []
+    assert check_object(instancetype(cpu__guest=2.0), whole_numbers=True) == [
+        (("spec", "cpu", "guest"), "expected a whole number, got 2.0")]
+    assert check_object(instancetype(cpu__guest=2.5)) == [(("spec", "cpu", "guest"), "expected a whole number, got 2.5")]
+
+
+def test_a_field_of_two_types_names_both():
+    data = load(INSTANCETYPE)
+    data["metadata"]["creationTimestamp"] = 5
+    assert check_object(data) == [(("metadata", "creationTimestamp"), "expected string or null, got integer 5")]
+
+
+def test_a_number_out_of_the_range_of_its_format_names_the_format_and_its_range():
+    data = load(VIRTUAL_MACHINE)
+    data["spec"]["template"]["spec"]["tolerations"] = [{"key": "k", "tolerationSeconds": 2**63}]
+    assert check_object(data) == [
+        (("spec", "template", "spec", "tolerations", 0, "tolerationSeconds"),
+         "9223372036854775808 is out of range for int64 (-9223372036854775808 to 9223372036854775807)")]
+
+
+def test_of_the_faults_of_one_field_its_type_is_told():
+    data = load(VIRTUAL_MACHINE)
+    data["spec"]["template"]["spec"]["volumes"][0]["containerDisk"]["imagePullPolicy"] = 5  # not a string, nor allowed
+    assert check_object(data) == [
+        (("spec", "template", "spec", "volumes", 0, "containerDisk", "imagePullPolicy"), "expected string, got integer 5")]
+
+
+def test_problems_come_in_the_order_of_list_indexes_as_numbers_and_of_keys_numbers_first():
+    data = load(VIRTUAL_MACHINE)
+    volumes = data["spec"]["template"]["spec"]["volumes"]
+    volumes += [{"name": f"v{i}", "containerDisk": {"image": "x", "imagePullPolicy": "Never"}} for i in range(2, 11)]
+    for i in (10, 2):
+        volumes[i]["containerDisk"]["imagePullPolicy"] = "Sometimes"
+    policy = "'Sometimes' is not an allowed value; expected one of 'Always', 'IfNotPresent', 'Never'"
+    assert check_object(data) == [
+        (("spec", "template", "spec", "volumes", i, "containerDisk", "imagePullPolicy"), policy) for i in (2, 10)]
+    numbered = instancetype(memory__zeta=1)
+    numbered["spec"]["memory"][1] = "a key YAML reads as a number"
+    assert check_object(numbered) == [(("spec", "memory", 1), "unknown field '1'"),
+                                      (("spec", "memory", "zeta"), "unknown field 'zeta'")]
+
+
+# --- at an older release: a field it lacks, a misspelling of a later one ---
+
+
+def preference(spec: dict) -> dict:
+    data = load(PREFERENCE)
+    data["spec"] = spec
+    return data
+
+
+def test_a_misspelt_field_of_a_later_release_deep_in_the_spec_names_the_field_and_its_release():
+    assert check_object(preference({"cpu": {"spreadOption": {}}}), release=Release(1, 2)) == [
+        (("spec", "cpu", "spreadOption"),
+         "unknown field 'spreadOption'; did you mean 'spreadOptions', which came in KubeVirt v1.3?")]
+
+
+def test_an_unknown_metadata_field_at_an_older_release_is_just_unknown():
+    data = load(INSTANCETYPE)
+    data["metadata"]["colour"] = "blue"
+    assert check_object(data, release=Release(1, 8)) == [(("metadata", "colour"), "unknown field 'colour'")]
+
+
+def test_schema_problems_judge_a_document_by_the_release_given():
+    text = PREFERENCE.replace("    preferredDiskBus: virtio", "    preferredVideoType: vga")
+    doc = next(iter_documents(text, "bundle.yaml"))
+    bundle_doc = BundleDoc("bundle.yaml", doc.index, doc.data, doc.source)
+    assert [str(p) for p in schema_problems(bundle_doc, release=Release(1, 8))] == [
+        "bundle.yaml#0 (fedora) $.spec.devices.preferredVideoType: unknown field 'preferredVideoType': "
+        "KubeVirt v1.8 does not have it (it came in v1.9) [schema]"]
+    assert schema_problems(bundle_doc) == []
+
+
+def test_an_error_with_alternatives_is_explained_by_the_deepest_of_them():
+    """Reads the private ``_leaves``: no shipped schema has anyOf or oneOf, so no object reaches it."""
+    from jsonschema import Draft202012Validator
+
+    from generator.schemas import _leaves
+
+    schema = {"anyOf": [{"type": "string"}, {"type": "object", "properties": {"a": {"properties": {
+        "b": {"type": "integer"}, "c": {"type": "integer"}}}}}]}
+    [error] = Draft202012Validator(schema).iter_errors({"a": {"b": "x", "c": "y"}})
+    assert [(list(leaf.absolute_path), leaf.message) for leaf in _leaves(error)] == [
+        (["a", "b"], "'x' is not of type 'integer'"), (["a", "c"], "'y' is not of type 'integer'")]

@@ -64,7 +64,7 @@ _PRIORITY = ("type", "const", "enum", "pattern", "minimum", "maximum", "required
 
 
 def _read(name: str) -> Any:
-    return json.loads(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
+    return json.loads(resources.files(__package__).joinpath(name).read_bytes())  # JSON is UTF-8 (RFC 8259)
 
 
 #: Where ObjectMeta's schema is taken from: the OpenAPI document's VirtualMachine.
@@ -182,12 +182,9 @@ def schema_fields(kind: str, release: Release) -> frozenset[Path]:
     stack: list[tuple[Any, Path]] = [(shipped_schema(kind, release), ())]
     while stack:
         node, path = stack.pop()
-        if not isinstance(node, dict):
-            continue
         for key, sub in node.get("properties", {}).items():
             found.add(path + (key,))
-            if key != "metadata" or path:  # ObjectMeta is the API server's, the same in every release
-                stack.append((sub, path + (key,)))
+            stack.append((sub, path + (key,)))  # metadata's is a $ref to ObjectMeta, not followed
         if isinstance(node.get("items"), dict):
             stack.append((node["items"], path))
     return frozenset(found)
@@ -208,7 +205,7 @@ def _node_at(root: dict[str, Any], path: Path) -> Any:
     node: Any = root
     for part in path:
         while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            node = root.get("$defs", {}).get(node["$ref"].rpartition("/")[2])
+            node = root["$defs"].get(node["$ref"].rpartition("/")[2])
         if not isinstance(node, dict):
             return None
         if isinstance(part, int):
@@ -275,13 +272,13 @@ def _unknown_field(kind: str, path: Path, fields: list[str], release: Release | 
     if later is not None and release is not None and later > release:
         return f"unknown field {name!r}: KubeVirt {release} does not have it (it came in {later})"
     message = f"unknown field {name!r}"
-    close = difflib.get_close_matches(name, fields, n=1)
+    close = difflib.get_close_matches(name, fields)  # the closest first
     if close:
         return message + f"; did you mean {close[0]!r}?"
     if release is not None and release < newest():  # perhaps a misspelling of a field of a later release
         parent = _node_at(shipped_schema(kind), path[:-1])
         later = sorted(parent.get("properties", {})) if isinstance(parent, dict) else []
-        close = difflib.get_close_matches(name, later, n=1)
+        close = difflib.get_close_matches(name, later)
         since = introduced(kind, path[:-1] + (close[0],)) if close else None
         if since is not None:
             return message + f"; did you mean {close[0]!r}, which came in KubeVirt {since}?"
@@ -294,7 +291,7 @@ def _rank(keyword: Any) -> int:
 
 def _order(item: tuple[Path, str]) -> tuple:
     path, message = item
-    return tuple((0, part, "") if isinstance(part, int) else (1, 0, str(part)) for part in path), message
+    return tuple((0, part) if isinstance(part, int) else (1, str(part)) for part in path), message
 
 
 def _leaves(error: ValidationError) -> Iterator[ValidationError]:
@@ -317,8 +314,9 @@ def _explain(error: ValidationError, kind: str, release: Release | None) -> Iter
     path: Path = tuple(error.absolute_path)
     keyword, expected, instance = error.validator, error.validator_value, error.instance
     if keyword == "additionalProperties" and isinstance(instance, dict):
-        fields = sorted(str(k) for k in error.schema.get("properties", {}))
-        extras = sorted((k for k in instance if k not in error.schema.get("properties", {})), key=str)
+        allowed = error.schema.get("properties", {})
+        fields = sorted(str(k) for k in allowed)
+        extras = sorted((k for k in instance if k not in allowed), key=str)
         for extra in extras:
             yield path + (extra,), path + (extra,), _unknown_field(kind, path + (extra,), fields, release)
         return
