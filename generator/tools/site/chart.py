@@ -58,7 +58,7 @@ def _powers(low: float, high: float) -> list[int]:
 
 def _memory_tick(exponent: int) -> str:
     value = 2.0**exponent
-    return f"{value:g}Gi" if value >= 1 else f"{int(value * 1024)}Mi"
+    return f"{value:g}Gi" if value >= 1 else f"{value * 1024:g}Mi"
 
 
 @dataclass(frozen=True)
