@@ -97,13 +97,15 @@ def resolve(text: str, given: Parameters) -> Resolved:
     used = STRING_PARAMETER.findall(text)
     if not used:
         return Resolved(text)
-    if len(used) == 1 and text == f"${{{used[0]}}}":
+    if text == f"${{{used[0]}}}":
         return _one(used[0], given, whole=False)
+    values: dict[str, str] = {}
     for name in used:
         found = _one(name, given, whole=False)
         if found.text is None:
             return found
-    return Resolved(STRING_PARAMETER.sub(lambda m: given.known[m.group(1)].value or "", text), parameter=used[0])
+        values[name] = found.text
+    return Resolved(STRING_PARAMETER.sub(lambda m: values[m.group(1)], text), parameter=used[0])
 
 
 def _one(name: str, given: Parameters, *, whole: bool) -> Resolved:
