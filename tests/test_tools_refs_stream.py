@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.problems import Location
+import pytest
+
+from generator.problems import Location, Problem
 from generator.source.inputfiles import Limits, limited
 from generator.tools.refs.stream import Unit, units
 
@@ -67,15 +69,42 @@ def test_a_tag_refused_in_one_document_leaves_the_next_read():
         "!!bool, !!null, !!map, !!seq)"]
 
 
-def test_malformed_yaml_ends_the_stream_after_the_documents_before_it():
-    assert read("kind: A\n---\nkind: B\nmetadata: {name: [\n") == [
-        (0, (), {"kind": "A"}),
-        "f.yaml:5:1: malformed YAML: did not find expected node content (while parsing a flow node)",
-    ]
+@pytest.mark.parametrize("text, problem", [
+    ("kind: A\n---\nkind: B\nmetadata: {name: [\n",
+     "f.yaml:5:1: malformed YAML: did not find expected node content (while parsing a flow node)"),
+    ("kind: A\n--- \n  kind: B\n  metadata: {name: [\n",
+     "f.yaml:5:1: malformed YAML: did not find expected node content (while parsing a flow node)"),
+    ("kind: A\n...\n%BAD\n---\nkind: B\n",
+     "f.yaml:3:5: malformed YAML: found unknown directive name (while scanning a directive)"),
+])
+def test_malformed_yaml_ends_the_stream_after_the_documents_before_it(text: str, problem: str):
+    assert read(text) == [(0, (), {"kind": "A"}), problem]
+
+
+def test_malformed_yaml_right_after_a_document_is_refused_not_read_as_one_more():
+    """The parser stops between two documents: the text after the last one is no document of its own."""
+    assert read("kind: A\n---\n  - 1\n  - 2\n -3\n") == [
+        (0, (), {"kind": "A"}), (1, (), [1, 2]), "f.yaml:5:2: malformed YAML: did not find expected <document start>"]
+
+
+def test_a_stream_longer_than_one_piece_of_the_parser_is_read_whole():
+    long = "x" * 70_000
+    assert read(f"a: {long}\n---\nb: {long}\n---\nc: 1\n") == [
+        (0, (), {"a": long}), (1, (), {"b": long}), (2, (), {"c": 1})]
+
+
+def test_a_problem_of_a_unit_is_the_reader_s_at_the_file_s_line_and_only_the_reader_s_line_moves():
+    first = next(units("a: 1\na: 2\n", "f.yaml"))
+    assert first.problems == (Problem(Location("f.yaml", 2, 1, ("a",)), "duplicate key 'a' (first at line 1)"),)
+    text = "kind: List\nitems:\n- kind: VM\n  '(first at line 1)': 1\n  '(first at line 1)': 2\n"
+    item = next(units(text, "f.yaml"))
+    assert item.problems == (Problem(Location("f.yaml", 5, 3, ("items", 0, "(first at line 1)")),
+                                     "duplicate key '(first at line 1)' (first at line 4)"),)
 
 
 def test_more_documents_than_the_limit_is_one_problem_where_the_first_too_many_starts():
     with limited(Limits(max_documents=2)):
+        assert read("kind: A\n---\nkind: B\n") == [(0, (), {"kind": "A"}), (1, (), {"kind": "B"})]
         assert read("kind: A\n---\nkind: B\n---\nkind: C\n---\nkind: D\n") == [
             (0, (), {"kind": "A"}), (1, (), {"kind": "B"}),
             "f.yaml:4:1: holds more than 2 YAML documents; raise the limit with `citgen --max-documents N` or "

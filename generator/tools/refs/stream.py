@@ -27,7 +27,7 @@ refusal is worded and placed as everywhere else in citgen.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 import yaml
@@ -101,7 +101,9 @@ def units(text: str, file: str) -> Iterator[Unit | Problem]:
     """
     loader = Loader(_Pieces(text))
     index = 0
-    resume = 0  # where the text not yet read begins
+    # where the document being read (or the last one read) begins, and whether it is handed on: a parser that
+    # stops between two documents stopped in the stream the last one began, which the reader must read again
+    resume, handed = 0, False
     most = limits().max_documents
     try:
         while True:
@@ -111,7 +113,7 @@ def units(text: str, file: str) -> Iterator[Unit | Problem]:
             if not isinstance(event, DocumentStartEvent):
                 continue
             mark = event.start_mark
-            resume = mark.index
+            resume, handed = mark.index, False
             if index >= most:
                 yield Problem(Location(file, mark.line + 1, mark.column + 1), (
                     f"holds more than {most} YAML documents; raise the limit with `citgen {DOCUMENTS_OPTION} N` "
@@ -124,10 +126,10 @@ def units(text: str, file: str) -> Iterator[Unit | Problem]:
                 for number, item in enumerate(items):
                     yield from _read(text, item, file, index, ("items", number))
             index += 1
-            resume = end
+            handed = True
     except yaml.YAMLError:
         # the parser stopped: the reader reads on from the document it stopped in, and says why in its words
-        yield from _rest(text, resume, file, index)
+        yield from _rest(text, resume, file, index - handed, handed)
     finally:
         loader.dispose()
 
@@ -204,16 +206,18 @@ def _read(text: str, span: _Span, file: str, index: int, path: Path) -> Iterator
         yield from (_moved(problem, span.line, path) for problem in exc.problems)
 
 
-def _rest(text: str, start: int, file: str, index: int) -> Iterator[Unit | Problem]:
-    """The text from character ``start`` on, read whole: the documents the reader still builds, then why it stopped."""
+def _rest(text: str, start: int, file: str, index: int, skip: int) -> Iterator[Unit | Problem]:
+    """The text from character ``start`` on (document ``index`` begins there), read whole: the documents the reader
+    still builds but the first ``skip`` (handed on already), then why it stopped."""
     line = text.count("\n", 0, start)
     column = start - (text.rfind("\n", 0, start) + 1)
     piece = " " * column + text[start:]
     kept: list[Problem] = []
     try:
         for number, document in enumerate(iter_documents(piece, file, kept=kept)):
-            yield Unit(file, index + number, (), document.data, document.source, line,
-                       tuple(_moved(problem, line, ()) for problem in kept))
+            if number >= skip:
+                yield Unit(file, index + number, (), document.data, document.source, line,
+                           tuple(_moved(problem, line, ()) for problem in kept))
             kept.clear()
     except InputError as exc:
         yield from (_moved(problem, line, ()) for problem in exc.problems)
@@ -234,5 +238,4 @@ def _moved(problem: Problem, lines: int, path: Path) -> Problem:
         last = named[-1]
         where = f"({last.group(1)} at line {int(last.group(2)) + lines})"
         message = message[:last.start()] + where + message[last.end():]
-    return Problem(Location(at.file, line, at.column, path + tuple(at.path), at.doc, at.name), message,
-                   problem.rule, problem.since, problem.older_release, problem.severity)
+    return replace(problem, location=replace(at, line=line, path=path + tuple(at.path)), message=message)
