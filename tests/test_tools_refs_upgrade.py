@@ -16,13 +16,14 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.expand.kubevirt import OBJECT_LEFT_OUT, Adjustment
 from generator.model import label
 from generator.problems import Location
 from generator.schemas.releases import Release
 from generator.source.documents import BundleDoc
 from generator.tools.refs.model import Definition, Owner, Reference, Scan
 from generator.tools.refs.target import Target, target_objects
-from generator.tools.refs.upgrade import meaning_changes, render_markdown, render_text, upgrade
+from generator.tools.refs.upgrade import meaning_changes, record, render_markdown, render_text, upgrade
 from tests.conftest import SHARED, shared_file
 from tests.helpers import copy_catalog
 
@@ -130,6 +131,12 @@ def it(name: str, cpu: int, memory: str, klass: str | None = None, dedicated: bo
      ["class general.purpose -> compute.exclusive"]),
     (it("x", 1, "1Gi"), it("x", 2, "2Gi"), ["vCPUs 1 -> 2", "memory 1Gi -> 2Gi"]),
     (it("x", 1, "1Gi"), it("x", 1, "1Gi", dedicated=True), ["dedicated CPUs no -> yes"]),
+    (it("x", 1, "lots"), it("x", 1, "lots"), []),  # not a quantity: compared as written
+    (it("x", 1, "lots"), it("x", 1, "1Gi"), ["memory lots -> 1Gi"]),
+    ({"metadata": "x", "spec": [1]}, it("x", 1, "1Gi", "general.purpose"),
+     ["class none -> general.purpose", "vCPUs none -> 1", "memory none -> 1Gi"]),
+    ({"metadata": {"labels": "x"}, "spec": {"cpu": 1, "memory": 2}}, it("x", 1, "1Gi"),
+     ["vCPUs none -> 1", "memory none -> 1Gi"]),
 ])
 def test_what_a_name_means_is_its_class_vcpus_memory_and_dedicated_cpus(old, new, said):
     assert meaning_changes(old, new) == said
@@ -210,6 +217,126 @@ def test_an_upgrade_that_changes_nothing_says_so():
     assert render_text(result) == ("from the built-in catalog to the built-in catalog: 0 references to 0 objects "
                                    "broken, 0 to 0 objects newly deprecated, 0 to 0 objects changed in meaning; "
                                    "1 reference checked, 1 file read\n")
+
+
+# --------------------------------------------------------------------------- every section at once, on small sides
+
+
+def pref(name: str, deprecated: bool = False, since: str | None = None, replacement: str | None = None) -> dict:
+    meta: dict[str, Any] = {"name": name}
+    if deprecated:
+        meta["labels"] = {label("deprecated"): "true"}
+        meta["annotations"] = {key: value for key, value in ((label("deprecated-since"), since),
+                                                              (label("deprecated-replacement"), replacement)) if value}
+    return {"kind": "VirtualMachineClusterPreference", "metadata": meta}
+
+
+def side(described: str, *objects: dict, **more: Any) -> Target:
+    return Target(tuple(BundleDoc("t.yaml", i, o) for i, o in enumerate(objects)), described, **more)
+
+
+OLD = side("bundle old.yaml", it("a", 1, "1Gi"), it("b", 1, "1Gi"), pref("p"), pref("q"), pref("r"), pref("s"),
+           pref("secex"))
+NEW = side("bundle new.yaml", it("b", 2, "1Gi"), pref("p", True, "v2", "q"), pref("q"), pref("r", True),
+           pref("s", True, replacement="t"),
+           left_out={("preference", "secex"): Adjustment("preference", "secex", "spec.x", OBJECT_LEFT_OUT, None,
+                                                         Release(1, 8))})
+
+
+def every_section() -> Any:
+    located = [Reference(family, name, None, WEB, Location("vms.yaml", line, 11, ("spec", family, "name"), 0, "web"),
+                         f"spec.{family}", unchecked=None if name else "parameter NAME has no default")
+               for family, name, line in (("instancetype", "a", 8), ("instancetype", "b", 9), ("preference", "p", 10),
+                                          ("preference", "r", 11), ("preference", "s", 12),
+                                          ("preference", "secex", 13), ("preference", None, 14))]
+    return upgrade(Scan(tuple(located), (), 2, ("notes.txt",), ()), OLD, NEW)
+
+
+SUMMARY = ("from bundle old.yaml to bundle new.yaml: 2 references to 2 objects broken, 3 to 3 objects newly "
+           "deprecated, 1 to 1 object changed in meaning; 6 references checked, 1 unchecked, 2 files read, 1 skipped")
+
+
+def test_each_reference_of_an_upgrade_is_a_finding_of_its_section_in_file_order():
+    at = "vms.yaml#0 (web) $.spec.{}.name: VirtualMachine vms/web names {} '{}', which {} after the upgrade to bundle new.yaml: {}"
+    assert [str(p) for p in every_section().problems()] == [
+        at.format("instancetype", "instancetype", "a", "no longer resolves", "bundle new.yaml does not have it")
+        + " [upgrade-breaks]",
+        at.format("instancetype", "instancetype", "b", "now means something else", "vCPUs 1 -> 2") + " [upgrade-changes]",
+        at.format("preference", "preference", "p", "is deprecated", "deprecated in v2; use 'q'") + " [upgrade-deprecates]",
+        at.format("preference", "preference", "r", "is deprecated", "deprecated") + " [upgrade-deprecates]",
+        at.format("preference", "preference", "s", "is deprecated", "deprecated; its replacements end at 't', which "
+                  "bundle new.yaml does not hold") + " [upgrade-deprecates]",
+        at.format("preference", "preference", "secex", "no longer resolves", "bundle new.yaml leaves it out: its spec.x "
+                  "is in no KubeVirt release citgen knows") + " [upgrade-breaks]",
+    ]
+
+
+def test_the_json_report_gives_each_object_with_every_place_that_names_it():
+    def named(family: str, name: str, kind: str, what: str, line: int) -> dict:
+        return {"family": family, "name": name, "kind": kind, "what": what, "references": 1,
+                "places": [{"file": "vms.yaml", "line": line, "column": 11, "document": 0,
+                            "owner": {"kind": "VirtualMachine", "name": "web", "namespace": "vms"}}]}
+
+    cit, cpref = "VirtualMachineClusterInstancetype", "VirtualMachineClusterPreference"
+    assert record(every_section()) == {
+        "from": "bundle old.yaml", "to": "bundle new.yaml",
+        "breaks": [named("instancetype", "a", cit, "bundle new.yaml does not have it", 8),
+                   named("preference", "secex", cpref, "bundle new.yaml leaves it out: its spec.x is in no KubeVirt "
+                                                       "release citgen knows", 13)],
+        "deprecates": [named("preference", "p", cpref, "deprecated in v2; use 'q'", 10),
+                       named("preference", "r", cpref, "deprecated", 11),
+                       named("preference", "s", cpref, "deprecated; its replacements end at 't', which bundle new.yaml "
+                                                       "does not hold", 12)],
+        "changes": [named("instancetype", "b", cit, "vCPUs 1 -> 2", 9)],
+    }
+
+
+def test_the_text_report_ends_with_what_was_unchecked_and_skipped():
+    assert render_text(every_section()).endswith("every VirtualMachine that has none yet.\n\n" + SUMMARY + "\n")
+
+
+def test_the_markdown_report_has_a_table_per_section():
+    head = "| object | references | what | named in |\n| --- | ---: | --- | --- |\n"
+    assert render_markdown(every_section()) == (
+        "### citgen refs: references this upgrade breaks or changes\n\nFrom bundle old.yaml to bundle new.yaml.\n\n"
+        "#### Names that no longer resolve\n\n" + head +
+        "| `a` instancetype | 1 | bundle new.yaml does not have it | `vms.yaml:8:11` (VirtualMachine vms/web) |\n"
+        "| `secex` preference | 1 | bundle new.yaml leaves it out: its spec.x is in no KubeVirt release citgen knows "
+        "| `vms.yaml:13:11` (VirtualMachine vms/web) |\n\n"
+        "#### Names the new catalog deprecates\n\n" + head +
+        "| `p` preference | 1 | deprecated in v2; use 'q' | `vms.yaml:10:11` (VirtualMachine vms/web) |\n"
+        "| `r` preference | 1 | deprecated | `vms.yaml:11:11` (VirtualMachine vms/web) |\n"
+        "| `s` preference | 1 | deprecated; its replacements end at 't', which bundle new.yaml does not hold "
+        "| `vms.yaml:12:11` (VirtualMachine vms/web) |\n\n"
+        "#### Names that now mean something else\n\n" + head +
+        "| `b` instancetype | 1 | vCPUs 1 -&gt; 2 | `vms.yaml:9:11` (VirtualMachine vms/web) |\n\n"
+        "A VirtualMachine already running keeps the copy of its instancetype and preference it stored (its "
+        "ControllerRevision) and runs on; what breaks is creating it again from its manifest (a GitOps re-sync, a "
+        "new cluster, a restore), and every VirtualMachine that has none yet.\n\n" + SUMMARY + "\n")
+
+
+@pytest.mark.parametrize("count, places", [
+    (5, "`vms.yaml:1:11` (VirtualMachine vms/web), `vms.yaml:2:11` (VirtualMachine vms/web), `vms.yaml:3:11` "
+        "(VirtualMachine vms/web), `vms.yaml:4:11` (VirtualMachine vms/web), `vms.yaml:5:11` (VirtualMachine vms/web)"),
+    (6, "`vms.yaml:1:11` (VirtualMachine vms/web), `vms.yaml:2:11` (VirtualMachine vms/web), `vms.yaml:3:11` "
+        "(VirtualMachine vms/web), `vms.yaml:4:11` (VirtualMachine vms/web), `vms.yaml:5:11` (VirtualMachine vms/web), "
+        "and 1 more"),
+])
+def test_a_markdown_row_names_five_places_and_counts_the_rest(count, places):
+    result = upgrade(scanned(*(ref("instancetype", "a", line=line) for line in range(1, count + 1))), OLD, NEW)
+    assert f"| `a` instancetype | {count} | bundle new.yaml does not have it | {places} |\n" in render_markdown(result)
+
+
+def test_objects_are_listed_by_name_and_one_name_by_family_then_kind():
+    old = side("bundle old.yaml", it("x", 1, "1Gi"), it("z", 1, "1Gi"), pref("x"), pref("y"),
+               {"kind": "VirtualMachinePreference", "metadata": {"name": "x", "namespace": "vms"}})
+    gone = upgrade(scanned(ref("preference", "y"), ref("preference", "x"), ref("instancetype", "z"),
+                           ref("preference", "x", kind="VirtualMachinePreference"), ref("instancetype", "x")),
+                   old, side("bundle new.yaml"))
+    assert [(n.family, n.name, n.kind) for n in gone.breaks] == [
+        ("instancetype", "x", "VirtualMachineClusterInstancetype"), ("preference", "x", "VirtualMachineClusterPreference"),
+        ("preference", "x", "VirtualMachinePreference"), ("preference", "y", "VirtualMachineClusterPreference"),
+        ("instancetype", "z", "VirtualMachineClusterInstancetype")]
 
 
 # --------------------------------------------------------------------------- the command
