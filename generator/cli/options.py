@@ -58,9 +58,9 @@ class CheckedParam(click.ParamType):
         raise NotImplementedError
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, Refused) or not isinstance(value, str):
-            return value  # a default, or converted already
-        option = max(param.opts, key=len) if param is not None and param.opts else self.name
+        if not isinstance(value, str):
+            return value  # a default, or converted already (a Refused among them)
+        option = max(param.opts, key=len) if param is not None else self.name
         try:
             return self.check(value, option)
         except CitgenError as exc:
@@ -193,18 +193,21 @@ class KubevirtParam(CheckedParam):
 
 def kubevirt_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--kubevirt vX.Y``: the KubeVirt release a command works for (default: the newest known)."""
-    return click.option("--kubevirt", "kubevirt", type=KubevirtParam(), default=None, metavar="vX.Y",
+    return click.option("--kubevirt", type=KubevirtParam(), metavar="vX.Y",
                         help=f"{what} (default: the newest release citgen knows; v1.8, 1.8 and v1.8.4 "
                              "all mean v1.8).")
 
 
 def refuse(message: str, param: click.Parameter | None, ctx: click.Context | None) -> NoReturn:
-    """A usage error naming where the value came from: the option, or the environment variable that set it."""
-    source = ctx.get_parameter_source(param.name) if ctx is not None and param is not None and param.name else None
-    envvar = getattr(param, "envvar", None)
-    if source is ParameterSource.ENVIRONMENT and isinstance(envvar, str):
-        raise click.BadParameter(message, ctx, param, param_hint=envvar)
-    raise click.BadParameter(message, ctx, param)
+    """A usage error naming where the value came from: the option, or the environment variable that set it.
+
+    click puts the context and the parameter into an error a type raises while it reads
+    the command line, so the error names neither.
+    """
+    if (ctx is not None and param is not None and param.name and isinstance(param.envvar, str)
+            and ctx.get_parameter_source(param.name) is ParameterSource.ENVIRONMENT):
+        raise click.BadParameter(message, param_hint=param.envvar)
+    raise click.BadParameter(message)
 
 
 class SizeParam(click.ParamType):
@@ -235,16 +238,16 @@ def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """
     decorators = (
         catalog_option,
-        click.option("--version", "version", default=None,
+        click.option("--version",
                      help="Catalog version stamped as the common-instancetypes-version label "
                           "(default: catalog.yaml's version, or --release where there is one)."),
-        click.option("--gpu-device", default=None, metavar="nvidia.com/MODEL",
+        click.option("--gpu-device", metavar="nvidia.com/MODEL",
                      help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
                           "(here or as parameters.gpu.deviceName)."),
-        click.option("--gpu-count", type=GpuCount(), default=None,
+        click.option("--gpu-count", type=GpuCount(),
                      help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); "
                           "needs a device."),
-        click.option("--retain-from", "retain_from", multiple=True,
+        click.option("--retain-from", multiple=True,
                      type=click.Path(dir_okay=False, path_type=Path),
                      help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
                           "released (instancetype.kubevirt.io/v1beta1 only), labelled deprecated. Repeatable."),
@@ -297,11 +300,10 @@ def _unresolvable(ctx: click.Context) -> Iterator[Problem]:
             continue
         value = ctx.params[param.name]
         for one in value if isinstance(value, (tuple, list)) else (value,):
-            if one is not None and not isinstance(one, Refused) and not os.path.isabs(os.fspath(one)):
-                where = max(param.opts, key=len) if param.opts else param.human_readable_name
-                yield Problem(Location(where), f"{excerpt(os.fspath(one))!r} is a relative path, but the working "
-                                               f"directory cannot be used ({reason}); give an absolute path or "
-                                               "change to a directory that exists")
+            if one is not None and not os.path.isabs(os.fspath(one)):
+                yield Problem(Location(max(param.opts, key=len)),
+                              f"{excerpt(os.fspath(one))!r} is a relative path, but the working directory cannot be "
+                              f"used ({reason}); give an absolute path or change to a directory that exists")
 
 
 def report_format(ctx: click.Context, own: str | None) -> str:
@@ -340,11 +342,10 @@ class CitgenCommand(click.Command):
         own = formats or {}
         more = "".join(f" {name}: {what}." for name, what in own.items())
         self.params.append(click.Option(["--format", FORMAT_PARAM], type=click.Choice([*FORMATS, *own]),
-                                        default=None,
                                         help=FORMAT_HELP + more + "  [default: text, or citgen --format]"))
 
     def invoke(self, ctx: click.Context) -> Result:
-        fmt = report_format(ctx, ctx.params.pop(FORMAT_PARAM, None))
+        fmt = report_format(ctx, ctx.params.pop(FORMAT_PARAM))
         refused = [*_refused(ctx.params), *_unprintable(ctx), *_unresolvable(ctx)]
         try:
             if refused:
