@@ -8,7 +8,9 @@ KubeVirt refuses, a name of the other family and a name the catalog never had sa
 from __future__ import annotations
 
 from generator.expand.kubevirt import OBJECT_LEFT_OUT, Adjustment
+from generator.problems import Location
 from generator.schemas.releases import Release
+from generator.tools.refs.model import Definition
 from generator.tools.refs.rules import release
 from tests.refrules import CPREF, findings, made, obj, ref
 
@@ -44,3 +46,14 @@ def test_two_references_to_left_out_objects_are_each_reported_in_their_order():
     said = findings(release, ref("preference", "future", line=3), ref("preference", "secex", line=9), target=TARGET)
     assert [line.split("'")[1] for line in said] == ["future", "secex"]
     assert [line.split(":")[1] for line in said] == ["3", "9"]
+
+
+def test_a_left_out_name_after_a_name_the_build_has_and_an_unknown_one_is_still_reported():
+    said = findings(release, ref("preference", "fedora", line=1), ref("preference", "absent", line=2),
+                    ref("preference", "secex", line=3), target=TARGET)
+    assert [line.split(":")[1] for line in said] == ["3"]
+
+
+def test_a_left_out_name_the_manifests_define_themselves_says_nothing():
+    mine = Definition("preference", "VirtualMachineClusterPreference", "secex", None, Location("defs.yaml", 4, 9))
+    assert findings(release, ref("preference", "secex"), target=TARGET, definitions=(mine,)) == []

@@ -21,9 +21,11 @@ def sized(name: str, cpu: int, memory: str) -> dict:
 TARGET = made(
     sized("u1.small", 1, "2Gi"), sized("u1.wide", 4, "1Gi"), sized("u1.huge", 8, "16Gi"),
     obj(CPREF, "big", {"requirements": {"cpu": {"guest": 2}, "memory": {"guest": "4Gi"}}}),
+    obj(CPREF, "bigger", {"requirements": {"cpu": {"guest": 4}}}),
     obj(CPREF, "arm", {"requirements": {"architecture": "arm64"}}),
     obj(CPREF, "bad", {"requirements": {"memory": {"guest": "lots"}}}),
     {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": CPREF, "metadata": {"name": "listed"}, "spec": [1]},
+    {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": CIT, "metadata": {"name": "u1.text"}, "spec": "x"},
 )
 SMALL_BIG = ("vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.small' and "
              "preference 'big', which KubeVirt refuses together: insufficient CPU resources of 1 vCPU provided by "
@@ -65,3 +67,15 @@ def test_a_met_requirement_an_architecture_and_a_malformed_object_say_nothing():
 def test_names_the_target_lacks_are_not_sized():
     assert findings(requirements, ref("instancetype", "u1.absent"), ref("preference", "big", line=10),
                     target=TARGET) == []
+
+
+def test_an_instancetype_whose_spec_is_no_mapping_is_not_sized():
+    assert findings(requirements, ref("instancetype", "u1.text"), ref("preference", "big", line=10),
+                    target=TARGET) == []
+
+
+def test_a_preference_passed_over_leaves_the_next_one_of_the_object_checked():
+    said = findings(requirements, ref("instancetype", "u1.small"),
+                    *(ref("preference", name, line=line) for line, name in enumerate(
+                        ("listed", "bad", "arm", "big", "big", "bigger"), start=10)), target=TARGET)
+    assert said == [SMALL_BIG, SMALL_BIG.replace("'big'", "'bigger'").replace("requires 2", "requires 4")]

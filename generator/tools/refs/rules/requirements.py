@@ -22,7 +22,7 @@ from ....problems import Problem
 from ....quantity import QuantityError
 from ...vmexpand.requirements import check as unmet
 from ..target import Resolution
-from .base import JudgeContext, owner_text, quoted
+from .base import JudgeContext, names, quoted
 
 ID = "requirements"
 
@@ -53,12 +53,11 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
                     continue  # a bundle's malformed object: validate's to report
                 if error is None or error.reason not in OF_INSTANCETYPE:
                     continue
-                reference = instancetype.reference
-                key = (reference.owner.key, reference.name or "", preference.reference.name or "", reference.location)
+                reference, preferred = instancetype.reference, str(preference.reference.name)  # found: named
+                key = (reference.owner.key, str(reference.name), preferred, reference.location)
                 if key in said:
                     continue
                 said.add(key)
                 yield Problem(reference.location, (
-                    f"{owner_text(reference.owner)} names instancetype {quoted(reference.name or '')} and preference "
-                    f"{quoted(preference.reference.name or '')}, which KubeVirt refuses together: {error.message}"),
-                    ID)
+                    f"{names(reference)} and preference {quoted(preferred)}, which KubeVirt refuses together: "
+                    f"{error.message}"), ID)
