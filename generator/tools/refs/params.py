@@ -98,17 +98,17 @@ def resolve(text: str, given: Parameters) -> Resolved:
     if not used:
         return Resolved(text)
     if text == f"${{{used[0]}}}":
-        return _one(used[0], given, whole=False)
+        return _one(used[0], given)
     values: dict[str, str] = {}
     for name in used:
-        found = _one(name, given, whole=False)
+        found = _one(name, given)
         if found.text is None:
             return found
         values[name] = found.text
     return Resolved(STRING_PARAMETER.sub(lambda m: values[m.group(1)], text), parameter=used[0])
 
 
-def _one(name: str, given: Parameters, *, whole: bool) -> Resolved:
+def _one(name: str, given: Parameters, *, whole: bool = False) -> Resolved:
     """The value a single parameter reference stands for."""
     parameter = given.known.get(name)
     written = f"${{{{{name}}}}}" if whole else f"${{{name}}}"
