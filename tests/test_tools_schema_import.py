@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from generator.quantity import is_quantity
 from generator.schemas.fields import FIELDS_FILE
 from generator.schemas import CHECKED_QUANTITY_PATTERN, METADATA_FILE, QUANTITY_PATTERN
 from generator.tools.schema_import import (KIND_SOURCES, QUANTITY_DEFINITION, KindSource, SchemaSourceError, convert,
-                                           convert_kind, render)
+                                           convert_kind, load_openapi, render, write_files)
 
 SHIPPED = Path(__file__).resolve().parent.parent / "generator" / "schemas"
 TOY = KindSource("Toy", "toys.example.io/v1", "v1.Toy")
@@ -271,3 +272,180 @@ def test_import_of_definitions_that_refer_to_themselves_is_refused_not_written(t
                              "v1.ToyLoop; the schemas citgen ships are trees, and a cycle would be followed for "
                              "ever\n")
     assert not (tmp_path / "out").exists()
+
+
+# --- every rule of the converter, each on the smallest document that shows it ---
+
+
+def converted(**properties: dict) -> dict:
+    """The $defs entry of v1.ToySpec converted, with ``properties`` in place of the toy's."""
+    document = toy_document()
+    document["definitions"]["v1.ToySpec"] = {"type": "object", "properties": properties}
+    return convert_kind(document, TOY)["$defs"]["v1.ToySpec"]
+
+
+def refusal(**properties: dict) -> str:
+    document = toy_document()
+    document["definitions"]["v1.ToySpec"] = {"type": "object", "properties": properties}
+    with pytest.raises(SchemaSourceError) as raised:
+        convert_kind(document, TOY)
+    return str(raised.value)
+
+
+def test_nullable_adds_null_once_to_a_type_of_several():
+    assert converted(a={"type": ["string", "integer"], "nullable": True},
+                     b={"type": ["string", "null"], "nullable": True})["properties"] == {
+        "a": {"type": ["string", "integer", "null"]}, "b": {"type": ["string", "null"]}}
+
+
+def test_a_map_s_own_value_schema_and_a_boolean_are_kept_and_only_integers_get_ranges():
+    spec = converted(a={"type": "object", "properties": {"x": {"type": "string"}},
+                        "additionalProperties": {"type": "string"}},
+                     b={"type": "object", "additionalProperties": True},
+                     c={"type": "string", "format": "int64"})
+    assert spec["properties"] == {
+        "a": {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": {"type": "string"}},
+        "b": {"type": "object", "additionalProperties": True},
+        "c": {"type": "string", "format": "int64"}}
+
+
+def test_alternatives_are_converted_each_in_turn():
+    spec = converted(a={"allOf": [{"$ref": "#/definitions/v1.Marker"}]},
+                     b={"anyOf": [{"type": "string", "description": "prose"}, {"type": "integer"}]},
+                     c={"oneOf": [{"type": "boolean"}]})
+    assert spec["properties"] == {"a": {"allOf": [{"$ref": "#/$defs/v1.Marker"}]},
+                                  "b": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                                  "c": {"oneOf": [{"type": "boolean"}]}}
+
+
+@pytest.mark.parametrize("prop, where", [
+    ({"type": "object", "additionalProperties": {"title": "t", "foo": 1}}, "definitions.v1.ToySpec.p.*"),
+    ({"type": "array", "items": {"foo": 1}}, "definitions.v1.ToySpec.p[]"),
+    ({"oneOf": [{"type": "string"}, {"foo": 1}]}, "definitions.v1.ToySpec.p.oneOf[1]"),
+], ids=["map value", "list item", "alternative"])
+def test_a_mistake_deep_in_a_definition_is_named_by_its_place(prop, where):
+    assert refusal(p=prop) == (f"swagger.json: {where}: unsupported schema keyword 'foo'; the converter needs to "
+                               "learn what it means")
+
+
+def test_a_schema_that_is_not_an_object_is_refused_naming_its_type():
+    assert refusal(p=["string"]) == "swagger.json: definitions.v1.ToySpec.p: expected a schema object, got list"
+
+
+def test_a_kind_without_properties_or_required_fields_gets_its_kind_pinned_and_nothing_else():
+    document = toy_document()
+    document["definitions"]["v1.Toy"] = {"type": "object"}
+    assert convert_kind(document, TOY) == {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "additionalProperties": False,
+        "required": ["apiVersion", "kind"],
+        "properties": {"apiVersion": {"const": "toys.example.io/v1", "type": "string"},
+                       "kind": {"const": "Toy", "type": "string"}}}
+    document["definitions"]["v1.Toy"] = {"type": "object", "properties": {"x": {"foo": 1}}}
+    with pytest.raises(SchemaSourceError) as raised:
+        convert_kind(document, TOY)
+    assert str(raised.value) == ("swagger.json: definitions.v1.Toy.x: unsupported schema keyword 'foo'; the "
+                                 "converter needs to learn what it means")
+
+
+def lattice(levels: int) -> dict:
+    """v1.Toy -> L0, each Ln -> An and Bn, each of those -> Ln+1: 2**levels paths through shared definitions."""
+    document = toy_document()
+    definitions = document["definitions"]
+    definitions["v1.Toy"] = {"type": "object", "properties": {"top": {"$ref": "#/definitions/L0"}}}
+    for n in range(levels):
+        definitions[f"L{n}"] = {"properties": {"a": {"$ref": f"#/definitions/A{n}"}, "b": {"$ref": f"#/definitions/B{n}"}}}
+        for side in "AB":
+            definitions[f"{side}{n}"] = {"properties": {"next": {"$ref": f"#/definitions/L{n + 1}"}}}
+    definitions[f"L{levels}"] = {"type": "string"}
+    return document
+
+
+def test_shared_definitions_are_followed_once_so_a_deep_lattice_of_them_converts_at_once():
+    """A walk that followed each path would take 2**40 steps here; the real document shares definitions widely."""
+    assert len(convert_kind(lattice(40), TOY)["$defs"]) == 3 * 40 + 1
+
+
+def test_a_cycle_is_found_among_definitions_met_after_others_were_walked():
+    document = toy_document(**{"v1.Zx": {"properties": {"next": {"$ref": "#/definitions/v1.Zy"}}},
+                               "v1.Zy": {"properties": {"back": {"$ref": "#/definitions/v1.Zx"}}}})
+    document["definitions"]["v1.Toy"]["properties"]["loop"] = {"$ref": "#/definitions/v1.Zx"}
+    with pytest.raises(SchemaSourceError) as raised:
+        convert_kind(document, TOY)
+    assert str(raised.value) == ("swagger.json: definitions.v1.Zx: $ref cycle v1.Zx -> v1.Zy -> v1.Zx; the schemas "
+                                 "citgen ships are trees, and a cycle would be followed for ever")
+
+
+def kinds_document(**extra: object) -> dict:
+    """The toy standing in for every kind citgen imports, with ``extra`` top-level keys."""
+    document = toy_document()
+    for spec in KIND_SOURCES:
+        document["definitions"][spec.definition] = document["definitions"]["v1.Toy"]
+    return {**document, **extra}
+
+
+def test_the_metadata_records_the_document_s_version_unless_one_is_given():
+    info = {"title": "KubeVirt API", "version": "v1.9.0"}
+    meta = convert(kinds_document(info=info), b"{}")[METADATA_FILE]
+    assert meta == {
+        "kubevirtVersion": "v1.9.0",
+        "source": {"document": "api/openapi-spec/swagger.json of kubevirt/kubevirt",
+                   "sha256": "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+                   "swagger": "2.0", "title": "KubeVirt API", "version": "v1.9.0"},
+        "kinds": {spec.kind: {"apiVersion": spec.api_version, "definition": spec.definition, "file": spec.file}
+                  for spec in KIND_SOURCES},
+        "generatedBy": "citgen schema import"}
+    assert convert(kinds_document(info=info), b"{}", "d923fdb8")[METADATA_FILE]["kubevirtVersion"] == "d923fdb8"
+    unnamed = convert(kinds_document(info="not an object"), b"{}")[METADATA_FILE]
+    assert (unnamed["kubevirtVersion"], unnamed["source"]["title"], unnamed["source"]["version"]) == (None, None, None)
+
+
+def test_a_document_without_the_kinds_is_refused_as_swagger_json_unless_named():
+    with pytest.raises(SchemaSourceError) as raised:
+        convert({"definitions": {}}, b"")
+    assert str(raised.value) == "swagger.json: definition 'v1.VirtualMachine' of VirtualMachine is missing from 'definitions'"
+    with pytest.raises(SchemaSourceError) as raised:
+        convert_kind({"definitions": {}}, TOY)
+    assert str(raised.value) == "swagger.json: definition 'v1.Toy' of Toy is missing from 'definitions'"
+
+
+def test_render_writes_text_beyond_ascii_as_it_is():
+    assert render({"b": "é", "a": [1]}) == '{\n  "a": [\n    1\n  ],\n  "b": "é"\n}\n'
+
+
+# --- reading the document and writing the files ---
+
+
+def test_a_directory_or_a_pipe_is_refused_as_the_document(tmp_path: Path):
+    with pytest.raises(SchemaSourceError) as raised:
+        load_openapi(tmp_path)
+    assert str(raised.value) == f"{tmp_path}: is a directory, expected KubeVirt's swagger.json"
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(SchemaSourceError) as raised:
+        load_openapi(tmp_path / "pipe")
+    assert str(raised.value) == f"{tmp_path / 'pipe'}: is a FIFO (named pipe), not a regular file; citgen reads only regular files"
+
+
+def test_files_are_written_readable_into_a_new_folder_each_through_a_hidden_file_beside_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    replaced: list[tuple[Path, Path]] = []
+    replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: (replaced.append((Path(a), Path(b))), replace(a, b))[1])
+    out = tmp_path / "new" / "schemas"
+    assert write_files({"b.json": {"x": "é"}, "a.json": []}, out) == [out / "a.json", out / "b.json"]
+    assert [(src.parent, src.name.startswith(f".{dst.name}."), dst) for src, dst in replaced] == [
+        (out, True, out / "a.json"), (out, True, out / "b.json")]
+    assert (out / "b.json").read_bytes() == '{\n  "x": "é"\n}\n'.encode()
+    assert {p.name: p.stat().st_mode & 0o777 for p in out.iterdir()} == {"a.json": 0o644, "b.json": 0o644}
+
+
+def test_a_file_that_cannot_be_written_leaves_nothing_behind_and_its_error_stands(tmp_path: Path):
+    with pytest.raises(TypeError, match="Object of type object is not JSON serializable"):
+        write_files({"a.json": object()}, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_folder_that_cannot_be_made_is_refused(tmp_path: Path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(SchemaSourceError) as raised:
+        write_files({}, tmp_path / "file" / "out")
+    assert str(raised.value) == f"{tmp_path / 'file' / 'out'}: cannot create the output directory: Not a directory"
