@@ -218,3 +218,12 @@ def test_files_are_judged_as_the_kubevirt_release_named_judges_them(tmp_path: Pa
     assert (result.exit_code, result.output.splitlines()) == (1, [
         f"{efi}#0 (efi) $.spec.firmware.preferredEfi: unknown field 'preferredEfi': KubeVirt v1.0 does not have it "
         "(it came in v1.4) [schema]", "1 problem in 1 of 1 document"])
+
+
+def test_a_vendor_given_decides_whether_the_built_in_series_ratios_apply_to_files(tmp_path: Path):
+    small = bundle(tmp_path / "u1.yaml", instancetype("u1.large", memory="4Gi", labels={"vendor": "acme.io"}))
+    assert last_line(small, "--rule", "series-ratio") == (0, "no problems in 1 document")
+    result = run(small, "--rule", "series-ratio", "--vendor", "kubevirt.io")
+    assert (result.exit_code, result.output.splitlines()) == (1, [
+        f"{small}#0 (u1.large) $.spec.memory.guest: 2 vCPUs with '4Gi' of memory break series u1's ratio of 4Gi per "
+        "vCPU (expected 8Gi), and large is not a declared exception [series-ratio]", "1 problem in 1 of 1 document"])
