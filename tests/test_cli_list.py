@@ -197,3 +197,14 @@ def test_json_records_say_since_the_replacement_and_where_it_leads(vendor):
     }
     current = json.loads(CliRunner().invoke(main, ["list", "-o", "json", "--series", "u1", "--cpu", "8"]).output)
     assert [(r["name"], r["deprecated"]) for r in current] == [("u1.2xlarge", None)]
+
+
+def test_an_object_with_a_field_no_kubevirt_release_has_shows_a_dash_for_the_oldest(tmp_path):
+    """list builds without judging: a field of a vendor's own (a typo) is listed, and no release accepts it."""
+    (tmp_path / "catalog.yaml").write_text("extends: builtin\noverlays: [o.yaml]\n")
+    (tmp_path / "o.yaml").write_text("series:\n  change:\n    n:\n      spec:\n        bogusField: 1\n")
+    result = CliRunner().invoke(main, ["list", "--catalog", str(tmp_path), "--series", "n", "--cpu", "4",
+                                       "--memory", "8Gi"])
+    assert (result.exit_code, result.output.splitlines()) == (0, [
+        "NAME       CLASS     VCPUS   MEMORY   FEATURES                                                KUBEVIRT",
+        "n1.large   network   4       8Gi      dedicatedCPUPlacement,hugepages,isolateEmulatorThread   -"])
