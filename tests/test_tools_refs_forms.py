@@ -682,3 +682,26 @@ def test_every_form_is_registered_by_the_kinds_it_reads_and_documented():
         ("instancetype.kubevirt.io", "VirtualMachineClusterPreference"): "definition",
     }
     assert all(registered.summary for registered in FORMS.values())
+
+
+def test_a_form_is_registered_once_for_each_kind_it_reads_and_a_kind_only_once(monkeypatch: pytest.MonkeyPatch):
+    """Registers into an empty FORMS of its own: the built-in forms register when the module is imported, which
+    no test's call of ``form`` sees."""
+    from generator.tools.refs import forms
+
+    monkeypatch.setattr(forms, "FORMS", {})
+
+    def find(obj: Any) -> list:
+        """Reads a kind.
+
+        Says more here."""
+        return []
+
+    assert forms.form("mine", ("g", "A"), ("g", "B"))(find) is find
+    registered = forms.Form("mine", (("g", "A"), ("g", "B")), find)
+    assert forms.FORMS == {("g", "A"): registered, ("g", "B"): registered}
+    assert registered.summary == "Reads a kind."
+    assert forms.Form("bare", (), lambda obj: []).summary == ""
+    with pytest.raises(AssertionError) as twice:
+        forms.form("again", ("g", "C"), ("g", "B"))(find)
+    assert str(twice.value) == "two forms read ('g', 'B')"
