@@ -172,7 +172,7 @@ def init_catalog(target: Path, vendor: str = "example.com") -> list[Path]:
     if problem or not vendor:
         raise InputError.at(Location("--vendor"), f"expected a vendor such as example.com: "
                             f"{problem or 'got an empty string'}")
-    found = lookup(target, str(target))  # a link to nothing or in a loop, a folder that cannot be entered: refused
+    found = lookup(target)  # a link to nothing or in a loop, a folder that cannot be entered: refused
     if found is not None and not stat.S_ISDIR(found.st_mode):
         raise InputError.at(Location(str(target)), f"exists and is {file_kind(found.st_mode)}, not a directory")
     files = {
@@ -195,13 +195,10 @@ def _check_target(target: Path, there: bool) -> bool:
             raise InputError.at(Location(str(target)), "refusing to initialise a directory that is not empty; "
                                 "choose a new or empty directory")
         return True
-    if os.path.lexists(target):  # pragma: no cover - a link made since it was looked up
-        raise InputError.at(Location(str(target)), "exists and is not a directory")
-    parent = target.parent
-    found = lookup(parent, str(parent))
-    if found is None or not stat.S_ISDIR(found.st_mode):
-        what = "does not exist; create it first" if found is None else "is not a directory"
-        raise InputError.at(Location(str(target)), f"cannot create the catalog: {parent} {what}")
+    # nothing at target: its parent is a folder or absent (lookup refused a file or a broken link on the way)
+    if lookup(target.parent) is None:
+        raise InputError.at(Location(str(target)), f"cannot create the catalog: {target.parent} does not exist; "
+                            "create it first")
     return False
 
 
