@@ -90,10 +90,10 @@ def load_openapi(path: Path) -> tuple[dict[str, Any], bytes]:
     """Read and parse the document; return it with its raw bytes (hashed into the metadata)."""
     name = str(path)
     try:
-        found = lookup(path, name)
+        found = lookup(path)
         if found is not None and stat.S_ISDIR(found.st_mode):
             raise _fail(name, "is a directory, expected KubeVirt's swagger.json")
-        raw = read_bytes(path, name)
+        raw = read_bytes(path)
         # standard JSON, read as every input file is: not there, not a regular file, too large, NaN, all refused
         document = json_document(raw, name, "an OpenAPI document")
     except InputError as exc:
