@@ -16,7 +16,8 @@ A run is a mapping: ``args``, ``cwd``, ``env`` (added to the environment),
 ``stdout`` and ``stderr`` (``file``, ``closed``, ``full`` or ``ascii``: a file whose
 stream has the ASCII encoding), ``deleted_cwd`` (the working directory is a folder
 removed before citgen starts), ``unreadable`` (paths whose permission bits are
-cleared while the run lasts) and ``loops`` (links to themselves made while it lasts, in place of
+cleared while the run lasts), ``modes`` (paths given these permission bits while it
+lasts, e.g. 0o644 for a folder that may be listed but not entered) and ``loops`` (links to themselves made while it lasts, in place of
 files that are there). A result: ``code``, ``stdout``, ``stderr`` (text, with
 what could not be decoded escaped) and ``traceback`` (empty when none escaped).
 """
@@ -99,9 +100,10 @@ def _read(fd: int) -> str:
 def run_one(run: dict[str, Any]) -> dict[str, Any]:
     """Fork, run ``run`` in the child, wait for it (killing it at the deadline) and collect what it wrote."""
     out, err, escaped = (tempfile.TemporaryFile() for _ in range(3))
-    modes = {path: os.stat(path).st_mode & 0o7777 for path in run.get("unreadable", ())}
-    for path in modes:
-        os.chmod(path, 0)
+    changed = {**{path: 0 for path in run.get("unreadable", ())}, **run.get("modes", {})}
+    modes = {path: os.stat(path).st_mode & 0o7777 for path in changed}
+    for path, mode in changed.items():
+        os.chmod(path, mode)
     for link in run.get("loops", ()):  # in place of a file that is there, which is put back after
         if os.path.lexists(link):
             os.rename(link, link + ".faultrun")

@@ -25,11 +25,8 @@ The runs are bound by permission bits even as root (tests.helpers.bits_apply).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -43,7 +40,7 @@ from generator.cli.options import (CpuCount, DocumentCount, GpuCount, KubevirtPa
                                    SelectorParam, SizeParam)
 from generator.cli.refs import PlaceParam
 from tests.conftest import SWAGGER, shared_file
-from tests.helpers import REPO, bits_apply, copy_catalog, snapshot
+from tests.helpers import REPO, citgen_forked, copy_catalog, snapshot
 
 pytestmark = pytest.mark.heavy(25)  # seconds of a worker's time: some 400 runs of citgen, forked
 
@@ -423,13 +420,7 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[Cel
     by_command = {command: list(command_cells(place, command)) for command in COMMANDS}
     by_command["citgen"] = list(group_cells())
     cases = {f"{c.command}: {c.fault}": c.run(place) for cells in by_command.values() for c in cells}
-    (root / "cases.json").write_text(json.dumps(cases), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run(bits_apply([sys.executable, str(REPO / "tests" / "faultrun.py"), str(root / "cases.json"),
-                                      str(root / "results.json")]), env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr
-    results = json.loads((root / "results.json").read_text(encoding="utf-8"))
+    results = citgen_forked(cases, root)
     ran = {command: [(c, results[f"{c.command}: {c.fault}"]) for c in cells] for command, cells in by_command.items()}
     return {**ran, "outputs": (before, [snapshot(out) for out in place.outputs]), "place": place}  # type: ignore
 

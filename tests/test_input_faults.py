@@ -15,7 +15,7 @@ below is handled there once and shown here through the command line:
    pair, and a swagger or release file holding NaN.
 
 Permission bits do not bind root, so the runs of class 1 are real processes without
-root's overrides (tests.helpers.citgen_bound); everything else runs in this process.
+root's overrides (tests.helpers.citgen_forked); everything else runs in this process.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.pipeline import BuildOptions, catalog_objects
 from tests.conftest import SWAGGER, shared_file
-from tests.helpers import REPO, citgen_bound, copy_catalog, snapshot
+from tests.helpers import REPO, citgen_forked, copy_catalog, snapshot
 
 pytestmark = pytest.mark.heavy(8)  # seconds of a worker's time: a citgen process per folder and file of a catalog
 
@@ -110,22 +110,52 @@ def first_files(catalog: Path) -> list[str]:
     return found
 
 
-def refused_unread(root: Path, path: str, mode: int) -> str:
-    """citgen build of ``root``'s catalog with ``path`` in it made ``mode``: its standard error; nothing written."""
-    catalog, out = root / "catalog", root / "out"
-    before = snapshot(out)
-    target = catalog / path
-    kept = target.stat().st_mode
-    target.chmod(mode)
-    try:
-        done = citgen_bound("build", "--catalog", str(catalog), "--out", str(out), cwd=root)
-    finally:
-        target.chmod(kept)
-    assert done.returncode == 2, done.stderr
-    assert "Traceback" not in done.stderr
-    assert snapshot(out) == before
-    assert sorted(p.name for p in root.iterdir()) == ["catalog", "out"]  # no staging left beside the output
-    return done.stderr
+#: The modes a folder citgen may not read is given: no permission at all, and listed but not entered.
+FOLDER_MODES = {"no permissions": 0o000, "no search permission": 0o644}
+
+
+def build_of(root: Path, **run: object) -> dict[str, object]:
+    """A run of ``citgen build`` of ``root``'s catalog into ``root/out`` (tests/faultrun.py's form)."""
+    return {"args": ["build", "--catalog", str(root / "catalog"), "--out", str(root / "out")], "cwd": str(root),
+            **run}
+
+
+@pytest.fixture(scope="module")
+def unread(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """Every run of this section, each with a folder or file made unreadable for it, by name.
+
+    Permission bits do not bind root, so they run in a process that gives up root's
+    overrides, which forks a child a run (tests.helpers.citgen_forked). No run of
+    ``built``'s catalog may write anything: its earlier outputs are compared after all of them.
+    """
+    catalog, before = built / "catalog", snapshot(built / "out")
+    runs = {f"{folder} {how}": build_of(built, modes={str(catalog / folder): mode})
+            for folder in folders(catalog) for how, mode in FOLDER_MODES.items()}
+    runs.update({f"{name} unreadable": build_of(built, unreadable=[str(catalog / name)])
+                 for name in first_files(catalog)})
+    runs["out/kustomize unreadable, --check"] = {
+        "args": ["build", "--catalog", "catalog", "--out", "out", "--check"], "cwd": str(built),
+        "modes": {str(built / "out" / "kustomize"): 0o000}}
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    overlay = elsewhere / "overlays" / "vendor" / "edge" / "overlay.yaml"
+    overlay.parent.mkdir(parents=True)
+    shutil.copy(EDGE, overlay)
+    for level in ("overlays", "overlays/vendor", "overlays/vendor/edge"):
+        runs[f"overlay under {level}"] = {"args": ["build", "--overlay", "overlays/vendor/edge/overlay.yaml", "--out",
+                                                   "out"], "cwd": str(elsewhere), "unreadable": [str(elsewhere / level)]}
+    for name in ("v1.2.2.json", "swagger.json"):
+        source = SWAGGER if name == "swagger.json" else SWAGGER.parent / "crds" / name
+        folder = tmp_path_factory.mktemp("import") / "kubevirt"
+        folder.mkdir()
+        shutil.copy(shared_file(source), folder / name)
+        runs[f"import {name}"] = {"args": ["schema", "import", f"kubevirt/{name}", "--out", "out"],
+                                  "cwd": str(folder.parent), "unreadable": [str(folder)]}
+    results = citgen_forked(runs, tmp_path_factory.mktemp("runs"))
+    assert [name for name, result in results.items() if result["traceback"]] == []
+    assert snapshot(built / "out") == before
+    assert sorted(p.name for p in built.iterdir()) == ["catalog", "out"]  # no staging left beside the output
+    assert not (elsewhere / "out").exists()
+    return results
 
 
 def test_the_walks_see_every_folder_a_catalog_has(built: Path):
@@ -134,74 +164,48 @@ def test_the_walks_see_every_folder_a_catalog_has(built: Path):
         "templates/helm/chart", "templates/helm/chart/templates", "templates/kustomize"]
 
 
-@pytest.mark.parametrize("mode", [0o000, 0o644], ids=["no permissions", "no search permission"])
-def test_a_folder_that_cannot_be_read_is_refused_at_every_level_of_a_catalog(built: Path, mode: int):
-    for folder in folders(built / "catalog"):
-        stderr = refused_unread(built, folder, mode)
-        assert stderr == (f"error: {folder}: cannot read the folder: permission denied; {WHOLE}\n"
-                          "citgen: 1 problem, nothing written\n"), folder
+@pytest.mark.parametrize("how", FOLDER_MODES)
+def test_a_folder_that_cannot_be_read_is_refused_at_every_level_of_a_catalog(built: Path, unread, how: str):
+    said = {folder: (unread[f"{folder} {how}"]["code"], unread[f"{folder} {how}"]["stderr"])
+            for folder in folders(built / "catalog")}
+    assert said == {folder: (2, f"error: {folder}: cannot read the folder: permission denied; {WHOLE}\n"
+                                "citgen: 1 problem, nothing written\n") for folder in said}
 
 
-def test_a_file_that_cannot_be_read_is_refused_in_every_folder_of_a_catalog(built: Path):
-    for name in first_files(built / "catalog"):
-        stderr = refused_unread(built, name, 0o000)
-        shown = built / "catalog" / name if name.startswith("overlays/") else name  # overlays are named as listed
-        assert stderr == f"error: {shown}: cannot read: Permission denied\ncitgen: 1 problem, nothing written\n"
+def test_a_file_that_cannot_be_read_is_refused_in_every_folder_of_a_catalog(built: Path, unread):
+    said = {name: (unread[f"{name} unreadable"]["code"], unread[f"{name} unreadable"]["stderr"])
+            for name in first_files(built / "catalog")}
+    shown = {name: built / "catalog" / name if name.startswith("overlays/") else name  # overlays: named as listed
+             for name in said}
+    assert said == {name: (2, f"error: {shown[name]}: cannot read: Permission denied\n"
+                              "citgen: 1 problem, nothing written\n") for name in said}
 
 
-def test_an_overlay_in_a_folder_that_cannot_be_entered_is_refused_at_every_level_of_its_path(tmp_path: Path):
-    overlay = tmp_path / "overlays" / "vendor" / "edge" / "overlay.yaml"
-    overlay.parent.mkdir(parents=True)
-    shutil.copy(EDGE, overlay)
-    out = tmp_path / "out"
-    levels = ["overlays", "overlays/vendor", "overlays/vendor/edge"]
-    for level in levels:
-        (tmp_path / level).chmod(0o000)
-        try:
-            done = citgen_bound("build", "--overlay", "overlays/vendor/edge/overlay.yaml", "--out", "out",
-                                cwd=tmp_path)
-        finally:
-            (tmp_path / level).chmod(0o755)
-        assert (done.returncode, done.stderr) == (2, f"error: {level}: cannot read the folder: permission denied\n"
+def test_an_overlay_in_a_folder_that_cannot_be_entered_is_refused_at_every_level_of_its_path(unread):
+    for level in ("overlays", "overlays/vendor", "overlays/vendor/edge"):
+        done = unread[f"overlay under {level}"]
+        assert (done["code"], done["stderr"]) == (2, f"error: {level}: cannot read the folder: permission denied\n"
                                                      "citgen: 1 problem, nothing written\n"), level
-        assert not out.exists()
 
 
-def test_the_vendor_s_kustomize_templates_are_not_replaced_by_the_built_in_ones_unsaid(built: Path):
-    """The example of the issue: an unreadable templates/kustomize built with the built-in templates, exit 0."""
-    stderr = refused_unread(built, "templates/kustomize", 0o000)
-    assert stderr.startswith(f"error: templates/kustomize: cannot read the folder: permission denied; {WHOLE}\n")
+@pytest.mark.parametrize("folder", ["templates/kustomize", "templates/helm/chart"])
+def test_an_unreadable_template_folder_is_refused_not_replaced_by_the_built_in_one(unread, folder: str):
+    """The examples of the issue: an unreadable templates/kustomize was built with the built-in templates, exit 0,
+    and an unreadable chart folder was a traceback."""
+    assert unread[f"{folder} no permissions"]["stderr"].startswith(
+        f"error: {folder}: cannot read the folder: permission denied; {WHOLE}\n")
 
 
-def test_an_unreadable_helm_chart_folder_is_a_message_not_a_traceback(built: Path):
-    stderr = refused_unread(built, "templates/helm/chart", 0o000)
-    assert stderr.startswith(f"error: templates/helm/chart: cannot read the folder: permission denied; {WHOLE}\n")
-
-
-def test_an_output_folder_build_check_cannot_read_is_refused_not_reported_missing(built: Path):
-    folder = built / "out" / "kustomize"
-    folder.chmod(0o000)
-    try:
-        done = citgen_bound("build", "--catalog", "catalog", "--out", "out", "--check", cwd=built)
-    finally:
-        folder.chmod(0o755)
-    assert (done.returncode, done.stdout, done.stderr) == (
+def test_an_output_folder_build_check_cannot_read_is_refused_not_reported_missing(unread):
+    done = unread["out/kustomize unreadable, --check"]
+    assert (done["code"], done["stdout"], done["stderr"]) == (
         2, "", "error: out/kustomize: cannot read the folder: permission denied\ncitgen: 1 problem, nothing written\n")
 
 
 @pytest.mark.parametrize("name", ["v1.2.2.json", "swagger.json"])
-def test_a_file_to_import_in_a_folder_that_cannot_be_entered_is_refused_and_nothing_is_written(tmp_path: Path,
-                                                                                                name: str):
-    source = SWAGGER if name == "swagger.json" else SWAGGER.parent / "crds" / name
-    (tmp_path / "kubevirt").mkdir()
-    shutil.copy(shared_file(source), tmp_path / "kubevirt" / name)
-    (tmp_path / "kubevirt").chmod(0o000)
-    try:
-        done = citgen_bound("schema", "import", f"kubevirt/{name}", "--out", "out", cwd=tmp_path)
-    finally:
-        (tmp_path / "kubevirt").chmod(0o755)
-    assert (done.returncode, done.stderr) == (2, "error: kubevirt: cannot read the folder: permission denied\n")
-    assert not (tmp_path / "out").exists()
+def test_a_file_to_import_in_a_folder_that_cannot_be_entered_is_refused_and_nothing_is_written(unread, name: str):
+    done = unread[f"import {name}"]
+    assert (done["code"], done["stderr"]) == (2, "error: kubevirt: cannot read the folder: permission denied\n")
 
 
 # --------------------------------------------------------------------------- 2. what editors save
