@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from .releases import RELEASE_FILES, Release, known
 
@@ -177,7 +177,3 @@ def releases_of(node: Mapping[str, Any]) -> frozenset[int]:
     """The indexes (into known()) of the releases a node of the index is had by."""
     mask = node["r"]
     return frozenset(index for index in range(len(known())) if mask >> index & 1)
-
-
-def children(node: Mapping[str, Any]) -> Iterable[tuple[str, Mapping[str, Any]]]:
-    return node.get("p", {}).items()
