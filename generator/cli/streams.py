@@ -100,7 +100,7 @@ class Delivery(io.TextIOBase):
             self._guarded(self._bytes, data)
 
     def flush(self) -> None:
-        if self.broken is None and self.fd is None and self.stream is not None:
+        if self.broken is None and self.fd is None:  # a stream of None is broken from the start
             self._guarded(lambda _: self.stream.flush(), None)  # type: ignore[union-attr]
 
     def _guarded(self, deliver: Callable[[Any], None], what: Any) -> None:
