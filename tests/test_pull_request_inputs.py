@@ -107,18 +107,15 @@ def test_a_file_read_by_mistake_is_quoted_no_further_than_a_short_excerpt(tmp_pa
 HOSTILE = "cx1.renamed\n::add-mask::secret\n::error title=pwned::pwned"
 
 
-def bundle_with_name(path: Path, name: str) -> None:
-    docs = list(yaml.safe_load_all(Path("bundles/common-instancetypes-all-bundle.yaml").read_text(encoding="utf-8")))
-    docs[0]["metadata"]["name"] = name
-    path.write_text(yaml.safe_dump_all(docs), encoding="utf-8")
-
-
-@pytest.fixture
-def compared(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
-    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
-    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
-    old.write_bytes(Path("bundles/common-instancetypes-all-bundle.yaml").read_bytes())
-    bundle_with_name(new, HOSTILE)  # its first object renamed
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The committed all-bundle, and a copy whose first object is named ``HOSTILE``. Read only."""
+    folder = tmp_path_factory.mktemp("compared")
+    old, new = folder / "old.yaml", folder / "new.yaml"
+    old.write_bytes((REPO / "bundles" / "common-instancetypes-all-bundle.yaml").read_bytes())
+    docs = read_yaml_stream(old)
+    docs[0]["metadata"]["name"] = HOSTILE
+    new.write_text(yaml.dump_all(docs, Dumper=yaml.CSafeDumper), encoding="utf-8")
     return old, new
 
 
@@ -644,7 +641,7 @@ def test_a_huge_description_is_refused_at_its_line_not_blamed_on_a_template(tmp_
 
 def test_a_retained_object_named_like_a_preference_is_not_said_to_be_defined_in_its_file(tmp_path, monkeypatch):
     monkeypatch.chdir(REPO)
-    docs = list(yaml.safe_load_all(Path("bundles/common-instancetypes-all-bundle.yaml").read_text(encoding="utf-8")))
+    docs = read_yaml_stream(Path("bundles/common-instancetypes-all-bundle.yaml"))
     kept = next(d for d in docs if d["kind"] == "VirtualMachineClusterInstancetype" and
                 d["metadata"]["name"] == "u1.large")
     kept["metadata"]["name"] = "fedora"  # an instancetype of an old release, named as a preference is now
