@@ -24,7 +24,7 @@ from generator.cli import main
 from generator.model import label
 from generator.pipeline import Build, BuildOptions, generate
 from generator.source.yamlsrc import UNCARRIED
-from tests.helpers import kubectl
+from tests.helpers import kubectl, parse_stream
 
 try:
     import helm_python
@@ -56,7 +56,7 @@ def write_catalog(root: Path, series_description: str, preference_description: s
 
 
 def annotations_in_bundle(build: Build) -> dict[tuple[str, str], str]:
-    docs = [d for d in yaml.safe_load_all(build.files[ALL].decode()) if d]
+    docs = parse_stream(build.files[ALL])
     return {(d["kind"], d["metadata"]["name"]): d["metadata"]["annotations"][DESCRIPTION] for d in docs}
 
 

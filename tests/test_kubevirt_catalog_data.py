@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
@@ -19,7 +18,7 @@ from generator.load.catalog import load_catalog
 from generator.model import OlderField, OlderValue
 from generator.paths import builtin_catalog
 
-from tests.helpers import copy_catalog
+from tests.helpers import copy_catalog, read_yaml_stream
 
 ALL = "common-instancetypes-all-bundle.yaml"
 
@@ -31,7 +30,7 @@ def build(catalog: Path, out: Path, *args: str) -> tuple[int, dict]:
 
 
 def objects(out: Path) -> dict[tuple[str, str], dict]:
-    docs = yaml.safe_load_all((out / ALL).read_text(encoding="utf-8"))
+    docs = read_yaml_stream(out / ALL)
     return {(d["kind"], d["metadata"]["name"]): d for d in docs}
 
 
