@@ -1,4 +1,8 @@
-"""`citgen build --check` and `citgen readme --check`: is what is committed what a build makes now?"""
+"""`citgen build --check` and `citgen readme --check`: is what is committed what a build makes now?
+
+Each runs in this process (click's runner) from a folder of its own: the paths named are not read
+relative to the checkout.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from generator.cli import main
 from helpers import REPO
 
 pytestmark = pytest.mark.heavy(4)  # seconds of a worker's time: run early (conftest.py)
@@ -18,23 +23,15 @@ pytestmark = pytest.mark.heavy(4)  # seconds of a worker's time: run early (conf
 ALL = "common-instancetypes-all-bundle.yaml"
 
 
-def child_env(**extra: str) -> dict[str, str]:
-    """The environment of a process this test starts: this one's, with the checkout importable, and ``extra``.
-
-    Under mutmut (docs/testing.md) the package is mutmut's copy, whose functions record, in mutmut's first
-    run (``MUTANT_UNDER_TEST=stats``), which tests call them, reading mutmut's settings from the working
-    directory: a child started elsewhere found none and failed. What a child would record is lost with it, so
-    in that run the child runs the code unmutated, as mutmut's clean run does; under a mutant it runs the mutant.
-    """
-    env = {**os.environ, "PYTHONPATH": str(REPO), **extra}
-    if env.get("MUTANT_UNDER_TEST") == "stats":
-        del env["MUTANT_UNDER_TEST"]
-    return env
-
-
 def citgen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          env=child_env())
+    """``citgen ARGS`` run in this process (click's runner) from the folder ``cwd``, as a process would end."""
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        run = CliRunner().invoke(main, list(args))
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(args, run.exit_code, run.stdout, run.stderr)
 
 
 @pytest.fixture

@@ -7,13 +7,19 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.cli.build import adjusted_lines, built
+from generator.expand.kubevirt import Adjustment
+from generator.expand.retain import retained_note
 from generator.model import label
+from generator.problems import Location, Problem
+from generator.schemas.releases import Release
 from generator.write import MANIFEST, manifest
 from tests.helpers import REPO, default_build, read_yaml_stream
 
@@ -130,3 +136,56 @@ def test_two_builds_are_byte_identical_across_time_zones_locales_and_hash_seeds(
     second = _build_in_subprocess(tmp_path / "b", {"TZ": "Asia/Kolkata", "LC_ALL": "C.UTF-8",
                                                    "PYTHONHASHSEED": "4242", "LANG": "tr_TR.UTF-8"})
     assert first and first == second
+
+
+# --------------------------------------------------------------------------- what a build says (cli/build.py built)
+
+
+KINDS = ("65 VirtualMachineClusterInstancetype, 57 VirtualMachineClusterPreference, 65 VirtualMachineInstancetype, "
+         "57 VirtualMachinePreference")
+GN_LEFT_OUT = ("GN series left out: no GPU device configured; pass --gpu-device nvidia.com/<model> or set "
+               "parameters.gpu.deviceName")
+
+
+def test_a_build_says_its_files_its_objects_per_kind_and_the_series_it_left_out():
+    build = default_build()
+    said = built(build, Path("out"))
+    assert (said.command, said.outputs, said.notes, said.warnings, said.newer_rule_findings) == (
+        "build", (f"wrote 111 files to out ({KINDS}); {GN_LEFT_OUT}",), (), (), ())
+    assert dict(said.counts) == {"VirtualMachineClusterInstancetype": 65, "VirtualMachineClusterPreference": 57,
+                                 "VirtualMachineInstancetype": 65, "VirtualMachinePreference": 57}
+    assert said.data == {"out": "out", "files": sorted(build.files), "leftOut": ["gn"], "kubevirt": "v1.9",
+                         "adjusted": []}
+    assert built(replace(build, left_out=()), Path("out")).outputs == (f"wrote 111 files to out ({KINDS})",)
+
+
+def test_findings_on_retained_objects_and_warnings_are_reported_with_one_note():
+    old = Problem(Location("b.yaml", doc=0), "the size label is missing", "labels-match-spec", since="v1.1.0",
+                  older_release="v1.0.0")
+    warned = Problem(Location("b.yaml", doc=1), "preferCores is deprecated", "webhook-cpu-topology",
+                     severity="warning")
+    said = built(replace(default_build(), newer_rule_findings=(old,), warnings=(warned,)), Path("out"))
+    assert (said.newer_rule_findings, said.warnings, said.notes) == ((old,), (warned,),
+                                                                     (retained_note((old,), Path("out")),))
+    assert said.exit_code == 0
+
+
+def test_a_build_for_an_older_kubevirt_lists_each_change_under_a_heading_counting_objects():
+    v1_0 = Release(1, 0)
+    efi = Adjustment("preference", "windows.11", "spec.firmware.preferredEfi", "left out", Release(1, 4), v1_0)
+    video = Adjustment("preference", "windows.11", "spec.devices.preferredVideoType", "respelt", Release(1, 9), v1_0,
+                       "spec.devices.preferredAutoattachGraphicsDevice: true")
+    secex = Adjustment("preference", "fedora.s390x.secex", "spec.preferredLaunchSecurity", "object left out",
+                       Release(1, 9), v1_0)
+    changed = replace(default_build(), kubevirt=v1_0, adjustments=(efi, video, secex))
+    said = built(changed, Path("out"))
+    assert said.outputs[1:] == adjusted_lines(changed) == (
+        "for KubeVirt v1.0: 2 objects changed, 1 of them left out (each kind of both):",
+        "  preference windows.11: spec.firmware.preferredEfi (KubeVirt v1.4) left out",
+        "  preference windows.11: spec.devices.preferredVideoType (KubeVirt v1.9) written as "
+        "spec.devices.preferredAutoattachGraphicsDevice: true",
+        "  preference fedora.s390x.secex: spec.preferredLaunchSecurity (KubeVirt v1.9) object left out")
+    assert (said.data["kubevirt"], said.data["adjusted"]) == ("v1.0", [a.record() for a in (efi, video, secex)])
+    assert adjusted_lines(replace(changed, adjustments=(efi,))) == (
+        "for KubeVirt v1.0: 1 object changed (each kind of both):",
+        "  preference windows.11: spec.firmware.preferredEfi (KubeVirt v1.4) left out")

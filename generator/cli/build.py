@@ -118,6 +118,6 @@ def adjusted_lines(build: Build) -> tuple[str, ...]:
         return ()
     objects = len({(a.family, a.name) for a in build.adjustments})
     dropped = len({(a.family, a.name) for a in build.adjustments if a.action == "object left out"})
-    head = (f"for KubeVirt {build.kubevirt}: {objects} objects changed"
+    head = (f"for KubeVirt {build.kubevirt}: {objects} object{'s' if objects != 1 else ''} changed"
             + (f", {dropped} of them left out" if dropped else "") + " (each kind of both):")
     return (head, *(f"  {a}" for a in build.adjustments))
