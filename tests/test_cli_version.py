@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 import generator
 from generator.cli import main
-from generator.cli.version import version_line
+from generator.cli.version import version_line, version_option
+from generator.errors import InputError
+from generator.problems import Location, Problem
 from tests.helpers import copy_catalog
 
 
@@ -67,3 +70,50 @@ def test_the_flag_given_twice_prints_one_line(args: list[str]):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0 and result.output.count("\n") == 1
     assert result.output.startswith(f"citgen {generator.__version__} (built-in catalog ")
+
+
+def tiny() -> click.Command:
+    """A command of its own with the flag, made in the test: the flag as any command would take it."""
+
+    @click.command()
+    @version_option()
+    @click.option("--count", type=int)
+    def counting(count: int | None) -> None:
+        click.echo(f"ran with {count}")
+
+    return counting
+
+
+def test_the_flag_is_explained_in_the_help() -> None:
+    command = tiny()
+    assert command.params[0].get_help_record(click.Context(command)) == (
+        "--version", "Show citgen's version and the built-in catalog's version, and exit.")
+
+
+def test_the_flag_answers_before_the_other_options_are_read_and_the_command_never_runs() -> None:
+    result = CliRunner().invoke(tiny(), ["--count", "many", "--version"])
+    assert (result.exit_code, result.stdout, result.stderr) == (0, version_line() + "\n", "")
+
+
+def test_without_the_flag_the_command_runs_and_is_not_given_it() -> None:
+    result = CliRunner().invoke(tiny(), ["--count", "3"])
+    assert (result.exit_code, result.output) == (0, "ran with 3\n")
+
+
+def test_the_flag_returns_exit_code_zero_to_a_program_that_runs_the_command_itself() -> None:
+    result = CliRunner().invoke(tiny(), ["--version"], standalone_mode=False)
+    assert (result.exit_code, result.return_value) == (0, 0)
+
+
+def test_a_broken_built_in_catalog_is_each_of_its_problems_on_standard_error(monkeypatch) -> None:
+    def broken(_root: Path) -> None:
+        raise InputError([Problem(Location("catalog.yaml", 3), "expected a version"),
+                          Problem(Location("series/u.yaml"), "no sizes")])
+
+    monkeypatch.setattr("generator.cli.version.load_catalog", broken)
+    result = CliRunner().invoke(tiny(), ["--version"])
+    assert (result.exit_code, result.stdout, result.stderr.splitlines()) == (2, "", [
+        "error: catalog.yaml:3: expected a version",
+        "error: series/u.yaml: no sizes",
+        f"citgen {generator.__version__}: the built-in catalog cannot be read; reinstall citgen",
+    ])

@@ -36,7 +36,7 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         click.echo(f"citgen {__version__}: the built-in catalog cannot be read; reinstall citgen", err=True)
         ctx.exit(2)
     click.echo(line)
-    ctx.exit(0)
+    ctx.exit()
 
 
 def version_option() -> Callable[[Any], Any]:
