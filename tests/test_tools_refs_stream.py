@@ -55,6 +55,38 @@ def test_a_list_with_an_anchor_and_a_mapping_of_another_kind_are_read_whole():
     assert read("kind: Other\nitems:\n- {a: 1}\n") == [(0, (), {"kind": "Other", "items": [{"a": 1}]})]
 
 
+@pytest.mark.parametrize("text, found", [
+    # an anchor on a mapping, then plain values; an anchor on a value, then a mapping
+    ("kind: List\nitems:\n- &x {a: 1}\n- {b: 2}\n", [(0, (), {"kind": "List", "items": [{"a": 1}, {"b": 2}]})]),
+    ("kind: List\nitems:\n- &x a\n- {b: 2}\n", [(0, (), {"kind": "List", "items": ["a", {"b": 2}]})]),
+    # an alias alone: the whole document is refused, not its item
+    ("kind: List\nitems:\n- {a: 1}\n- *x\n", ["f.yaml:4:3: alias '*x' names no anchor defined before it"]),
+])
+def test_a_list_with_any_anchor_or_alias_is_read_as_one_document(text: str, found: list):
+    assert read(text) == found
+
+
+@pytest.mark.parametrize("text", [
+    "kind: List\napiVersion: v1\nitems:\n- {a: 1}\nmetadata: {name: l}\nnotes: [x]\n",
+    "kind: List\nitems:\n- {a: 1}\n? [x]\n: 1\n",  # a key that is a list
+])
+def test_only_the_items_of_a_list_are_units_whatever_keys_come_beside_them(text: str):
+    assert read(text) == [(0, ("items", 0), {"a": 1})]
+
+
+def test_a_list_without_items_is_read_whole():
+    assert read("kind: List\nmetadata: {name: l}\n") == [(0, (), {"kind": "List", "metadata": {"name": "l"}})]
+
+
+def test_a_unit_the_reader_refuses_whole_is_said_where_it_is_and_the_next_is_read():
+    assert read("a: 1\n---\nb: *nope\n---\nc: 2\n") == [
+        (0, (), {"a": 1}), "f.yaml:3:4: alias '*nope' names no anchor defined before it", (2, (), {"c": 2})]
+    deep = "kind: List\nitems:\n- {a: " + "[" * 100 + "1" + "]" * 100 + "}\n- {b: 2}\n"
+    assert read(deep) == [
+        "f.yaml:3:106: items[0]: lists and mappings are nested more than 100 levels deep; refusing a document this "
+        "deep", (0, ("items", 1), {"b": 2})]
+
+
 def test_a_duplicate_key_in_an_item_comes_with_it_at_the_file_s_lines():
     text = "kind: List\nitems:\n- kind: VM\n  metadata: {name: one}\n- kind: VM\n  metadata: {name: two}\n  kind: VM\n"
     second = [u for u in units(text, "f.yaml")][1]
@@ -82,9 +114,12 @@ def test_malformed_yaml_ends_the_stream_after_the_documents_before_it(text: str,
 
 
 def test_malformed_yaml_right_after_a_document_is_refused_not_read_as_one_more():
-    """The parser stops between two documents: the text after the last one is no document of its own."""
-    assert read("kind: A\n---\n  - 1\n  - 2\n -3\n") == [
-        (0, (), {"kind": "A"}), (1, (), [1, 2]), "f.yaml:5:2: malformed YAML: did not find expected <document start>"]
+    """The parser stops between two documents: the text after the last one is no document of its own, and the last
+    one's problems are said once, with it."""
+    found = list(units("kind: A\n---\n  a: 1\n  a: 2\n -3\n", "f.yaml"))
+    assert [(u.doc, u.data, [str(p) for p in u.problems]) if isinstance(u, Unit) else str(u) for u in found] == [
+        (0, {"kind": "A"}, []), (1, {"a": 1}, ["f.yaml:4:3: a: duplicate key 'a' (first at line 3)"]),
+        "f.yaml:5:2: malformed YAML: did not find expected <document start>"]
 
 
 def test_a_stream_longer_than_one_piece_of_the_parser_is_read_whole():

@@ -19,9 +19,10 @@ writes none); otherwise it is read whole, as any other document.
 What the reader refuses in a unit's values (a duplicate key, a tag, a number) is
 handed on with the unit (``Unit.problems``), read without those values; what refuses
 a whole unit (nesting, aliases) is reported and the next unit read. What stops the
-parser itself (malformed YAML, nesting libyaml gives up on) ends the file: the rest of
-it, from the document where the parser stopped, is handed to the reader, so that the
-refusal is worded and placed as everywhere else in citgen.
+parser itself (malformed YAML, nesting libyaml gives up on) ends the file: the text from
+the document where the parser stopped (or the last one it read) is read again by the
+reader, which stops where it did, so that the refusal is worded and placed as everywhere
+else in citgen.
 """
 
 from __future__ import annotations
@@ -101,9 +102,7 @@ def units(text: str, file: str) -> Iterator[Unit | Problem]:
     """
     loader = Loader(_Pieces(text))
     index = 0
-    # where the document being read (or the last one read) begins, and whether it is handed on: a parser that
-    # stops between two documents stopped in the stream the last one began, which the reader must read again
-    resume, handed = 0, False
+    resume = 0  # where the document being read, or the last one read, begins
     most = limits().max_documents
     try:
         while True:
@@ -113,7 +112,7 @@ def units(text: str, file: str) -> Iterator[Unit | Problem]:
             if not isinstance(event, DocumentStartEvent):
                 continue
             mark = event.start_mark
-            resume, handed = mark.index, False
+            resume = mark.index
             if index >= most:
                 yield Problem(Location(file, mark.line + 1, mark.column + 1), (
                     f"holds more than {most} YAML documents; raise the limit with `citgen {DOCUMENTS_OPTION} N` "
@@ -126,10 +125,9 @@ def units(text: str, file: str) -> Iterator[Unit | Problem]:
                 for number, item in enumerate(items):
                     yield from _read(text, item, file, index, ("items", number))
             index += 1
-            handed = True
     except yaml.YAMLError:
-        # the parser stopped: the reader reads on from the document it stopped in, and says why in its words
-        yield from _rest(text, resume, file, index - handed, handed)
+        # the parser stopped: the reader reads again from the document it stopped in (or after), and says why
+        yield from _refused(text, resume, file)
     finally:
         loader.dispose()
 
@@ -154,7 +152,7 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
         event = get()
         cls = type(event)
         if cls is ScalarEvent or cls is AliasEvent:
-            referring = referring or cls is AliasEvent or event.anchor is not None
+            referring = referring or event.anchor is not None  # an alias's anchor: the one it names
             if depth > 2:  # most events: nothing below an item matters here
                 continue
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
@@ -206,19 +204,20 @@ def _read(text: str, span: _Span, file: str, index: int, path: Path) -> Iterator
         yield from (_moved(problem, span.line, path) for problem in exc.problems)
 
 
-def _rest(text: str, start: int, file: str, index: int, skip: int) -> Iterator[Unit | Problem]:
-    """The text from character ``start`` on (document ``index`` begins there), read whole: the documents the reader
-    still builds but the first ``skip`` (handed on already), then why it stopped."""
-    line = text.count("\n", 0, start)
-    column = start - (text.rfind("\n", 0, start) + 1)
-    piece = " " * column + text[start:]
-    kept: list[Problem] = []
+def _refused(text: str, start: int, file: str) -> Iterator[Problem]:
+    """Why the parser stopped, in the reader's words and at its place in the file.
+
+    The reader reads the text again from character ``start`` on, where a document
+    begins: the one the parser stopped in, or the last one it read, when it stopped
+    between two. Reading the same text as the parser did, the reader stops where it
+    did; what it builds before that (the document read already, with its own
+    problems) was handed on, and is not again.
+    """
+    before = text[:start]
+    line = before.count("\n")
     try:
-        for number, document in enumerate(iter_documents(piece, file, kept=kept)):
-            if number >= skip:
-                yield Unit(file, index + number, (), document.data, document.source, line,
-                           tuple(_moved(problem, line, ()) for problem in kept))
-            kept.clear()
+        for _document in iter_documents(" " * (len(before) - 1 - before.rfind("\n")) + text[start:], file, kept=[]):
+            pass
     except InputError as exc:
         yield from (_moved(problem, line, ()) for problem in exc.problems)
 
