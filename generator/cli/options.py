@@ -201,8 +201,8 @@ def kubevirt_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., A
 def refuse(message: str, param: click.Parameter | None, ctx: click.Context | None) -> NoReturn:
     """A usage error naming where the value came from: the option, or the environment variable that set it.
 
-    click puts the context and the parameter into an error a type raises while it reads
-    the command line, so the error names neither.
+    click fills in the context and the parameter of an error that a type raises while it
+    reads the command line, so the error is raised without them.
     """
     if (ctx is not None and param is not None and param.name and isinstance(param.envvar, str)
             and ctx.get_parameter_source(param.name) is ParameterSource.ENVIRONMENT):
@@ -353,7 +353,7 @@ class CitgenCommand(click.Command):
             result = super().invoke(ctx)
         except CitgenError as exc:
             result = Result.refused(self.report_name, exc, self.closing)
-        if not isinstance(result, Result):  # pragma: no cover - a command written without one
+        if not isinstance(result, Result):  # a command written without one: a mistake of citgen's own
             raise TypeError(f"{self.report_name} returned {result!r}, not a Result")
         emit(result, fmt)
         ctx.exit(result.exit_code)
