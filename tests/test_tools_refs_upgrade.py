@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.expand.kubevirt import OBJECT_LEFT_OUT, Adjustment
-from generator.model import label
+from generator.model import Retirement, label
 from generator.problems import Location
 from generator.schemas.releases import Release
 from generator.source.documents import BundleDoc
@@ -133,6 +133,7 @@ def it(name: str, cpu: int, memory: str, klass: str | None = None, dedicated: bo
     (it("x", 1, "1Gi"), it("x", 1, "1Gi", dedicated=True), ["dedicated CPUs no -> yes"]),
     (it("x", 1, "lots"), it("x", 1, "lots"), []),  # not a quantity: compared as written
     (it("x", 1, "lots"), it("x", 1, "1Gi"), ["memory lots -> 1Gi"]),
+    (it("x", 1, "lots"), it("x", 1, "much"), ["memory lots -> much"]),
     ({"metadata": "x", "spec": [1]}, it("x", 1, "1Gi", "general.purpose"),
      ["class none -> general.purpose", "vCPUs none -> 1", "memory none -> 1Gi"]),
     ({"metadata": {"labels": "x"}, "spec": {"cpu": 1, "memory": 2}}, it("x", 1, "1Gi"),
@@ -313,6 +314,16 @@ def test_the_markdown_report_has_a_table_per_section():
         "A VirtualMachine already running keeps the copy of its instancetype and preference it stored (its "
         "ControllerRevision) and runs on; what breaks is creating it again from its manifest (a GitOps re-sync, a "
         "new cluster, a restore), and every VirtualMachine that has none yet.\n\n" + SUMMARY + "\n")
+
+
+def test_a_name_retired_step_by_step_says_each_step_and_where_its_replacements_end():
+    retired = {("preference", "a"): Retirement("preference", "a", "v2", Location("catalog.yaml"), "b", renamed=True),
+               ("preference", "b"): Retirement("preference", "b", "v3", Location("catalog.yaml"), "c")}
+    gone = upgrade(scanned(ref("preference", "a")), side("bundle old.yaml", pref("a")),
+                   side("catalog new", pref("other"), retirements=retired))
+    assert [n.what for n in gone.breaks] == [
+        "catalog new does not have it: a was renamed b in v2, then b was removed in v3; its replacements end at 'c', "
+        "which catalog new does not hold"]
 
 
 @pytest.mark.parametrize("count, places", [

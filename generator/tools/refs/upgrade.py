@@ -116,9 +116,9 @@ def _meaning(obj: Mapping[str, Any]) -> dict[str, Any]:
     memory = spec.get("memory") if isinstance(spec.get("memory"), Mapping) else {}
     guest = memory.get("guest")
     try:
-        amount: Any = parse_quantity(str(guest)) if guest is not None else None
-    except QuantityError:
-        amount = str(guest)
+        amount: Any = parse_quantity(str(guest))
+    except QuantityError:  # none, or no quantity: compared as written
+        amount = guest
     return {"class": labels.get(CLASS_LABEL) if isinstance(labels, Mapping) else None,
             "vCPUs": cpu.get("guest"), "memory": (amount, guest),
             "dedicated CPUs": bool(cpu.get("dedicatedCPUPlacement"))}
@@ -148,7 +148,7 @@ def _grouped(items: Iterable[tuple[Resolution, str]]) -> tuple[Named, ...]:
     groups: dict[tuple[str, str, str], tuple[list[Reference], str]] = {}
     for resolution, what in items:
         reference = resolution.reference
-        key = (reference.family, reference.name or "", resolution.kind or "")
+        key = (reference.family, str(reference.name), str(resolution.kind))  # both known: it resolved before
         groups.setdefault(key, ([], what))[0].append(reference)
     return tuple(Named(family, name, kind, tuple(refs), what)
                  for (family, name, kind), (refs, what) in sorted(groups.items(), key=lambda item: (item[0][1],
@@ -157,7 +157,7 @@ def _grouped(items: Iterable[tuple[Resolution, str]]) -> tuple[Named, ...]:
 
 def _why_gone(resolution: Resolution, new: Target) -> str:
     reference = resolution.reference
-    family, name = reference.family, reference.name or ""
+    family, name = reference.family, str(reference.name)  # known: it resolved before
     if resolution.shipped_as is not None:
         return f"{new.described} ships it only as a {resolution.shipped_as}"
     left = new.left_out.get((family, name))
@@ -168,11 +168,6 @@ def _why_gone(resolution: Resolution, new: Target) -> str:
     if record is not None and record.status == "retired":
         return f"{new.described} does not have it: {history(record, new.lifecycle, new.described)}"
     return f"{new.described} does not have it"
-
-
-def _deprecated(target: Target, family: str, name: str) -> Lifecycle | None:
-    record = target.lifecycle.get((family, name))
-    return record if record is not None and record.status == "deprecated" else None
 
 
 def _deprecation(record: Lifecycle, new: Target) -> str:
@@ -203,8 +198,9 @@ def upgrade(scan: Scan, old: Target, new: Target) -> Upgrade:
             continue
         if was.found is None or now.found is None:
             continue  # defined in the manifests themselves: the upgrade does not touch it
-        deprecation = _deprecated(new, reference.family, reference.name)
-        if deprecation is not None and _deprecated(old, reference.family, reference.name) is None:
+        # a name both sides hold has a lifecycle record only when it is deprecated there
+        deprecation = new.lifecycle.get((reference.family, reference.name))
+        if deprecation is not None and (reference.family, reference.name) not in old.lifecycle:
             deprecates.append((now, _deprecation(deprecation, new)))
         if reference.family == "instancetype":
             changed = meaning_changes(was.found, now.found)
