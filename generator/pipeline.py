@@ -124,7 +124,7 @@ def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
                 f"sets how many GPUs each GN instancetype gets, but no GPU device is configured, so GN is "
                 f"not built; {HOW_TO_ENABLE} too"))
         gpu["count"] = options.gpu_count
-    return {**catalog.settings.parameters, **({"gpu": gpu} if gpu else {})}
+    return {**catalog.settings.parameters, "gpu": gpu}  # read only where a device is configured (load/gpu.py)
 
 
 def _preference_problems(root: Path) -> list[Problem]:

@@ -17,7 +17,7 @@ import pytest
 from generator.errors import InputError
 from generator.outputs.policy import POLICY_FILE, build_policy, policy_text
 from generator.paths import builtin_catalog
-from generator.pipeline import (Build, BuildOptions, catalog_objects, check_catalog, generate, load_all,
+from generator.pipeline import (BuildOptions, catalog_objects, check_catalog, generate, load_all,
                                 release_files, rule_context)
 from generator.render.bundles import BUNDLES
 from generator.schemas.releases import Release, newest
@@ -189,46 +189,42 @@ V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bu
 DROPPED = ["centos.7", "centos.7.desktop", "centos.stream8", "centos.stream8.desktop", "centos.stream8.dpdk"]
 
 
-@pytest.fixture(scope="module")
-def vendor_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    """A vendor catalog (its own vendor, labels, annotations and GPU device) built for KubeVirt v1.8 with
-    two GPUs each, the policy and the packaged chart, retaining what upstream's v1.0.0 had."""
-    root = vendor_catalog(tmp_path_factory.mktemp("vendor") / "catalog", overlay=VENDOR_OVERLAY)
-    return generate(BuildOptions(catalog=root, gpu_count=2, policy=True, helm_package=True, kubevirt=Release(1, 8),
-                                 retain_from=(shared_file(V1_0_0),)))
+def test_a_vendor_build_with_every_option_that_reaches_its_outputs(tmp_path: Path):
+    """A vendor catalog (its own vendor, labels, annotations and GPU device) built for KubeVirt v1.8 with two GPUs
+    each, the policy and the packaged chart, retaining what upstream's v1.0.0 had. One test, one build: what it
+    checks is what a build of generate does with each of these at once."""
+    root = vendor_catalog(tmp_path / "catalog", overlay=VENDOR_OVERLAY)
+    build = generate(BuildOptions(catalog=root, gpu_count=2, policy=True, helm_package=True, kubevirt=Release(1, 8),
+                                  retain_from=(shared_file(V1_0_0),)))
 
-
-def test_a_vendor_build_stamps_its_labels_and_annotations_and_builds_gn_with_its_device(vendor_build: Build):
-    objects = {o.name: o for o in vendor_build.objects}
+    # the vendor's labels, annotations and GPU device; the retained objects with the catalog's replacements
+    objects = {o.name: o for o in build.objects}
     assert (objects["u1.small"].labels["other.example/catalog"], objects["u1.small"].labels[
         "instancetype.kubevirt.io/vendor"]) == ("vendor", "other.example")
     assert objects["fedora"].annotations["other.example/support"] == "https://other.example/support"
     assert objects["gn1.xlarge"].spec["gpus"] == [{"name": "gpu1", "deviceName": "nvidia.com/L40S"},
                                                   {"name": "gpu2", "deviceName": "nvidia.com/L40S"}]
-    assert [o.name for o in vendor_build.objects if o.facts.get("retained")] == DROPPED
+    assert [o.name for o in build.objects if o.facts.get("retained")] == DROPPED
+    assert objects["centos.7"].annotations["instancetype.kubevirt.io/deprecated-replacement"] == "rhel.7"
 
-
-def test_problems_block_warnings_are_apart_and_newer_rule_findings_of_retained_objects_never_count(
-        vendor_build: Build):
+    # problems block, warnings are apart, and the retained objects' findings of rules newer than v1.0.0 never count;
     # upstream's objects carry upstream's vendor: a problem under the vendor's own rules
-    assert sorted((p.rule, p.location.name, p.is_warning) for p in vendor_build.problems) == sorted(
+    assert sorted((p.rule, p.location.name, p.is_warning) for p in build.problems) == sorted(
         ("vendor-label", name, False) for name in DROPPED for _kind in ("cluster", "namespaced"))
-    assert [str(p) for p in vendor_build.warnings] == [
+    assert [str(p) for p in build.warnings] == [
         f"common-instancetypes-all-bundle.yaml#{doc} (centos.stream8.dpdk) $.spec.cpu.preferredCPUTopology: "
         "KubeVirt v1.8 warns: PreferredCPUTopology preferSpread is deprecated for removal in a future release, "
         f"please use spread instead (defined in {V1_0_0}:1546) [webhook-cpu-topology]" for doc in (76, 204)]
-    assert len(vendor_build.newer_rule_findings) == 20
-    assert {p.older_release for p in vendor_build.newer_rule_findings} == {"v1.0.0"}
+    assert len(build.newer_rule_findings) == 20
+    assert {p.older_release for p in build.newer_rule_findings} == {"v1.0.0"}
 
-
-def test_a_vendor_build_writes_the_policy_the_packaged_chart_and_the_outputs_of_its_kubevirt_release(
-        vendor_build: Build):
-    files = vendor_build.files
-    policy = build_policy(vendor_build.catalog, vendor_build.objects, True)
+    # the policy, the packaged chart and the outputs of KubeVirt v1.8 (not of the newest)
+    files = build.files
+    policy = build_policy(build.catalog, build.objects, True)
     assert policy is not None and files[POLICY_FILE] == policy_text(policy).encode()
     assert {"kustomize/components/policy/policy.yaml", "helm/common-instancetypes/templates/policy.yaml",
             "helm/common-instancetypes-0.1.0.tgz", "kustomize/components/kubevirt-v1.8/kustomization.yaml"} <= set(files)
-    assert vendor_build.kubevirt == Release(1, 8)
+    assert build.kubevirt == Release(1, 8)
     assert not any(name.startswith("kustomize/components/kubevirt-v1.9") for name in files)
 
 
