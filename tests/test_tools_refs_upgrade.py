@@ -247,14 +247,16 @@ NEW = side("bundle new.yaml", it("b", 2, "1Gi"), pref("p", True, "v2", "q"), pre
 def every_section() -> Any:
     located = [Reference(family, name, None, WEB, Location("vms.yaml", line, 11, ("spec", family, "name"), 0, "web"),
                          f"spec.{family}", unchecked=None if name else "parameter NAME has no default")
-               for family, name, line in (("instancetype", "a", 8), ("instancetype", "b", 9), ("preference", "p", 10),
+               for family, name, line in (("preference", "nowhere", 6), ("preference", "mine", 7),
+                                          ("instancetype", "a", 8), ("instancetype", "b", 9), ("preference", "p", 10),
                                           ("preference", "r", 11), ("preference", "s", 12),
                                           ("preference", "secex", 13), ("preference", None, 14))]
-    return upgrade(Scan(tuple(located), (), 2, ("notes.txt",), ()), OLD, NEW)
+    mine = Definition("preference", "VirtualMachineClusterPreference", "mine", None, Location("defs.yaml", 2, 9))
+    return upgrade(Scan(tuple(located), (mine,), 2, ("notes.txt",), ()), OLD, NEW)
 
 
 SUMMARY = ("from bundle old.yaml to bundle new.yaml: 2 references to 2 objects broken, 3 to 3 objects newly "
-           "deprecated, 1 to 1 object changed in meaning; 6 references checked, 1 unchecked, 2 files read, 1 skipped")
+           "deprecated, 1 to 1 object changed in meaning; 8 references checked, 1 unchecked, 2 files read, 1 skipped")
 
 
 def test_each_reference_of_an_upgrade_is_a_finding_of_its_section_in_file_order():
