@@ -95,10 +95,11 @@ def test_a_folder_is_read_recursively_by_name_and_only_its_manifests(tmp_path, m
     assert (found.files, found.skipped, found.problems) == (3, (), ())
 
 
-def test_the_current_folder_names_its_files_without_a_leading_dot(tmp_path, monkeypatch):
+@pytest.mark.parametrize("current", [".", "./"])
+def test_the_current_folder_names_its_files_without_a_leading_dot(tmp_path, monkeypatch, current):
     write(tmp_path, {"vm.yaml": VM.format(name="vm")})
     monkeypatch.chdir(tmp_path)
-    assert {r.location.file for r in scan(["."]).references} == {"vm.yaml"}
+    assert {r.location.file for r in scan([current]).references} == {"vm.yaml"}
 
 
 def test_files_are_read_in_the_order_they_are_named_and_a_file_named_twice_once(tmp_path, monkeypatch):
@@ -118,12 +119,29 @@ def test_files_that_hold_no_object_and_no_reference_are_skipped_and_counted(tmp_
         "hco.yaml": "- metadata:\n    labels: {instancetype.kubevirt.io/default-preference: fedora}\n",
         "hco-now.yaml": "- metadata: {name: fedora-image-cron}\n  spec: {managedDataSource: fedora}\n",
         "configmap.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+        "configmaps.yaml": "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n",
     })
     monkeypatch.chdir(tmp_path)
     found = scan(["."])
     assert found.skipped == ("comments.yaml", "empty.yaml", "hco-now.yaml", "testparams.yaml", "workflow.yml")
     assert names(found) == [("preference", "fedora", "hco.yaml", 2, 59)]
-    assert found.files == 7
+    assert found.files == 8
+
+
+def test_a_file_is_skipped_by_what_it_holds_whatever_the_files_before_it_held(tmp_path, monkeypatch):
+    """Definitions and problems of earlier files do not make a later file count as holding something."""
+    write(tmp_path, {
+        "a-defines.yaml": "apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachinePreference\n"
+                          "metadata: {name: mine, namespace: shop}\nspec: {}\n",
+        "b-broken.yaml": "kind: [unclosed\n",
+        "c-hco.yaml": "- metadata:\n    labels: {instancetype.kubevirt.io/default-preference: fedora}\n",
+        "d-params.yaml": "NAME: test-vm\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    found = scan(["."])
+    assert (len(found.definitions), len(found.problems), names(found)) == (
+        1, 1, [("preference", "fedora", "c-hco.yaml", 2, 59)])
+    assert (found.files, found.skipped) == (4, ("d-params.yaml",))
 
 
 def test_definitions_beside_the_virtual_machines_that_name_them_are_found(tmp_path, monkeypatch):
@@ -266,6 +284,42 @@ def test_links_are_followed_and_a_loop_or_a_link_to_nothing_found_in_a_folder_is
         ("own", "repo/own.yaml"), ("shared", "repo/linked/vm.yaml")]
 
 
+def refuse_listing(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A folder called ``name`` cannot be listed, as one without read or search permission (the suite may run as
+    root, whom permission bits do not bind)."""
+    access = os.access
+    monkeypatch.setattr("generator.source.inputfiles.os.access",
+                        lambda path, mode: os.path.basename(os.path.normpath(path)) != name and access(path, mode))
+
+
+def test_what_a_folder_holds_is_named_from_the_folder_as_given(tmp_path, monkeypatch):
+    """``./repo/``: every file, problem and folder below is named from it as written, one slash between."""
+    write(tmp_path, {"repo/ok.yaml": VM.format(name="ok"), "repo/secret.yaml": VM.format(name="s"),
+                     "repo/locked/vm.yaml": VM.format(name="locked")})
+    os.symlink("missing.yaml", tmp_path / "repo" / "gone.yaml")
+    os.symlink("..", tmp_path / "repo" / "loop")
+    monkeypatch.chdir(tmp_path)
+    refuse_opening(monkeypatch, "secret.yaml")
+    refuse_listing(monkeypatch, "locked")
+    found = scan(["./repo/"])
+    assert problems(found) == [
+        "./repo/gone.yaml: is a symbolic link that points nowhere: 'missing.yaml' does not exist",
+        "./repo/locked: cannot read the folder: permission denied",
+        "./repo/loop/repo: is a symbolic link loop: it leads back to a folder it is in",
+        "./repo/secret.yaml: cannot read: Permission denied"]
+    assert {r.location.file for r in found.references} == {"./repo/ok.yaml"}
+    assert found.files == 1
+
+
+def test_a_folder_named_that_cannot_be_listed_refuses_the_scan(tmp_path, monkeypatch):
+    write(tmp_path, {"locked/vm.yaml": VM.format(name="locked")})
+    monkeypatch.chdir(tmp_path)
+    refuse_listing(monkeypatch, "locked")
+    with pytest.raises(InputError) as caught:
+        scan(["locked"])
+    assert [str(p) for p in caught.value.problems] == ["locked: cannot read the folder: permission denied"]
+
+
 def test_folders_and_files_the_permission_bits_keep_from_citgen_are_problems_and_the_rest_is_read(tmp_path):
     write(tmp_path, {"repo/ok.yaml": VM.format(name="ok"), "repo/secret.yaml": VM.format(name="s"),
                      "repo/locked/vm.yaml": VM.format(name="locked")})
@@ -291,6 +345,25 @@ def test_standard_input_is_read_as_a_file_named_stdin():
     found = scan(["-"], stdin=io.BytesIO(VM.format(name="piped").encode()))
     assert names(found) == [("instancetype", "u1.medium", "<stdin>", 7, 11), ("preference", "fedora", "<stdin>", 9, 11)]
     assert found.files == 1
+
+
+def test_standard_input_and_a_file_are_both_read(tmp_path, monkeypatch):
+    write(tmp_path, {"vm.yaml": VM.format(name="file")})
+    monkeypatch.chdir(tmp_path)
+    found = scan(["-", "vm.yaml"], stdin=io.BytesIO(VM.format(name="piped").encode()))
+    assert [(r.owner.name, r.location.file) for r in found.references] == [
+        ("piped", "<stdin>"), ("piped", "<stdin>"), ("file", "vm.yaml"), ("file", "vm.yaml")]
+    assert found.files == 2
+
+
+STDIN_TOO_BIG = ("<stdin>: is larger than the 8 bytes limit on input files; raise it with `citgen --max-file-size "
+                 "SIZE` or CITGEN_MAX_FILE_SIZE if the file is right")
+
+
+def test_standard_input_that_cannot_be_read_refuses_the_scan_naming_it():
+    with limited(Limits(max_file_size=8, max_documents=10)), pytest.raises(InputError) as caught:
+        scan(["-"], stdin=io.BytesIO(VM.format(name="piped").encode()))
+    assert [str(p) for p in caught.value.problems] == [STDIN_TOO_BIG]
 
 
 DUMP = """\

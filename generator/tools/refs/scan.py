@@ -101,7 +101,7 @@ def _sources(paths: Sequence[str | Path]) -> tuple[list[tuple[str, Path | None, 
             sources.append((STDIN_NAME, None, True))
             continue
         try:
-            info = lookup(given, shown)
+            info = lookup(given)
             if info is None:
                 raise InputError.at(Location(shown), "no such file or folder")
             if stat.S_ISDIR(info.st_mode):
