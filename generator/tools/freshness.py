@@ -83,7 +83,7 @@ def _present(out: Path) -> set[str]:
 def _objects(text: bytes, name: str) -> dict[Key, BundleDoc] | None:
     """A bundle's objects by (kind, name), or None when the text is not one citgen can compare."""
     try:
-        docs = load_stream_fast(text.decode("utf-8"), name)
+        docs = load_stream_fast(text.decode())  # a refusal only means "cannot compare": its wording is not shown
     except (InputError, UnicodeDecodeError):
         return None
     found: dict[Key, BundleDoc] = {}
@@ -114,7 +114,7 @@ def compare(out: Path, files: Mapping[str, bytes]) -> Freshness:
     ``out`` that is not a directory is an input error (exit 2): a check of the
     wrong path must not pass as "everything missing" without saying so.
     """
-    found = lookup(out, str(out))  # a link to nothing, a folder above that cannot be entered: refused as such
+    found = lookup(out)  # a link to nothing, a folder above that cannot be entered: refused as such
     if found is None or not stat.S_ISDIR(found.st_mode):
         what = "does not exist" if found is None else "is not a directory"
         raise InputError.at(Location(str(out)), f"the output directory {what}; run `citgen build` to create it, "
@@ -128,7 +128,7 @@ def compare(out: Path, files: Mapping[str, bytes]) -> Freshness:
         if (out / name).is_symlink() or not (out / name).is_file():  # a link in its place is no output of a build
             stale.append(StaleFile(name))
             continue
-        committed = read_bytes(out / name, str(out / name))
+        committed = read_bytes(out / name)
         if committed != files[name]:
             stale.append(StaleFile(name, bundle_summary(name, committed, files[name])))
     extra = sorted(present - set(files))
