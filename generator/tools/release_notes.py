@@ -39,7 +39,7 @@ def _value(value: Any) -> str:
 
 def series_of(name: str) -> str:
     """The series (or OS) an object belongs to: its name up to the first dot."""
-    return name.split(".", 1)[0]
+    return name.partition(".")[0]
 
 
 def _said(entry: Entry) -> tuple:
@@ -61,7 +61,7 @@ def _by_kinds(entries: Sequence[Entry]) -> list[tuple[tuple[str, ...], list[Entr
     sections: dict[tuple[str, ...], list[Entry]] = {}
     for key, kinds in kinds_of.items():
         sections.setdefault(tuple(kinds), []).append(first[key])
-    return sorted(sections.items(), key=lambda item: item[0])
+    return sorted(sections.items())  # by kinds: no two sections have the same
 
 
 def _by_series(entries: Sequence[Entry]) -> list[tuple[str, list[Entry]]]:
