@@ -35,12 +35,17 @@ def _section(spec: Spec, key: str) -> Spec:
     return spec.setdefault(key, {})
 
 
-def _flag(section: str, field: str, value: Any) -> Callable[[Spec, Any, Context], None]:
-    def apply(spec: Spec, on: Any, _ctx: Context) -> None:
-        if on:
-            _section(spec, section)[field] = value if value is not None else on
+@dataclass(frozen=True)
+class _Flag:
+    """A flag that, when on, writes ``value`` at ``section``.``field`` of the spec."""
 
-    return apply
+    section: str
+    field: str
+    value: Any
+
+    def __call__(self, spec: Spec, on: Any, _ctx: Context) -> None:
+        if on:
+            _section(spec, self.section)[self.field] = self.value
 
 
 def _hugepages(spec: Spec, size: Any, _ctx: Context) -> None:
@@ -69,12 +74,12 @@ FEATURES: dict[str, Feature] = {
     f.name: f
     for f in (
         Feature("dedicatedCPUPlacement", "pin every vCPU to a host core of its own", _BOOL,
-                _flag("cpu", "dedicatedCPUPlacement", True)),
+                _Flag("cpu", "dedicatedCPUPlacement", True)),
         Feature("isolateEmulatorThread", "keep QEMU's emulator thread off the pinned cores", _BOOL,
-                _flag("cpu", "isolateEmulatorThread", True)),
+                _Flag("cpu", "isolateEmulatorThread", True)),
         Feature("numa", "pass the host's NUMA layout through to the guest", _BOOL,
-                _flag("cpu", "numa", {"guestMappingPassthrough": {}})),
-        Feature("realtime", "realtime scheduling of the vCPUs", _BOOL, _flag("cpu", "realtime", {})),
+                _Flag("cpu", "numa", {"guestMappingPassthrough": {}})),
+        Feature("realtime", "realtime scheduling of the vCPUs", _BOOL, _Flag("cpu", "realtime", {})),
         Feature("maxSocketsMatchVCPUs", "allow as many sockets as the size has vCPUs", _BOOL,
                 _max_sockets),
         Feature("hugepages", "back guest memory with hugepages of this page size",
