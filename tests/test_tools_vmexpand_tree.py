@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.tools.vmexpand._tree import child, get, is_empty, is_unset, items, path
+from generator.tools.vmexpand._tree import child, get, is_empty, is_unset, items, path, tree_copy
 
 
 @pytest.mark.parametrize("present", [None, "text", ["a"], 0])
@@ -92,3 +92,25 @@ def test_items_is_the_list_or_an_empty_one() -> None:
     assert items({"a": {"b": 1}}, "a") == []
     assert items({}, "a") == []
     assert items(None, "a") == []
+
+
+def test_tree_copy_is_equal_and_shares_no_mapping_or_list_with_the_original() -> None:
+    original = {"spec": {"disks": [{"name": "root", "bootOrder": 1}], "running": True, "cpu": None,
+                         "memory": {"guest": "2Gi"}, "ratio": 1.5}}
+    copied = tree_copy(original)
+    assert copied == original
+    copied["spec"]["disks"][0]["name"] = "data"
+    copied["spec"]["disks"].append({"name": "more"})
+    copied["spec"]["memory"]["guest"] = "4Gi"
+    assert original == {"spec": {"disks": [{"name": "root", "bootOrder": 1}], "running": True, "cpu": None,
+                                 "memory": {"guest": "2Gi"}, "ratio": 1.5}}
+
+
+def test_tree_copy_makes_a_read_only_mapping_a_dict_of_its_own() -> None:
+    from types import MappingProxyType
+
+    inner = {"a": [1]}
+    copied = tree_copy(MappingProxyType({"inner": MappingProxyType(inner)}))
+    assert copied == {"inner": {"a": [1]}} and type(copied) is dict and type(copied["inner"]) is dict
+    copied["inner"]["a"].append(2)
+    assert inner == {"a": [1]}

@@ -18,13 +18,12 @@ Everything works on plain dicts; the caller's objects are never changed.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ...quantity import QuantityError
-from ._tree import get, path
+from ._tree import get, path, tree_copy
 from .conflicts import ExpandError
 from .instancetype import apply_instancetype
 from .mutate import DEFAULT_ARCHITECTURE, DEFAULT_NETWORK_INTERFACE, UnsupportedArchitecture, mutate
@@ -118,7 +117,7 @@ def expand(
     it_spec = _spec_of(instancetype)
     pref_spec = _spec_of(preference)
 
-    expanded = copy.deepcopy(dict(vm))
+    expanded = tree_copy(vm)
     template = path(expanded, "spec", "template")
     vmi_spec = path(template, "spec")
     metadata = path(template, "metadata")

@@ -7,7 +7,7 @@ Keeping those two tests in one place makes every port below read like its source
 
 from __future__ import annotations
 
-from typing import Any, MutableMapping
+from typing import Any, Mapping, MutableMapping
 
 
 def child(parent: MutableMapping[str, Any], key: str) -> dict:
@@ -57,3 +57,20 @@ def items(mapping: Any, key: str) -> list:
     """The list under ``key``, or an empty list when absent, null or not a list."""
     value = mapping.get(key) if isinstance(mapping, dict) else None
     return value if isinstance(value, list) else []
+
+
+def tree_copy(value: Any) -> Any:
+    """A copy of a parsed YAML or JSON value that shares nothing mutable with it.
+
+    What ``copy.deepcopy`` gives for such values, at a fraction of its cost: only
+    mappings and lists are copied (mappings as dicts), every other value is immutable.
+    """
+    if isinstance(value, dict):
+        return {key: tree_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [tree_copy(item) for item in value]
+    if isinstance(value, (str, int, float)) or value is None:
+        return value
+    if isinstance(value, Mapping):
+        return {key: tree_copy(item) for key, item in value.items()}
+    return value

@@ -8,11 +8,10 @@ into the VM's domain, and the CPU topology is laid out as the preference asks.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Mapping, MutableMapping
 
 from ...quantity import parse
-from ._tree import child, get, is_empty, is_unset, path
+from ._tree import child, get, is_empty, is_unset, path, tree_copy
 from .conflicts import ExpandError, annotation_conflict, conflict
 from .goquantity import canonical, float32, int64, quantity_format
 from .topology import guest_topology
@@ -79,7 +78,7 @@ def apply_cpu(instancetype: Mapping[str, Any], preference: Mapping[str, Any] | N
         cpu["isolateEmulatorThread"] = it_cpu["isolateEmulatorThread"]
     for name in ("numa", "realtime"):
         if not is_unset(it_cpu, name):
-            cpu[name] = copy.deepcopy(it_cpu[name])
+            cpu[name] = tree_copy(it_cpu[name])
     if not is_unset(it_cpu, "maxSockets"):
         cpu["maxSockets"] = it_cpu["maxSockets"]
     cpu.update(guest_topology(int(it_cpu.get("guest") or 0), preference))
@@ -109,7 +108,7 @@ def apply_memory(instancetype: Mapping[str, Any], vmi_spec: Spec) -> list[Expand
         requests["memory"] = canonical(requested, quantity_format(guest))
     for name in ("hugepages", "maxGuest"):
         if not is_unset(it_memory, name):
-            memory[name] = copy.deepcopy(it_memory[name])
+            memory[name] = tree_copy(it_memory[name])
     return []
 
 
@@ -140,7 +139,7 @@ def apply_launch_security(instancetype: Mapping[str, Any], vmi_spec: Spec) -> li
     domain = path(vmi_spec, "domain")
     if not is_unset(domain, "launchSecurity"):
         return [conflict("domain", "launchSecurity")]
-    domain["launchSecurity"] = copy.deepcopy(instancetype["launchSecurity"])
+    domain["launchSecurity"] = tree_copy(instancetype["launchSecurity"])
     return []
 
 
@@ -152,7 +151,7 @@ def _apply_device_list(key: str) -> Applier:
         devices = path(vmi_spec, "domain", "devices")
         if devices.get(key):
             return [conflict("domain", "devices", key)]
-        devices[key] = copy.deepcopy(wanted)
+        devices[key] = tree_copy(wanted)
         return []
 
     apply.__doc__ = f"Copy the instancetype's {key}; a VM listing its own conflicts."

@@ -9,10 +9,9 @@ ACPI and disableHotplug are always taken from the preference when it names them.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Mapping, MutableMapping
 
-from ._tree import child, get, is_empty, is_unset, items, path
+from ._tree import child, get, is_empty, is_unset, items, path, tree_copy
 
 Spec = MutableMapping[str, Any]
 
@@ -44,7 +43,7 @@ _FEATURES = {
 def _fill(target: MutableMapping[str, Any], key: str, value: Any) -> None:
     """Set ``key`` to a copy of ``value`` when the preference has one and the VM has none."""
     if value is not None and is_unset(target, key):
-        target[key] = copy.deepcopy(value)
+        target[key] = tree_copy(value)
 
 
 def apply_cpu_features(preference: Mapping[str, Any], vmi_spec: Spec) -> None:
@@ -56,7 +55,7 @@ def apply_cpu_features(preference: Mapping[str, Any], vmi_spec: Spec) -> None:
     present = {f.get("name") for f in features if isinstance(f, dict)}
     for feature in preferred:
         if feature.get("name") not in present:
-            features.append(copy.deepcopy(feature))
+            features.append(tree_copy(feature))
     cpu["features"] = features
 
 
@@ -94,7 +93,7 @@ def apply_interfaces(devices_pref: Mapping[str, Any], devices: MutableMapping[st
         masquerade = devices_pref.get("preferredInterfaceMasquerade")
         unbound = all(is_unset(iface, key) for key in _BINDINGS)
         if masquerade is not None and unbound and iface.get("name") in pod_networks:
-            iface["masquerade"] = copy.deepcopy(masquerade)
+            iface["masquerade"] = tree_copy(masquerade)
 
 
 def apply_inputs(devices_pref: Mapping[str, Any], devices: MutableMapping[str, Any]) -> None:
@@ -152,7 +151,7 @@ def apply_features(preference: Mapping[str, Any], vmi_spec: Spec) -> None:
         return
     features = path(vmi_spec, "domain", "features")
     if wanted.get("preferredAcpi") is not None:
-        features["acpi"] = copy.deepcopy(wanted["preferredAcpi"])
+        features["acpi"] = tree_copy(wanted["preferredAcpi"])
     _fill(features, "apic", wanted.get("preferredApic"))
     hyperv = wanted.get("preferredHyperv")
     passthrough = get(features, "hypervPassthrough", "enabled") is True
@@ -175,7 +174,7 @@ def apply_firmware(preference: Mapping[str, Any], vmi_spec: Spec) -> None:
     if wanted.get("preferredUseBiosSerial") is not None and not is_unset(bootloader, "bios"):
         _fill(bootloader["bios"], "useSerial", wanted["preferredUseBiosSerial"])
     if is_unset(bootloader, "efi") and is_unset(bootloader, "bios") and wanted.get("preferredEfi") is not None:
-        bootloader["efi"] = copy.deepcopy(wanted["preferredEfi"])
+        bootloader["efi"] = tree_copy(wanted["preferredEfi"])
         return
     if wanted.get("preferredUseEfi") is True and is_unset(bootloader, "efi") and is_unset(bootloader, "bios"):
         bootloader["efi"] = {}
@@ -199,7 +198,7 @@ def apply_clock(preference: Mapping[str, Any], vmi_spec: Spec) -> None:
     clock = path(vmi_spec, "domain", "clock")
     offset = wanted.get("preferredClockOffset")
     if offset is not None and is_unset(clock, "utc") and is_unset(clock, "timezone"):
-        clock.update(copy.deepcopy(offset))
+        clock.update(tree_copy(offset))
     _fill(clock, "timer", wanted.get("preferredTimer"))
 
 
