@@ -84,8 +84,8 @@ def test_an_object_the_manifests_define_comes_before_the_targets_own():
 
 
 def test_a_kind_kubevirt_refuses_resolves_nothing():
-    found = Resolver(target_objects()).resolve(reference("vmp", "fedora"))
-    assert (found.kind, found.resolved) == (None, False)
+    refused = reference("vmp", "fedora")
+    assert Resolver(small_target()).resolve(refused) == Resolution(refused, None)
 
 
 def test_of_two_objects_of_one_kind_and_name_the_first_is_the_one_looked_up():
@@ -211,13 +211,13 @@ def test_a_cluster_kind_the_manifests_define_is_found_from_any_namespace_and_the
     first = Definition("preference", "VirtualMachineClusterPreference", "mine", None, Location("defs.yaml", 3, 9))
     again = Definition("preference", "VirtualMachineClusterPreference", "mine", None, Location("defs.yaml", 9, 9))
     here = Definition("preference", "VirtualMachinePreference", "mine", "shop", Location("defs.yaml", 15, 9))
-    there = Definition("preference", "VirtualMachinePreference", "mine", "lab", Location("defs.yaml", 21, 9))
+    there = Definition("preference", "VirtualMachinePreference", "mine", "0lab", Location("defs.yaml", 21, 9))
     bare = Definition("preference", "VirtualMachinePreference", "mine", None, Location("defs.yaml", 27, 9))
     sizes = Definition("instancetype", "VirtualMachineClusterInstancetype", "big", None, Location("d.yaml", 1, 1))
     resolver = Resolver(small_target(), (first, again, here, there, bare, sizes))
     mine = reference(None, "mine", Owner("x", "VirtualMachine", "a", "elsewhere"))
     assert resolver.resolve(mine) == Resolution(mine, "VirtualMachineClusterPreference", local=first)
     assert resolver.resolve(mine).resolved
-    assert resolver.namespaces("VirtualMachinePreference", "mine") == (None, "lab", "shop")
+    assert resolver.namespaces("VirtualMachinePreference", "mine") == (None, "0lab", "shop")
     assert resolver.names("preference") == ("alpine", "fedora", "mine")
     assert resolver.names("instancetype") == ("big",)
