@@ -281,8 +281,8 @@ def write_files(files: Mapping[str, Any], out_dir: Path) -> list[Path]:
         target = out_dir / name
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=out_dir)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(render(files[name]))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(render(files[name]).encode())
             os.chmod(tmp, 0o644)  # package data, readable like any other file
             os.replace(tmp, target)
         except BaseException:
