@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import generator
 
 PACKAGE = Path(generator.__file__).resolve().parent
@@ -91,7 +93,10 @@ def imports(module: str) -> set[str]:
     return found
 
 
-GRAPH = {module: imports(module) for module in MODULES}
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """Every module of the package, with the package's modules it imports (read when a test asks: not at collection)."""
+    return {module: imports(module) for module in MODULES}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -140,21 +145,21 @@ def layer(module: str) -> int:
                if covers(entry, module))[1]
 
 
-def test_the_scan_sees_imports_of_every_kind():
-    assert "generator.model" in GRAPH["generator.load.catalog"]  # from ..model import
-    assert "generator.source.yamlclasses" in GRAPH["generator.source.yamlsrc"]  # from .yamlclasses import
-    assert "generator.source.formats" in GRAPH["generator.load.catalog"]  # from ..source import formats
-    assert "generator.validate" in GRAPH["generator.pipeline"]  # inside a function
-    assert "generator.load.gpu" in GRAPH["generator.load.catalog"]  # inside a function, same package
-    assert "generator.cli" in GRAPH["generator.cli.__main__"]  # from . import main, in a package's module
+def test_the_scan_sees_imports_of_every_kind(graph):
+    assert "generator.model" in graph["generator.load.catalog"]  # from ..model import
+    assert "generator.source.yamlclasses" in graph["generator.source.yamlsrc"]  # from .yamlclasses import
+    assert "generator.source.formats" in graph["generator.load.catalog"]  # from ..source import formats
+    assert "generator.validate" in graph["generator.pipeline"]  # inside a function
+    assert "generator.load.gpu" in graph["generator.load.catalog"]  # inside a function, same package
+    assert "generator.cli" in graph["generator.cli.__main__"]  # from . import main, in a package's module
 
 
 def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_no_import_cycles():
-    assert cycles(GRAPH) == []
+def test_no_import_cycles(graph):
+    assert cycles(graph) == []
 
 
 def test_every_module_has_a_layer():
@@ -166,7 +171,7 @@ def test_a_backward_import_is_seen():
     assert layer("generator.cli.list") > layer("generator.pipeline") > layer("generator.outputs.helm")
 
 
-def test_no_module_imports_from_a_later_step():
-    backwards = sorted(f"{module} -> {target}" for module, targets in GRAPH.items() for target in targets
+def test_no_module_imports_from_a_later_step(graph):
+    backwards = sorted(f"{module} -> {target}" for module, targets in graph.items() for target in targets
                        if layer(target) > layer(module))
     assert backwards == []
