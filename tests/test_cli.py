@@ -1,0 +1,76 @@
+"""generator/cli/__init__.py: the ``citgen`` group: its commands, loaded when they run, and what escapes them.
+
+Every command of citgen reports its own Result; the group reports, in its --format, a
+CitgenError that escapes a plain click command, and Ctrl-C. Those cases run on a copy of
+the group with such commands added, so that the group the other tests use stays as it is.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import LAZY_COMMANDS, CitgenGroup, main
+from generator.errors import InputError
+from generator.problems import Location
+
+COMMANDS = ["build", "diff", "expand", "init", "list", "readme", "refs", "schema", "site", "validate"]
+
+
+def test_help_lists_every_command_by_name_each_once():
+    assert main.list_commands(click.Context(main)) == COMMANDS == sorted({"build", *LAZY_COMMANDS})
+    shown = CliRunner().invoke(main, ["--help"]).output.split("Commands:\n")[1].splitlines()
+    assert [line.split()[0] for line in shown] == COMMANDS
+
+
+@pytest.mark.parametrize("name", sorted(LAZY_COMMANDS))
+def test_a_command_is_loaded_when_first_asked_for_and_kept(name):
+    group = CitgenGroup(name="citgen")
+    first = group.get_command(click.Context(group), name)
+    assert isinstance(first, click.Command) and group.commands == {name: first}
+    assert group.get_command(click.Context(group), name) is first
+    assert group.get_command(click.Context(group), "nothing") is None
+
+
+@click.command("plain")
+def plain() -> None:
+    raise InputError.at(Location("here"), "broken")
+
+
+@click.command("stop")
+def stop() -> None:
+    raise KeyboardInterrupt
+
+
+@pytest.fixture
+def group() -> click.Group:
+    """citgen's group, with a plain click command that raises a CitgenError and one that Ctrl-C stops."""
+    copied = copy.copy(main)
+    copied.commands = {**main.commands, "plain": plain, "stop": stop}
+    return copied
+
+
+@pytest.mark.parametrize(("given", "stdout", "stderr"), [
+    ([], "", "error: here: broken\ncitgen: 1 problem\n"),
+    (["--format", "github"], "::error file=here,title=input::broken\n::notice title=citgen plain::citgen: 1 problem\n",
+     ""),
+])
+def test_a_citgen_error_escaping_a_plain_command_is_reported_in_the_groups_format(group, given, stdout, stderr):
+    run = CliRunner().invoke(group, [*given, "plain"])
+    assert (run.exit_code, run.stdout, run.stderr) == (2, stdout, stderr)
+
+
+def test_a_citgen_error_escaping_a_plain_command_is_a_json_report_of_that_command(group):
+    report = json.loads(CliRunner().invoke(group, ["--format", "json", "plain"]).stdout)
+    assert {key: report[key] for key in ("command", "exitCode", "notes", "ok")} == {
+        "command": "plain", "exitCode": 2, "notes": ["citgen: 1 problem"], "ok": False}
+    assert [(p["file"], p["message"]) for p in report["problems"]] == [("here", "broken")]
+
+
+def test_ctrl_c_in_a_command_ends_the_run_with_one_line_and_status_130(group):
+    run = CliRunner().invoke(group, ["stop"])
+    assert (run.exit_code, run.stdout, run.stderr) == (130, "", "citgen: interrupted\n")
