@@ -295,7 +295,7 @@ def refuse_listing(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
 def test_what_a_folder_holds_is_named_from_the_folder_as_given(tmp_path, monkeypatch):
     """``./repo/``: every file, problem and folder below is named from it as written, one slash between."""
     write(tmp_path, {"repo/ok.yaml": VM.format(name="ok"), "repo/secret.yaml": VM.format(name="s"),
-                     "repo/locked/vm.yaml": VM.format(name="locked")})
+                     "repo/locked/vm.yaml": VM.format(name="locked"), "vm.yaml": VM.format(name="above")})
     os.symlink("missing.yaml", tmp_path / "repo" / "gone.yaml")
     os.symlink("..", tmp_path / "repo" / "loop")
     monkeypatch.chdir(tmp_path)
@@ -307,8 +307,27 @@ def test_what_a_folder_holds_is_named_from_the_folder_as_given(tmp_path, monkeyp
         "./repo/locked: cannot read the folder: permission denied",
         "./repo/loop/repo: is a symbolic link loop: it leads back to a folder it is in",
         "./repo/secret.yaml: cannot read: Permission denied"]
-    assert {r.location.file for r in found.references} == {"./repo/ok.yaml"}
-    assert found.files == 1
+    # the loop is refused and the rest of the folder it leads to is read (once: vm.yaml beside repo)
+    assert {r.location.file for r in found.references} == {"./repo/loop/vm.yaml", "./repo/ok.yaml"}
+    assert found.files == 2
+
+
+def test_a_file_gone_since_its_folder_was_listed_is_passed_over_and_the_rest_read(tmp_path, monkeypatch):
+    write(tmp_path, {"repo/vm.yaml": VM.format(name="vm")})
+    listdir = os.listdir
+    monkeypatch.setattr("generator.source.inputfiles.os.listdir", lambda path: [*listdir(path), "a-gone.yaml"])
+    monkeypatch.chdir(tmp_path)
+    found = scan(["repo"])
+    assert (problems(found), found.files, {r.location.file for r in found.references}) == ([], 1, {"repo/vm.yaml"})
+
+
+def test_a_name_that_is_no_text_is_a_problem_and_the_other_references_are_read():
+    text = ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: n}\nspec:\n  instancetype: {name: 5}\n"
+            "  preference: {name: fedora}\n")
+    found = scan(["-"], stdin=io.BytesIO(text.encode()))
+    assert problems(found) == ["<stdin>#0 (n) $.spec.instancetype.name: spec.instancetype: expected the name of an "
+                               "instancetype as text, got 5"]
+    assert ([(r.family, r.name) for r in found.references], found.skipped) == ([("preference", "fedora")], ())
 
 
 def test_a_folder_named_that_cannot_be_listed_refuses_the_scan(tmp_path, monkeypatch):
