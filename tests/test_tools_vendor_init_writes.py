@@ -69,3 +69,20 @@ def test_a_failure_making_a_new_catalog_leaves_nothing_beside_it(tmp_path: Path,
     assert list(tmp_path.iterdir()) == []
     [(source, target)] = moves
     assert (source.parent, source.name.startswith(".new.citgen-init-"), target) == (tmp_path, True, tmp_path / "new")
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new directory", "empty directory"])
+def test_a_staging_directory_that_cannot_be_removed_does_not_hide_the_failure_before_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existing: bool):
+    target = tmp_path / "new"
+    if existing:
+        target.mkdir()
+    refusing(monkeypatch, "catalog.yaml" if existing else "new")
+
+    def busy(path: object, *args: object, **kwargs: object) -> None:
+        raise OSError(errno.EBUSY, os.strerror(errno.EBUSY))
+
+    monkeypatch.setattr(os, "rmdir", busy)
+    with pytest.raises(InputError) as raised:
+        init_catalog(target)
+    assert str(raised.value) == f"{target}: cannot create the catalog: No space left on device; nothing was written"

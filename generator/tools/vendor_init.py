@@ -204,7 +204,7 @@ def _check_target(target: Path, there: bool) -> bool:
 
 def _write_staged(staging: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
-        (staging / name).write_text(text, encoding="utf-8")
+        (staging / name).write_bytes(text.encode())
 
 
 def _write_new(target: Path, files: dict[str, str]) -> list[Path]:
