@@ -113,6 +113,16 @@ def test_malformed_yaml_ends_the_stream_after_the_documents_before_it(text: str,
     assert read(text) == [(0, (), {"kind": "A"}), problem]
 
 
+@pytest.mark.parametrize("text, problem", [
+    ("# c\n# d\n  b: 1\n  c: [\n",  # a document that starts indented, below other lines
+     "f.yaml:5:1: malformed YAML: did not find expected node content (while parsing a flow node)"),
+    ("%YAML 1.1\n%YAML 1.1\n---\na: 1\n",  # before any document starts
+     "f.yaml:2:1: malformed YAML: found duplicate %YAML directive"),
+])
+def test_malformed_yaml_is_placed_where_it_is_in_the_file(text: str, problem: str):
+    assert read(text) == [problem]
+
+
 def test_malformed_yaml_right_after_a_document_is_refused_not_read_as_one_more():
     """The parser stops between two documents: the text after the last one is no document of its own, and the last
     one's problems are said once, with it."""

@@ -40,7 +40,7 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
     for one in resolutions:
         if one.found is not None:
             owners.setdefault(one.reference.owner.key, {}).setdefault(one.reference.family, []).append(one)
-    said: set[tuple[str, str, str, object]] = set()
+    said: set[tuple[str, object, str]] = set()
     for families in owners.values():
         for instancetype in families.get("instancetype", ()):
             for preference in families.get("preference", ()):
@@ -54,7 +54,7 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
                 if error is None or error.reason not in OF_INSTANCETYPE:
                     continue
                 reference, preferred = instancetype.reference, str(preference.reference.name)  # found: named
-                key = (reference.owner.key, str(reference.name), preferred, reference.location)
+                key = (reference.owner.key, reference.location, preferred)  # one place holds one name
                 if key in said:
                     continue
                 said.add(key)
