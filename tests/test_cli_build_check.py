@@ -72,15 +72,29 @@ def test_the_options_of_the_build_are_the_options_of_the_check(tmp_path: Path, c
 
 
 def test_json_lists_the_files(tmp_path: Path, committed: Path):
+    bundle = committed / "common-clusterpreferences-bundle.yaml"
+    bundle.write_text(bundle.read_text().replace("preferredDiskBus: virtio", "preferredDiskBus: sata", 1))
     (committed / "CHECKSUMS.sha256").write_text("\n")
+    (committed / "common-preferences-bundle.yaml").unlink()
+    (committed / "stray.yaml").write_text("{}\n")
     report = json.loads(citgen("build", "--check", "--out", str(committed), "--format", "json", cwd=tmp_path).stdout)
-    assert (report["exitCode"], report["upToDate"], report["stale"]) == (1, False, ["CHECKSUMS.sha256"])
-    assert report["counts"] == {"extra": 0, "files": 111, "missing": 0, "stale": 1}
+    stale = ["CHECKSUMS.sha256", "common-clusterpreferences-bundle.yaml"]
+    assert {key: value for key, value in report.items() if key != "outputs"} == {
+        "command": "build", "ok": False, "exitCode": 1, "problems": [], "newerRuleFindings": [], "warnings": [],
+        "notes": [], "counts": {"extra": 1, "files": 111, "missing": 1, "stale": 2},
+        "out": str(committed), "upToDate": False, "stale": stale, "missing": ["common-preferences-bundle.yaml"],
+        "extra": ["stray.yaml"], "summaries": {"common-clusterpreferences-bundle.yaml": "0 added, 0 removed, 1 changed"}}
 
 
 def test_an_input_error_exits_2(tmp_path: Path, committed: Path):
     done = citgen("build", "--check", "--out", str(committed), "--gpu-device", "amd.com/gpu", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.startswith("error: --gpu-device: ")
+    refused = citgen("build", "--check", "--out", str(committed), "--version", "not a version!", cwd=tmp_path)
+    assert (refused.returncode, refused.stdout, refused.stderr) == (2, "", (
+        "error: --version: 'not a version!' is not a valid label value: a valid label must be an empty string or "
+        "consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+        "character; it is stamped as the label instancetype.kubevirt.io/common-instancetypes-version\n"
+        "citgen: 1 problem, nothing written\n"))
     missing = citgen("build", "--check", "--out", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert missing.returncode == 2
     assert missing.stderr.startswith(f"error: {tmp_path / 'nowhere'}: the output directory does not exist; ")
