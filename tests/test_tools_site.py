@@ -222,3 +222,12 @@ def test_a_deprecated_object_is_not_replaced_by_a_retired_name_on_the_page_eithe
     assert result.exit_code == 2
     assert "replacement 'centos.8.stream' of 'alpine' was retired in v0.4.0" in result.output
     assert not (tmp_path / "site").exists()
+
+
+def test_catalog_json_is_the_page_s_data_keys_sorted_one_space_indent_ending_in_a_newline(site_dir: Path):
+    text = (site_dir / "catalog.json").read_text(encoding="utf-8")
+    assert text.startswith('{\n "fit": {\n  "messages": [\n   "')
+    data = json.loads(text)
+    assert text.endswith(f'\n ],\n "vendor": "kubevirt.io",\n "version": "{data["version"]}"\n}}\n') and text.isascii()
+    assert list(data) == ["fit", "instancetypes", "kinds", "labelPrefix", "manifest", "preferences", "retired",
+                          "series", "sizes", "vendor", "version"]
