@@ -705,3 +705,240 @@ def test_a_form_is_registered_once_for_each_kind_it_reads_and_a_kind_only_once(m
     with pytest.raises(AssertionError) as twice:
         forms.form("again", ("g", "C"), ("g", "B"))(find)
     assert str(twice.value) == "two forms read ('g', 'B')"
+
+
+# --------------------------------------------------------------------------- edges of the pieces every form uses
+
+
+def test_an_object_is_a_mapping_with_an_api_version_and_a_kind_as_text():
+    from generator.tools.refs.forms import is_object
+
+    assert [is_object(data) for data in ({"apiVersion": "v1", "kind": "ConfigMap"}, {"apiVersion": "v1"},
+                                         {"kind": "ConfigMap"}, {"apiVersion": 1, "kind": "ConfigMap"},
+                                         {"apiVersion": "v1", "kind": 1}, ["apiVersion", "kind"])] == [
+        True, False, False, False, False, False]
+
+
+def test_an_object_a_wrapper_holds_is_read_as_the_kind_it_says_it_is():
+    found = read("""
+        apiVersion: template.kubevirt.io/v1beta1
+        kind: VirtualMachineTemplate
+        metadata: {name: t}
+        spec:
+          virtualMachine:
+            apiVersion: instancetype.kubevirt.io/v1beta1
+            kind: VirtualMachinePreference
+            metadata: {name: mine}
+    """)
+    assert [(d.kind, d.name, d.location.line) for d in found] == [("VirtualMachinePreference", "mine", 8)]
+
+
+@pytest.mark.parametrize("kind", ["", "kind: 3"])
+def test_an_object_a_pool_holds_without_a_kind_of_its_own_is_the_virtual_machine_the_pool_makes(kind: str):
+    assert refs(f"""
+        apiVersion: pool.kubevirt.io/v1beta1
+        kind: VirtualMachinePool
+        metadata: {{name: pool}}
+        spec:
+          virtualMachineTemplate:
+            {kind}
+            metadata: {{labels: {{os: fedora}}}}
+    """, "preference=VirtualMachine:metadata.labels.os") == [
+        ("preference", "fedora", None, "place preference=VirtualMachine:metadata.labels.os", 7, 29)]
+
+
+def test_an_object_a_pool_holds_with_a_kind_of_its_own_is_that_kind():
+    assert refs("""
+        apiVersion: pool.kubevirt.io/v1beta1
+        kind: VirtualMachinePool
+        metadata: {name: pool}
+        spec:
+          virtualMachineTemplate:
+            kind: Custom
+            metadata: {labels: {os: fedora}}
+    """, "preference=Custom:metadata.labels.os", "preference=VirtualMachine:metadata.labels.os") == [
+        ("preference", "fedora", None, "place preference=Custom:metadata.labels.os", 7, 29)]
+
+
+def test_a_place_of_another_group_or_kind_is_passed_over_for_the_next_place():
+    found = read("""
+        apiVersion: apps.cozystack.io/v1alpha1
+        kind: VMInstance
+        metadata: {name: vm, namespace: tenant}
+        spec: {instanceType: u1.medium}
+    """, "instancetype=VMInstance.example.com:spec.instanceType", "instancetype=Other:spec.instanceType",
+         "instancetype=VMInstance.apps.cozystack.io:spec.instanceType")
+    assert [(r.name, r.via, r.location.line) for r in found] == [
+        ("u1.medium", "place instancetype=VMInstance.apps.cozystack.io:spec.instanceType", 4)]
+    assert (found[0].owner.key, found[0].owner.kind, found[0].owner.name, found[0].owner.namespace) == (
+        "m.yaml#0 $", "VMInstance", "vm", "tenant")
+
+
+def test_each_value_of_a_place_is_read_past_a_null_one_and_one_that_is_no_text():
+    found = read("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: osmap}
+        data: {a: null, b: [x], c: "{{ .os }}", d: rhel.9}
+    """, "preference=ConfigMap:data.*")
+    assert [(type(f).__name__, f.location.line, f.location.column) for f in found] == [
+        ("Problem", 4, 20), ("Reference", 4, 28), ("Reference", 4, 44)]
+    assert [(r.name, r.unchecked) for r in found[1:]] == [
+        (None, "holds '{{ .os }}', a placeholder another tool fills in before the manifest is applied"), ("rhel.9", None)]
+
+
+def test_a_place_in_an_object_whose_metadata_is_no_mapping_or_in_a_bare_list_is_read():
+    assert refs("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: osmap
+        data: {a: rhel.9}
+    """, "preference=ConfigMap:data.*") == [("preference", "rhel.9", None, "place preference=ConfigMap:data.*", 4, 11)]
+    assert refs("""
+        - apiVersion: v1
+          kind: ConfigMap
+          data: {a: rhel.9}
+    """, "preference=ConfigMap:data.*") == [("preference", "rhel.9", None, "place preference=ConfigMap:data.*", 3, 13)]
+
+
+def test_a_place_s_value_from_a_template_parameter_names_it_and_is_found_at_its_default():
+    found = only("""
+        apiVersion: template.openshift.io/v1
+        kind: Template
+        metadata: {name: t}
+        parameters:
+          - {name: OS, value: rhel.9}
+        objects:
+          - apiVersion: v1
+            kind: ConfigMap
+            metadata: {name: osmap}
+            data: {rhel: "${OS}"}
+    """, "preference=ConfigMap:data.*")
+    assert (found.name, found.parameter, found.location.line, found.location.name) == ("rhel.9", "OS", 5, "t")
+
+
+def test_an_owner_whose_kind_name_or_namespace_is_no_text_has_none():
+    found = only("""
+        apiVersion: example.com/v1
+        kind: 3
+        metadata:
+          name: [x]
+          namespace: 4
+          labels: {instancetype.kubevirt.io/default-preference: fedora}
+    """)
+    assert (found.owner.kind, found.owner.name, found.owner.namespace) == ("", None, None)
+
+
+def test_catalog_objects_whose_metadata_is_no_mapping_define_nothing():
+    assert read("""
+        apiVersion: instancetype.kubevirt.io/v1beta1
+        kind: VirtualMachinePreference
+        metadata: [mine]
+        ---
+        apiVersion: instancetype.kubevirt.io/v1beta1
+        kind: VirtualMachineClusterPreference
+        metadata: mine
+    """) == []
+
+
+def test_a_matcher_of_a_kind_no_form_reads_that_only_infers_is_found_and_a_spec_that_is_no_mapping_is_not():
+    found = read("""
+        apiVersion: example.com/v1
+        kind: Machine
+        metadata: {name: m}
+        spec:
+          template:
+            spec:
+              preference: {inferFromVolume: root}
+          other: {spec: [1]}
+          more: {spec: x}
+    """)
+    assert [(r.family, r.name, r.via, r.location.line, r.owner.key) for r in found] == [
+        ("preference", None, "spec.preference", 7, "m.yaml#0 $.spec.template")]
+
+
+def test_a_matcher_that_infers_or_is_no_mapping_leaves_the_other_family_read():
+    found = read("""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          instancetype: {inferFromVolume: root}
+          preference: {name: fedora}
+        ---
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          instancetype: u1.small
+          preference: {name: fedora, inferFromVolume: 3}
+        ---
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {name: vm}
+        spec:
+          preference: {inferFromVolume: 3}
+    """)
+    assert [(r.family, r.name, r.via, r.location.line, r.owner.key) for r in found] == [
+        ("instancetype", None, "spec.instancetype", 5, "m.yaml#0 $"), ("preference", "fedora", "spec.preference", 6,
+                                                                      "m.yaml#0 $"),
+        ("preference", "fedora", "spec.preference", 13, "m.yaml#1 $")]
+
+
+def test_the_labels_after_a_wrapped_object_are_read_too():
+    assert refs("""
+        apiVersion: pool.kubevirt.io/v1beta1
+        kind: VirtualMachinePool
+        metadata: {name: pool}
+        spec:
+          virtualMachineTemplate:
+            spec: {preference: {name: fedora}}
+          selector:
+            metadata: {labels: {instancetype.kubevirt.io/default-preference: ubuntu}}
+    """) == [("preference", "fedora", None, "spec.preference", 6, 31), ("preference", "ubuntu", None, PREF, 8, 70)]
+
+
+@pytest.mark.parametrize("name, kind, found", [
+    # a kind another tool fills in: the name beside it is unchecked too, at the name
+    ("${INSTANCETYPE}", "$(params.kind)", (None, None, 21, "INSTANCETYPE")),
+    # a name another tool fills in: the kind beside it is not handed on
+    ("$(params.name)", "VirtualMachineClusterInstancetype", (None, None, 21, None)),
+])
+def test_a_placeholder_in_a_name_or_its_kind_leaves_both_unchecked(name: str, kind: str, found: tuple):
+    text = TEMPLATE.replace("name: ${INSTANCETYPE}", f"name: \"{name}\"\n            kind: \"{kind}\"")
+    first = [r for r in read(text) if isinstance(r, Reference)][0]
+    assert (first.name, first.kind, first.location.line, first.parameter) == found
+    assert first.unchecked is not None and "a placeholder another tool fills in" in first.unchecked
+
+
+def test_a_parameter_whose_default_holds_a_placeholder_is_unchecked_and_named():
+    long = "{{ " + "x" * 50 + " }}"
+    first = [r for r in read(TEMPLATE.replace("value: u1.medium", f"value: \"{long}\"")) if isinstance(r, Reference)][0]
+    assert (first.name, first.parameter) == (None, "INSTANCETYPE")
+    assert first.unchecked == ("holds '{{ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (16 more characters)', a placeholder "
+                               "another tool fills in before the manifest is applied")
+
+
+def test_a_parameter_default_is_located_with_the_name_of_the_template():
+    first = [r for r in read(TEMPLATE) if isinstance(r, Reference)][0]
+    assert (first.location.line, first.location.name) == (10, "fedora-template")
+
+
+def test_an_undefined_parameter_of_a_template_without_parameters_or_with_many_says_so():
+    bare = read("""
+        apiVersion: template.kubevirt.io/v1beta1
+        kind: VirtualMachineTemplate
+        metadata: {name: t}
+        spec:
+          virtualMachine:
+            spec: {instancetype: {name: "${IT}"}}
+    """)
+    assert [p.message for p in bare if isinstance(p, Problem)] == [
+        "references undefined parameter IT: virt-template's webhook refuses the template (its parameters: none)"]
+    many = "\n".join(f"        - {{name: PARAMETER_{n:02}, value: x}}" for n in range(20))
+    text = TEMPLATE.replace("      parameters:\n", "      parameters:\n" + many + "\n").replace("${INSTANCETYPE}",
+                                                                                                  "${ZZ}")
+    said = [p.message for p in read(text) if isinstance(p, Problem)]
+    defined = ", ".join([f"PARAMETER_{n:02}" for n in range(20)] + ["NAME", "INSTANCETYPE", "PREFERENCE", "SIZE", "EMPTY"])
+    assert said == ["references undefined parameter ZZ: virt-template's webhook refuses the template (its parameters: "
+                    + defined[:200] + "... (123 more characters))"]

@@ -166,7 +166,7 @@ def _top(unit: Unit, path: Path, data: dict[str, Any]) -> Obj:
 
 def read_object(obj: Obj, places: Sequence[Place] = ()) -> Iterator[Found]:
     """What every form finds in ``obj`` and the objects inside it: its kind's form, the labels, the places."""
-    known = FORMS.get((obj.group, obj.kind)) if obj.kind is not None and obj.group is not None else None
+    known = FORMS.get((obj.group, obj.kind))
     inside: set[Path] = set()
     if known is not None:
         for item in known.find(obj):
@@ -176,8 +176,7 @@ def read_object(obj: Obj, places: Sequence[Place] = ()) -> Iterator[Found]:
             else:
                 yield item
     yield from _walk(obj, inside, vm_shaped=known is None)
-    if places and obj.kind is not None:
-        yield from _places(obj, places)
+    yield from _places(obj, places)
 
 
 def _walk(obj: Obj, inside: set[Path], *, vm_shaped: bool) -> Iterator[Found]:
@@ -205,18 +204,17 @@ def _walk(obj: Obj, inside: set[Path], *, vm_shaped: bool) -> Iterator[Found]:
 
 def _has_matcher(spec: Any) -> bool:
     """Whether a ``spec`` holds an instancetype or preference matcher: a mapping with a name or inferFromVolume."""
-    if not isinstance(spec, dict):
-        return False
-    return any(isinstance(spec.get(family), dict) and ("name" in spec[family] or "inferFromVolume" in spec[family])
-               for family in FAMILIES)
+    return isinstance(spec, dict) and any(
+        isinstance(spec.get(family), dict) and ("name" in spec[family] or "inferFromVolume" in spec[family])
+        for family in FAMILIES)
 
 
 def _dig(data: Any, path: Path) -> Any:
-    """The value at ``path`` in ``data``, None where there is none."""
+    """The value at ``path`` in ``data``, None where there is none (an item of a list is one the walk found)."""
     for step in path:
         if isinstance(data, dict) and isinstance(step, str):
             data = data.get(step)
-        elif isinstance(data, list) and isinstance(step, int) and step < len(data):
+        elif isinstance(data, list) and isinstance(step, int):
             data = data[step]
         else:
             return None
@@ -326,10 +324,10 @@ def _inner(obj: Obj, at: Path, kind: str, group: str, params: Parameters | None 
 
 
 def _places(obj: Obj, places: Sequence[Place]) -> Iterator[Found]:
-    """The values at every place the user named whose objects ``obj`` is among."""
+    """The values at every place the user named whose objects ``obj`` is among (an object of a kind)."""
     metadata = obj.data.get("metadata")
     name = metadata.get("name") if isinstance(metadata, dict) else None
-    owner = None
+    owner: Owner | None = None
     for place in places:
         if not place.matches(obj.data.get("apiVersion"), obj.kind, name):
             continue
@@ -340,7 +338,8 @@ def _places(obj: Obj, places: Sequence[Place]) -> Iterator[Found]:
                 yield Problem(obj.locate(path), f"place {place}: expected {_article(place.family)}'s name as text, "
                                                 f"got {describe(value)}")
                 continue
-            owner = owner or obj.owner(())
+            if owner is None:
+                owner = obj.owner(())
             found = text_of(obj, value)
             yield Reference(place.family, found.text, None, owner, obj.place_of(found, path), f"place {place}",
                             found.unchecked, found.parameter)
