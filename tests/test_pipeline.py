@@ -226,6 +226,10 @@ def test_a_vendor_build_with_every_option_that_reaches_its_outputs(tmp_path: Pat
             "helm/common-instancetypes-0.1.0.tgz", "kustomize/components/kubevirt-v1.8/kustomization.yaml"} <= set(files)
     assert build.kubevirt == Release(1, 8)
     assert not any(name.startswith("kustomize/components/kubevirt-v1.9") for name in files)
+    # and what was made for v1.8: its objects without what v1.9 brought
+    assert len(build.adjustments) == 12 and [str(a) for a in build.adjustments[2:4]] == [
+        "preference rhel.9.s390x.secex: spec.preferredLaunchSecurity (KubeVirt v1.9) object left out",
+        "preference windows.10.virtio: spec.devices.preferredVideoType (KubeVirt v1.9) left out"]
 
 
 def test_check_catalog_judges_a_vendor_catalog_by_its_vendor_and_the_kubevirt_release_asked_for(tmp_path: Path):
