@@ -6,8 +6,13 @@ file is plain; tests/test_tools_freshness.py compares a whole build's outputs.
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
+import pytest
+
+from generator.errors import InputError
 from generator.tools.freshness import StaleFile, bundle_summary, compare
 
 
@@ -52,3 +57,21 @@ def test_a_bundle_whose_objects_differ_only_in_the_version_counts_them_changed()
 def test_a_bundle_holding_an_object_without_a_name_cannot_be_compared():
     nameless = b"---\nkind: VirtualMachineClusterInstancetype\nmetadata: {}\n"
     assert bundle_summary("common-x.yaml", bundle("a"), nameless) == "not a bundle citgen can compare"
+
+
+def test_a_folder_of_the_outputs_that_cannot_be_listed_is_refused_by_its_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """os.listdir refuses the folder as it would a user without read permission (the tests may run as root)."""
+    out = tmp_path / "out"
+    (out / "sub").mkdir(parents=True)
+    listdir = os.listdir
+
+    def refusing(path: object = ".") -> list[str]:
+        if Path(str(path)).name == "sub":
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        return listdir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "listdir", refusing)
+    with pytest.raises(InputError) as raised:
+        compare(out, {"a.yaml": b"x\n"})
+    assert str(raised.value) == f"{out}/sub: cannot read the folder: Permission denied"
