@@ -223,7 +223,8 @@ def test_a_vendor_build_with_every_option_that_reaches_its_outputs(tmp_path: Pat
     policy = build_policy(build.catalog, build.objects, True)
     assert policy is not None and files[POLICY_FILE] == policy_text(policy).encode()
     assert {"kustomize/components/policy/policy.yaml", "helm/common-instancetypes/templates/policy.yaml",
-            "helm/common-instancetypes-0.1.0.tgz", "kustomize/components/kubevirt-v1.8/kustomization.yaml"} <= set(files)
+            "helm/common-instancetypes-0.1.0.tgz", "kustomize/components/kubevirt-v1.8/kustomization.yaml"
+            } <= set(files)
     assert build.kubevirt == Release(1, 8)
     assert not any(name.startswith("kustomize/components/kubevirt-v1.9") for name in files)
     # and what was made for v1.8: its objects without what v1.9 brought

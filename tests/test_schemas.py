@@ -354,7 +354,8 @@ def test_a_whole_number_field_takes_2_0_from_a_bundle_and_only_2_from_a_catalog_
     assert check_object(instancetype(cpu__guest=2.0)) == []
     assert check_object(instancetype(cpu__guest=2.0), whole_numbers=True) == [
         (("spec", "cpu", "guest"), "expected a whole number, got 2.0")]
-    assert check_object(instancetype(cpu__guest=2.5)) == [(("spec", "cpu", "guest"), "expected a whole number, got 2.5")]
+    assert check_object(instancetype(cpu__guest=2.5)) == [
+        (("spec", "cpu", "guest"), "expected a whole number, got 2.5")]
 
 
 def test_a_field_of_two_types_names_both():
@@ -375,7 +376,8 @@ def test_of_the_faults_of_one_field_its_type_is_told():
     data = load(VIRTUAL_MACHINE)
     data["spec"]["template"]["spec"]["volumes"][0]["containerDisk"]["imagePullPolicy"] = 5  # not a string, nor allowed
     assert check_object(data) == [
-        (("spec", "template", "spec", "volumes", 0, "containerDisk", "imagePullPolicy"), "expected string, got integer 5")]
+        (("spec", "template", "spec", "volumes", 0, "containerDisk", "imagePullPolicy"),
+         "expected string, got integer 5")]
 
 
 def test_problems_come_in_the_order_of_list_indexes_as_numbers_and_of_keys_numbers_first():

@@ -20,19 +20,19 @@ from generator.schemas.releases import Release
 OLD, NEW = Release(1, 0), Release(1, 1)
 
 #: v1.0 has the kind Old, a list whose items have a field ``a``, and a spec.x; v1.1 drops Old and the
-#: items' field, takes any key in spec (whose values have a field ``deep``), and writes ``flag`` as a
-#: boolean schema where v1.0 had an object with a field.
+#: items' field, takes any key in spec (whose values have a field ``deep``), and writes ``flag`` as an
+#: object with a field where v1.0 had a boolean schema.
 TOY = {
     "v1.0.json": {"kinds": {
         "Toy": {"properties": {
             "metadata": {"properties": {"name": {"type": "string"}}},
-            "spec": {"properties": {"x": {}, "list": {"items": {"properties": {"a": {}}}},
-                                    "flag": {"properties": {"on": {}}}}}}},
+            "spec": {"properties": {"x": {}, "list": {"items": {"properties": {"a": {}}}}, "flag": True}}}},
         "Old": {"properties": {"spec": {}}}}},
     "v1.1.json": {"kinds": {
         "Toy": {"properties": {
             "metadata": {"properties": {"name": {"type": "string"}}},
-            "spec": {"properties": {"x": {}, "list": {"items": {"properties": {}}}, "flag": True},
+            "spec": {"properties": {"x": {}, "list": {"items": {"properties": {}}},
+                                    "flag": {"properties": {"on": {}}}},
                      "additionalProperties": {"properties": {"deep": {}}}}}}}},
 }
 
@@ -51,7 +51,7 @@ def test_the_index_keeps_of_metadata_only_which_releases_have_it():
 
 def test_a_boolean_schema_has_no_fields_and_does_not_hide_another_release_s():
     spec = index.build_index(TOY)["kinds"]["Toy"]["p"]["spec"]
-    assert spec["p"]["flag"] == {"r": 0b11, "p": {"on": {"r": 0b01}}}
+    assert spec["p"]["flag"] == {"r": 0b11, "p": {"on": {"r": 0b10}}}
     assert spec["a"] == {"r": 0b10, "p": {"deep": {"r": 0b10}}}
 
 
@@ -79,7 +79,10 @@ def test_below_metadata_the_schemas_answer_from_the_second_key_on(toy):
 
 
 def test_the_fields_of_a_release_leave_out_those_only_another_has(toy):
-    assert index.fields("Toy", NEW) == {("metadata",), ("spec",), ("spec", "x"), ("spec", "list"), ("spec", "flag")}
+    assert index.fields("Toy", NEW) == {("metadata",), ("spec",), ("spec", "x"), ("spec", "list"), ("spec", "flag"),
+                                        ("spec", "flag", "on")}
+    assert index.fields("Toy", OLD) == {("metadata",), ("spec",), ("spec", "x"), ("spec", "list"),
+                                        ("spec", "list", "a"), ("spec", "flag")}
 
 
 @pytest.mark.parametrize("newer, has_all", [

@@ -19,7 +19,8 @@ DIFF = Diff(
     removed=(Entry(CLUSTER, "rt1.small", deprecated=True),),
     changed=(Entry(CLUSTER, "u1.small", changes=(Change(("spec", "cpu", "guest"), 1, 2),)),
              Entry(NAMESPACED, "u1.small", changes=(Change(("spec", "cpu", "guest"), 3, 2),)),
-             Entry(CLUSTER, "u1.tiny", changes=(Change(("metadata", "annotations", "d"), ABSENT, {"z": "é", "a": 1}),)),
+             Entry(CLUSTER, "u1.tiny",
+                   changes=(Change(("metadata", "annotations", "d"), ABSENT, {"z": "é", "a": 1}),)),
              Entry(CLUSTER, "o1.small", deprecated=True, became_deprecated=True,
                    changes=(Change(("metadata", "labels", DEPRECATED_LABEL), ABSENT, "true"),))),
     ignored_labels=("a/b", "c/d"))

@@ -353,7 +353,8 @@ def lattice(levels: int) -> dict:
     definitions = document["definitions"]
     definitions["v1.Toy"] = {"type": "object", "properties": {"top": {"$ref": "#/definitions/L0"}}}
     for n in range(levels):
-        definitions[f"L{n}"] = {"properties": {"a": {"$ref": f"#/definitions/A{n}"}, "b": {"$ref": f"#/definitions/B{n}"}}}
+        definitions[f"L{n}"] = {"properties": {"a": {"$ref": f"#/definitions/A{n}"},
+                                               "b": {"$ref": f"#/definitions/B{n}"}}}
         for side in "AB":
             definitions[f"{side}{n}"] = {"properties": {"next": {"$ref": f"#/definitions/L{n + 1}"}}}
     definitions[f"L{levels}"] = {"type": "string"}
@@ -402,7 +403,8 @@ def test_the_metadata_records_the_document_s_version_unless_one_is_given():
 def test_a_document_without_the_kinds_is_refused_as_swagger_json_unless_named():
     with pytest.raises(SchemaSourceError) as raised:
         convert({"definitions": {}}, b"")
-    assert str(raised.value) == "swagger.json: definition 'v1.VirtualMachine' of VirtualMachine is missing from 'definitions'"
+    assert str(raised.value) == ("swagger.json: definition 'v1.VirtualMachine' of VirtualMachine is missing from "
+                                 "'definitions'")
     with pytest.raises(SchemaSourceError) as raised:
         convert_kind({"definitions": {}}, TOY)
     assert str(raised.value) == "swagger.json: definition 'v1.Toy' of Toy is missing from 'definitions'"
@@ -422,7 +424,8 @@ def test_a_directory_or_a_pipe_is_refused_as_the_document(tmp_path: Path):
     os.mkfifo(tmp_path / "pipe")
     with pytest.raises(SchemaSourceError) as raised:
         load_openapi(tmp_path / "pipe")
-    assert str(raised.value) == f"{tmp_path / 'pipe'}: is a FIFO (named pipe), not a regular file; citgen reads only regular files"
+    assert str(raised.value) == (f"{tmp_path / 'pipe'}: is a FIFO (named pipe), not a regular file; citgen reads "
+                                 "only regular files")
 
 
 def test_files_are_written_readable_into_a_new_folder_each_through_a_hidden_file_beside_it(

@@ -77,7 +77,7 @@ def build_index(releases: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 def folder_index(folder: Any) -> dict[str, Any]:
     """The index of the release files in ``folder`` (a path or a package resource)."""
-    files = {entry.name: json.loads(entry.read_text(encoding="utf-8")) for entry in folder.iterdir()
+    files = {entry.name: json.loads(entry.read_bytes()) for entry in folder.iterdir()
              if entry.name.endswith(".json") and _is_release(entry.name)}
     return build_index(files)
 
