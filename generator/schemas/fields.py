@@ -25,7 +25,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
 
-from .releases import RELEASE_FILES, Release, known
+from .releases import Release, known
 
 #: The index's file, beside the folder of release files.
 FIELDS_FILE = "release-fields.json"
