@@ -8,6 +8,7 @@ the group with such commands added, so that the group the other tests use stays 
 from __future__ import annotations
 
 import copy
+import io
 import json
 
 import click
@@ -74,3 +75,31 @@ def test_a_citgen_error_escaping_a_plain_command_is_a_json_report_of_that_comman
 def test_ctrl_c_in_a_command_ends_the_run_with_one_line_and_status_130(group):
     run = CliRunner().invoke(group, ["stop"])
     assert (run.exit_code, run.stdout, run.stderr) == (130, "", "citgen: interrupted\n")
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch, stdout: io.StringIO, *args: str) -> tuple[int | str | None, str]:
+    """``citgen ARGS`` through the group's own ``main``, arguments given as click's ``main(args)`` takes them."""
+    said = io.StringIO()
+    monkeypatch.setattr("sys.stdout", stdout)
+    monkeypatch.setattr("sys.stderr", said)
+    with pytest.raises(SystemExit) as ended:
+        main.main(list(args), "citgen")
+    return ended.value.code, said.getvalue()
+
+
+def test_the_group_runs_the_arguments_it_is_given(monkeypatch):
+    out = io.StringIO()
+    assert run_main(monkeypatch, out, "list", "-o", "name", "--series", "rt", "--cpu", "1") == (0, "")
+    assert out.getvalue() == "rt1.medium\nrt1.micro\nrt1.small\n"
+
+
+class BrokenPipe(io.StringIO):
+    """A standard output whose reader has gone: every write fails as a closed pipe's does."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_report_that_cannot_be_delivered_ends_the_run_with_status_2_and_says_why(monkeypatch):
+    assert run_main(monkeypatch, BrokenPipe(), "list", "-o", "name", "--series", "rt", "--cpu", "1") == (
+        2, "citgen: cannot write the report to standard output: Broken pipe\n")

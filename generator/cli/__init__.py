@@ -55,7 +55,7 @@ class CitgenGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
             module, attribute = LAZY_COMMANDS[cmd_name]
-            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+            self.add_command(getattr(importlib.import_module(module), attribute))  # named as LAZY_COMMANDS names it
         return super().get_command(ctx, cmd_name)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
