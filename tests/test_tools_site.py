@@ -7,6 +7,7 @@ built-in catalog read the session's (``site_build``, ``site_dir`` in conftest.py
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -15,10 +16,14 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.errors import InputError
+from generator.pipeline import BuildOptions
+from generator.tools.site import site_files
 from generator.tools.site.data import quantity, ratio
 from generator.tools.vmexpand import expand
 from generator.tools.vmexpand.matrix import matrix
@@ -231,3 +236,39 @@ def test_catalog_json_is_the_page_s_data_keys_sorted_one_space_indent_ending_in_
     assert text.endswith(f'\n ],\n "vendor": "kubevirt.io",\n "version": "{data["version"]}"\n}}\n') and text.isascii()
     assert list(data) == ["fit", "instancetypes", "kinds", "labelPrefix", "manifest", "preferences", "retired",
                           "series", "sizes", "vendor", "version"]
+
+
+def small_catalog(root: Path, series: str = "{keep: [u]}") -> Path:
+    """The built-in catalog narrowed to u1.small, u1.medium and fedora: a site built in a tenth of a second."""
+    root.mkdir()
+    (root / "catalog.yaml").write_text("extends: builtin\noverlays: [o.yaml]\n")
+    (root / "o.yaml").write_text(
+        f"series: {series}\nsizes: {{keep: [small, medium]}}\npreferences: {{keep: [fedora]}}\n")
+    return root
+
+
+def test_the_site_files_are_the_page_its_data_and_their_checksums(tmp_path: Path):
+    """site_files itself, called in the test: the session's site_build is made before mutmut's mutants."""
+    files = site_files(BuildOptions(catalog=small_catalog(tmp_path / "catalog"), version="v1.2.3"))
+    assert list(files) == ["index.html", "catalog.json", "CHECKSUMS.sha256"]
+    text = files["catalog.json"].decode("ascii")
+    data = json.loads(text)
+    assert text.startswith(
+        '{\n "fit": {\n  "messages": [],\n  "refused": {}\n },\n "instancetypes": [\n  {\n   "cpu": 1,')
+    assert text.endswith('\n "vendor": "kubevirt.io",\n "version": "v1.2.3"\n}\n')
+    assert ([it["name"] for it in data["instancetypes"]], [p["name"] for p in data["preferences"]]) == (
+        ["u1.medium", "u1.small"], ["fedora"])
+    assert files["index.html"].startswith(b"<!DOCTYPE html>") and b"v1.2.3" in files["index.html"]
+    assert files["CHECKSUMS.sha256"].decode() == "".join(
+        f"{hashlib.sha256(files[name]).hexdigest()}  {name}\n" for name in ("catalog.json", "index.html"))
+
+
+def test_a_catalog_whose_objects_fail_validation_gets_no_site_files(tmp_path: Path):
+    broken = "{keep: [u], change: {u1: {spec: {cpu: {dedicatedCpuPlacement: true}}}}}"
+    root = small_catalog(tmp_path / "catalog", broken)
+    with pytest.raises(InputError) as refused:
+        site_files(BuildOptions(catalog=root))
+    assert str(refused.value) == (
+        f"{root / 'o.yaml'}:1:30: series.change.u1: makes instancetype 'u1.medium' invalid (and 1 more: u1.small): "
+        "$.spec.cpu.dedicatedCpuPlacement: unknown field 'dedicatedCpuPlacement'; did you mean "
+        "'dedicatedCPUPlacement'? [schema]")

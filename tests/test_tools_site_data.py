@@ -215,7 +215,8 @@ def test_a_preference_without_facts_reads_with_empty_text():
     assert without_spec(preference_record(bare)) == {
         "name": "plain.one", "family": "plain", "displayName": "Plain", "osType": "", "cpu": None, "memory": None,
         "memoryText": "", "architecture": "arm64", "firmware": "BIOS", "diskBus": "", "networkBus": "", "notable": [],
-        "deprecated": False, "lifecycle": None, "kinds": ["VirtualMachineClusterPreference", "VirtualMachinePreference"],
+        "deprecated": False, "lifecycle": None,
+        "kinds": ["VirtualMachineClusterPreference", "VirtualMachinePreference"],
         "kubevirt": "v1.7"}
     assert (preference_record(made("preference", "plain"))["displayName"],
             preference_record(made("preference", "plain"))["architecture"]) == ("", "")

@@ -266,7 +266,7 @@ def manifest_template() -> str:
     vm = default_vm("INSTANCETYPE", "PREFERENCE")
     vm["metadata"]["name"] = "my-vm"
     vm["spec"]["runStrategy"] = "Always"
-    return yaml.dump(vm, Dumper=Dumper, sort_keys=False, default_flow_style=False)
+    return yaml.dump(vm, Dumper=Dumper, sort_keys=False)
 
 
 def catalog_data(catalog: Catalog, version: str, objects: Sequence[CatalogObject],
