@@ -247,10 +247,10 @@ NEW = side("bundle new.yaml", it("b", 2, "1Gi"), pref("p", True, "v2", "q"), pre
 def every_section() -> Any:
     located = [Reference(family, name, None, WEB, Location("vms.yaml", line, 11, ("spec", family, "name"), 0, "web"),
                          f"spec.{family}", unchecked=None if name else "parameter NAME has no default")
-               for family, name, line in (("preference", "nowhere", 6), ("preference", "mine", 7),
-                                          ("instancetype", "a", 8), ("instancetype", "b", 9), ("preference", "p", 10),
-                                          ("preference", "r", 11), ("preference", "s", 12),
-                                          ("preference", "secex", 13), ("preference", None, 14))]
+               for family, name, line in (("preference", None, 14), ("preference", "nowhere", 6),
+                                          ("preference", "mine", 7), ("instancetype", "a", 8), ("instancetype", "b", 9),
+                                          ("preference", "p", 10), ("preference", "r", 11), ("preference", "s", 12),
+                                          ("preference", "secex", 13))]
     mine = Definition("preference", "VirtualMachineClusterPreference", "mine", None, Location("defs.yaml", 2, 9))
     return upgrade(Scan(tuple(located), (mine,), 2, ("notes.txt",), ()), OLD, NEW)
 
@@ -260,12 +260,15 @@ SUMMARY = ("from bundle old.yaml to bundle new.yaml: 2 references to 2 objects b
 
 
 def test_each_reference_of_an_upgrade_is_a_finding_of_its_section_in_file_order():
-    at = "vms.yaml#0 (web) $.spec.{}.name: VirtualMachine vms/web names {} '{}', which {} after the upgrade to bundle new.yaml: {}"
+    at = ("vms.yaml#0 (web) $.spec.{}.name: VirtualMachine vms/web names {} '{}', which {} after the upgrade to "
+          "bundle new.yaml: {}")
     assert [str(p) for p in every_section().problems()] == [
         at.format("instancetype", "instancetype", "a", "no longer resolves", "bundle new.yaml does not have it")
         + " [upgrade-breaks]",
-        at.format("instancetype", "instancetype", "b", "now means something else", "vCPUs 1 -> 2") + " [upgrade-changes]",
-        at.format("preference", "preference", "p", "is deprecated", "deprecated in v2; use 'q'") + " [upgrade-deprecates]",
+        at.format("instancetype", "instancetype", "b", "now means something else", "vCPUs 1 -> 2")
+        + " [upgrade-changes]",
+        at.format("preference", "preference", "p", "is deprecated", "deprecated in v2; use 'q'")
+        + " [upgrade-deprecates]",
         at.format("preference", "preference", "r", "is deprecated", "deprecated") + " [upgrade-deprecates]",
         at.format("preference", "preference", "s", "is deprecated", "deprecated; its replacements end at 't', which "
                   "bundle new.yaml does not hold") + " [upgrade-deprecates]",
@@ -326,6 +329,11 @@ def test_a_name_retired_step_by_step_says_each_step_and_where_its_replacements_e
     assert [n.what for n in gone.breaks] == [
         "catalog new does not have it: a was renamed b in v2, then b was removed in v3; its replacements end at 'c', "
         "which catalog new does not hold"]
+
+
+def test_a_markdown_report_without_the_first_sections_has_the_last():
+    shown = render_markdown(upgrade(scanned(ref("instancetype", "b")), OLD, NEW))
+    assert "#### Names that now mean something else\n" in shown and "#### Names that no longer" not in shown
 
 
 @pytest.mark.parametrize("count, places", [
