@@ -784,7 +784,8 @@ def test_each_value_of_a_place_is_read_past_a_null_one_and_one_that_is_no_text()
     assert [(type(f).__name__, f.location.line, f.location.column) for f in found] == [
         ("Problem", 4, 20), ("Reference", 4, 28), ("Reference", 4, 44)]
     assert [(r.name, r.unchecked) for r in found[1:]] == [
-        (None, "holds '{{ .os }}', a placeholder another tool fills in before the manifest is applied"), ("rhel.9", None)]
+        (None, "holds '{{ .os }}', a placeholder another tool fills in before the manifest is applied"),
+        ("rhel.9", None)]
 
 
 def test_a_place_in_an_object_whose_metadata_is_no_mapping_or_in_a_bare_list_is_read():
@@ -915,8 +916,8 @@ def test_a_parameter_whose_default_holds_a_placeholder_is_unchecked_and_named():
     long = "{{ " + "x" * 50 + " }}"
     first = [r for r in read(TEMPLATE.replace("value: u1.medium", f"value: \"{long}\"")) if isinstance(r, Reference)][0]
     assert (first.name, first.parameter) == (None, "INSTANCETYPE")
-    assert first.unchecked == ("holds '{{ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (16 more characters)', a placeholder "
-                               "another tool fills in before the manifest is applied")
+    assert first.unchecked == ("holds '{{ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (16 more characters)', a "
+                               "placeholder another tool fills in before the manifest is applied")
 
 
 def test_a_parameter_default_is_located_with_the_name_of_the_template():
@@ -939,6 +940,7 @@ def test_an_undefined_parameter_of_a_template_without_parameters_or_with_many_sa
     text = TEMPLATE.replace("      parameters:\n", "      parameters:\n" + many + "\n").replace("${INSTANCETYPE}",
                                                                                                   "${ZZ}")
     said = [p.message for p in read(text) if isinstance(p, Problem)]
-    defined = ", ".join([f"PARAMETER_{n:02}" for n in range(20)] + ["NAME", "INSTANCETYPE", "PREFERENCE", "SIZE", "EMPTY"])
+    defined = ", ".join([f"PARAMETER_{n:02}" for n in range(20)]
+                        + ["NAME", "INSTANCETYPE", "PREFERENCE", "SIZE", "EMPTY"])
     assert said == ["references undefined parameter ZZ: virt-template's webhook refuses the template (its parameters: "
                     + defined[:200] + "... (123 more characters))"]

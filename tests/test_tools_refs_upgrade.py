@@ -272,7 +272,8 @@ def test_each_reference_of_an_upgrade_is_a_finding_of_its_section_in_file_order(
         at.format("preference", "preference", "r", "is deprecated", "deprecated") + " [upgrade-deprecates]",
         at.format("preference", "preference", "s", "is deprecated", "deprecated; its replacements end at 't', which "
                   "bundle new.yaml does not hold") + " [upgrade-deprecates]",
-        at.format("preference", "preference", "secex", "no longer resolves", "bundle new.yaml leaves it out: its spec.x "
+        at.format("preference", "preference", "secex", "no longer resolves",
+                  "bundle new.yaml leaves it out: its spec.x "
                   "is in no KubeVirt release citgen knows") + " [upgrade-breaks]",
     ]
 
@@ -355,7 +356,8 @@ def test_objects_are_listed_by_name_and_one_name_by_family_then_kind():
                            ref("preference", "x", kind="VirtualMachinePreference"), ref("instancetype", "x")),
                    old, side("bundle new.yaml"))
     assert [(n.family, n.name, n.kind) for n in gone.breaks] == [
-        ("instancetype", "x", "VirtualMachineClusterInstancetype"), ("preference", "x", "VirtualMachineClusterPreference"),
+        ("instancetype", "x", "VirtualMachineClusterInstancetype"),
+        ("preference", "x", "VirtualMachineClusterPreference"),
         ("preference", "x", "VirtualMachinePreference"), ("preference", "y", "VirtualMachineClusterPreference"),
         ("instancetype", "z", "VirtualMachineClusterInstancetype")]
 
