@@ -242,3 +242,18 @@ def test_check_catalog_judges_a_vendor_catalog_by_its_vendor_and_the_kubevirt_re
         "common-instancetypes-all-bundle.yaml#76 (fedora.s390x.secex) $.spec.preferredLaunchSecurity: unknown field "
         "'preferredLaunchSecurity': KubeVirt v1.8 does not have it (it came in v1.9) (defined in "
         "preferences/fedora.yaml:21) [schema]")
+
+
+def test_check_catalog_tells_an_instancetype_from_a_preference_of_the_same_name(tmp_path: Path):
+    """Each problem is pointed at what made its own object: the preference u1.small at the overlay line adding it,
+    the instancetype u1.small with the other objects the overlay's preferences section came before."""
+    overlay = ("preferences:\n  add:\n    u1.small:\n      basedOn: fedora\n      displayName: U1 Small\n"
+               "      description: A preference named as an instancetype.\n")
+    root = vendor_catalog(tmp_path / "v", overlay=overlay)
+    _documents, problems = check_catalog(root, rules=["vendor-label"], vendor="x.io")
+    wrong = ("$.metadata.labels['instancetype.kubevirt.io/vendor']: label instancetype.kubevirt.io/vendor is "
+             "'other.example', expected 'x.io' [vendor-label]")
+    assert [str(p) for p in problems] == [
+        f"{root / 'overlay.yaml'}:1:1: preferences: makes instancetype 'cx1.2xlarge' invalid (and 121 more: alpine, "
+        f"centos.stream10, centos.stream10.desktop, centos.stream9, centos.stream9.desktop, ...): {wrong}",
+        f"{root / 'overlay.yaml'}:3:5: preferences.add.u1.small: makes preference 'u1.small' invalid: {wrong}"]
