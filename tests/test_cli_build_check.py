@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from helpers import REPO
+from helpers import REPO, copy_catalog
 
 pytestmark = pytest.mark.heavy(4)  # seconds of a worker's time: run early (conftest.py)
 
@@ -98,6 +98,17 @@ def test_an_input_error_exits_2(tmp_path: Path, committed: Path):
     missing = citgen("build", "--check", "--out", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert missing.returncode == 2
     assert missing.stderr.startswith(f"error: {tmp_path / 'nowhere'}: the output directory does not exist; ")
+
+
+def test_a_catalog_whose_build_fails_validation_is_refused_as_a_build_is(tmp_path: Path):
+    catalog = copy_catalog(tmp_path / "catalog")
+    template = catalog / "templates" / "preference.yaml.j2"
+    template.write_text(template.read_text() + "  annotationz: {}\n")
+    done = citgen("build", "--check", "--catalog", str(catalog), "--out", str(REPO / "bundles"), cwd=tmp_path)
+    lines = done.stderr.splitlines()
+    assert (done.returncode, done.stdout, len(lines), lines[-1]) == (2, "", 115, "citgen: 114 problems, nothing written")
+    assert lines[0] == ("error: common-instancetypes-all-bundle.yaml#65 (alpine) $.spec.annotationz: unknown field "
+                        "'annotationz'; did you mean 'annotations'? (defined in preferences/alpine.yaml:9) [schema]")
 
 
 def test_readme_check_names_the_catalogs_readme_from_any_directory(tmp_path: Path):
