@@ -83,7 +83,8 @@ def test_json_lists_the_files(tmp_path: Path, committed: Path):
         "command": "build", "ok": False, "exitCode": 1, "problems": [], "newerRuleFindings": [], "warnings": [],
         "notes": [], "counts": {"extra": 1, "files": 111, "missing": 1, "stale": 2},
         "out": str(committed), "upToDate": False, "stale": stale, "missing": ["common-preferences-bundle.yaml"],
-        "extra": ["stray.yaml"], "summaries": {"common-clusterpreferences-bundle.yaml": "0 added, 0 removed, 1 changed"}}
+        "extra": ["stray.yaml"],
+        "summaries": {"common-clusterpreferences-bundle.yaml": "0 added, 0 removed, 1 changed"}}
 
 
 def test_an_input_error_exits_2(tmp_path: Path, committed: Path):
@@ -106,7 +107,8 @@ def test_a_catalog_whose_build_fails_validation_is_refused_as_a_build_is(tmp_pat
     template.write_text(template.read_text() + "  annotationz: {}\n")
     done = citgen("build", "--check", "--catalog", str(catalog), "--out", str(REPO / "bundles"), cwd=tmp_path)
     lines = done.stderr.splitlines()
-    assert (done.returncode, done.stdout, len(lines), lines[-1]) == (2, "", 115, "citgen: 114 problems, nothing written")
+    assert (done.returncode, done.stdout, len(lines)) == (2, "", 115)
+    assert lines[-1] == "citgen: 114 problems, nothing written"
     assert lines[0] == ("error: common-instancetypes-all-bundle.yaml#65 (alpine) $.spec.annotationz: unknown field "
                         "'annotationz'; did you mean 'annotations'? (defined in preferences/alpine.yaml:9) [schema]")
 

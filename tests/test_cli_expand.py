@@ -95,8 +95,8 @@ def test_unusable_vm_files_exit_2_saying_why_in_the_file(tmp_path: Path, text: s
 
 def big_vm(tmp_path: Path, size: int) -> Path:
     """A VirtualMachine file of exactly ``size`` bytes as compact JSON, padded by an annotation."""
-    vm = {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "big", "annotations": {"pad": ""}},
-          "spec": {"template": {"spec": {}}}}
+    vm = {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine",
+          "metadata": {"name": "big", "annotations": {"pad": ""}}, "spec": {"template": {"spec": {}}}}
     vm["metadata"]["annotations"]["pad"] = "x" * (size - len(json.dumps(vm, separators=(",", ":"))))
     path = tmp_path / f"vm-{size}.json"
     path.write_text(json.dumps(vm))
