@@ -131,6 +131,21 @@ def build_into(out: Path, overlay: str | None = None, **options: Any) -> Path:
 _OVERRIDES = "-dac_override,-dac_read_search"
 
 
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment of a process a test starts: this one's, the checkout importable, and ``extra``.
+
+    Under mutmut (docs/testing.md) the package is mutmut's copy, whose functions, in
+    mutmut's first run (``MUTANT_UNDER_TEST=stats``), record which tests call them and
+    read mutmut's settings from the working directory: a child started in another folder
+    found none and failed. What a child would record is lost with it, so in that run the
+    child runs the code unmutated, as mutmut's clean run does; under a mutant it runs the mutant.
+    """
+    env = {**os.environ, "PYTHONPATH": str(REPO), **extra}
+    if env.get("MUTANT_UNDER_TEST") == "stats":
+        del env["MUTANT_UNDER_TEST"]
+    return env
+
+
 def bits_apply(command: list[str]) -> list[str]:
     """``command`` run so that permission bits apply to it, wherever the checkout lives.
 
@@ -156,8 +171,7 @@ def bits_apply(command: list[str]) -> list[str]:
 def citgen_bound(*args: str, cwd: Path) -> "subprocess.CompletedProcess[str]":
     """``citgen ARGS`` in a real process that permission bits bind (``bits_apply``)."""
     command = bits_apply([sys.executable, "-m", "generator", *args])
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=child_env(), timeout=120)
 
 
 def citgen_forked(runs: Mapping[str, Mapping[str, Any]], folder: Path) -> dict[str, dict[str, Any]]:
@@ -170,7 +184,7 @@ def citgen_forked(runs: Mapping[str, Mapping[str, Any]], folder: Path) -> dict[s
     cases, results = folder / "cases.json", folder / "results.json"
     cases.write_text(json.dumps(runs), encoding="utf-8")
     command = bits_apply([sys.executable, str(REPO / "tests" / "faultrun.py"), str(cases), str(results)])
-    done = subprocess.run(command, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True,
+    done = subprocess.run(command, env=child_env(), capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr
     return json.loads(results.read_text(encoding="utf-8"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from generator.model import label
 from generator.problems import Location, Problem
 from generator.schemas.releases import Release
 from generator.write import MANIFEST, manifest
-from tests.helpers import REPO, default_build, read_yaml_stream
+from tests.helpers import REPO, child_env, default_build, read_yaml_stream
 
 BUNDLES = REPO / "bundles"
 
@@ -109,20 +108,6 @@ def test_gpu_device_and_count_are_parameters(tmp_path):
             {"name": "gpu1", "deviceName": "nvidia.com/H100"},
             {"name": "gpu2", "deviceName": "nvidia.com/H100"},
         ]
-
-
-def child_env(**extra: str) -> dict[str, str]:
-    """The environment of a process this test starts: this one's, with the checkout importable, and ``extra``.
-
-    Under mutmut (docs/testing.md) the package is mutmut's copy, whose functions record, in mutmut's first
-    run (``MUTANT_UNDER_TEST=stats``), which tests call them, reading mutmut's settings from the working
-    directory: a child started elsewhere found none and failed. What a child would record is lost with it, so
-    in that run the child runs the code unmutated, as mutmut's clean run does; under a mutant it runs the mutant.
-    """
-    env = {**os.environ, "PYTHONPATH": str(REPO), **extra}
-    if env.get("MUTANT_UNDER_TEST") == "stats":
-        del env["MUTANT_UNDER_TEST"]
-    return env
 
 
 def _build_in_subprocess(out: Path, env: dict[str, str]) -> dict[str, bytes]:

@@ -14,14 +14,14 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
+from tests.helpers import child_env
+
 pytestmark = pytest.mark.heavy(6)  # seconds of a worker's time: a citgen process per case
 
-REPO = Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "PYTHONPATH": str(REPO)}
+ENV = child_env()
 CLOSED_STDOUT = "citgen: cannot write the report to standard output: it is closed\n"
 
 

@@ -25,11 +25,10 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.errors import InputError
 from generator.source.yamlsrc import NESTING_LIMIT, iter_documents, load_stream_fast
-from tests.helpers import copy_catalog, default_build, snapshot
+from tests.helpers import child_env, copy_catalog, default_build, snapshot
 
 pytestmark = pytest.mark.heavy(11)  # seconds of a worker's time: run early (conftest.py)
 
-REPO = Path(__file__).resolve().parent.parent
 ALL = "common-instancetypes-all-bundle.yaml"
 SELF_ALIAS = "alias '*a' refers to the list or mapping that contains it (anchored at line 1); " \
              "YAML that refers to itself cannot be read"
@@ -73,7 +72,7 @@ def child(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> tu
     """citgen as a real process (timeout 120 s): exit status, stderr lines and peak RSS in MiB."""
     command = [sys.executable, "-c", _MEASURE, sys.executable, "-m", "generator.cli", *map(str, args)]
     done = subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})})
+                          env=child_env(**(env or {})))
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     return found["code"], found["stderr"].splitlines(), found["peak_kib"] // 1024

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.report import inert
-from tests.helpers import citgen_bound, copy_catalog, read_yaml_stream, snapshot
+from tests.helpers import child_env, citgen_bound, copy_catalog, read_yaml_stream, snapshot
 
 pytestmark = pytest.mark.heavy(17)  # seconds of a worker's time: builds, other users' processes, large VMs
 
@@ -280,7 +280,7 @@ def test_a_file_named_twice_is_validated_once(tmp_path, monkeypatch):
 
 
 def run_citgen(*args: str, **kwargs) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO), **kwargs.pop("env", {})}
+    env = child_env(**kwargs.pop("env", {}))
     return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, env=env, timeout=120,
                           **kwargs)
 
@@ -288,7 +288,7 @@ def run_citgen(*args: str, **kwargs) -> subprocess.CompletedProcess:
 def test_a_full_standard_output_ends_the_run_with_one_line_and_status_2():
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-m", "generator", "list"], stdout=full, stderr=subprocess.PIPE,
-                              env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
+                              env=child_env(), timeout=120)
     assert (done.returncode, done.stderr) == (
         2, b"citgen: cannot write the report to standard output: No space left on device\n")
 
@@ -312,7 +312,7 @@ def test_ctrl_c_while_the_command_line_is_imported_is_one_line_and_status_130():
                  "from generator.entry import main\n"
                  "main(args=['list'], prog_name='citgen')\n")
     done = subprocess.run([sys.executable, "-c", interrupt], capture_output=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+                          env=child_env())
     assert (done.returncode, done.stdout, done.stderr) == (130, b"", b"citgen: interrupted\n")
 
 
@@ -323,7 +323,7 @@ def in_a_deleted_directory(tmp_path: Path, *args: str) -> subprocess.CompletedPr
     return subprocess.run([sys.executable, "-c", f"import os; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
                            f"import runpy, sys; sys.argv = ['citgen', *{list(args)!r}]; "
                            "runpy.run_module('generator', run_name='__main__')"],
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+                          capture_output=True, text=True, timeout=120, env=child_env())
 
 
 def test_a_deleted_working_directory_leaves_a_command_with_no_relative_path_running(tmp_path):

@@ -26,7 +26,7 @@ from generator.tools.refs import stream
 from generator.tools.refs.model import Scan
 from generator.tools.refs.places import parse_place
 from generator.tools.refs.scan import scan
-from tests.helpers import REPO, bits_apply
+from tests.helpers import bits_apply, child_env
 
 VM = """\
 apiVersion: kubevirt.io/v1
@@ -39,21 +39,6 @@ spec:
   preference:
     name: fedora
 """
-
-
-def child_env(**extra: str) -> dict[str, str]:
-    """The environment of a process this test starts: this one's, with the checkout importable, and ``extra``.
-
-    Under mutmut (docs/testing.md) the package is mutmut's copy, whose functions record, in mutmut's first
-    run (``MUTANT_UNDER_TEST=stats``), which tests call them, reading mutmut's settings from the working
-    directory: a child started elsewhere found none and failed. What a child would record is lost with it, so
-    in that run the child runs the code unmutated, as mutmut's clean run does; under a mutant it runs the mutant.
-    """
-    env = {**os.environ, "PYTHONPATH": str(REPO), **extra}
-    if env.get("MUTANT_UNDER_TEST") == "stats":
-        del env["MUTANT_UNDER_TEST"]
-    return env
-
 
 
 def write(folder: Path, files: dict[str, str]) -> Path:
