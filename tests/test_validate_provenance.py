@@ -277,6 +277,18 @@ def test_a_problem_blamed_on_a_line_keeps_the_release_that_introduced_its_check(
          "[labels-match-spec]", "v1.1.0")]
 
 
+def test_a_warning_blamed_on_a_line_stays_a_warning_and_apart_from_the_errors_of_its_field():
+    """A KubeVirt warning on objects an overlay shaped was once blamed on the overlay as an error, blocking the build."""
+    warned = replace(found(0, "a"), message="KubeVirt warns: spread", severity="warning")
+    pointed = point_at_sources([warned, found(1, "b")], [obj("a", shaped_by=(SERIES_CHANGE,)),
+                                                         obj("b", shaped_by=(SERIES_CHANGE,))])
+    assert [(str(p), p.severity) for p in pointed] == [
+        ("o.yaml:3:5: series.change.u: makes preference 'a' invalid: $.spec.requirements: KubeVirt warns: spread "
+         "[requirements-met]", "warning"),
+        ("o.yaml:3:5: series.change.u: makes preference 'b' invalid: $.spec.requirements: too big "
+         "[requirements-met]", "error")]
+
+
 def test_a_definition_without_a_line_is_named_by_its_file():
     defined = CatalogObject("preference", "a", "a", {}, {}, {}, Location("preferences/x.yaml"))
     assert [str(p) for p in point_at_sources([found(0, "a")], [defined])] == [

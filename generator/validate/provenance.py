@@ -74,7 +74,7 @@ def point_at_sources(problems: Sequence[Problem], objects: Sequence[CatalogObjec
         if not lines:
             slots.append(_defined_in(problem, obj))
             continue
-        key = (lines, problem.rule, problem.location.path)
+        key = (lines, problem.rule, problem.location.path, problem.severity)  # a warning never joins an error
         if key not in groups:
             groups[key] = []
             slots.append(key)
@@ -101,4 +101,4 @@ def _blamed(lines: tuple[Location, ...], members: list[tuple[Problem, CatalogObj
     if len(lines) > 1:
         earlier = " (also shaped by " + ", ".join(f"{loc.file}:{loc.line}" for loc in lines[:-1]) + ")"
     message = f"makes {obj.family} {obj.name!r} invalid{more}: {jsonpath(first.location.path)}: {first.message}"
-    return Problem(lines[-1], message + earlier, first.rule, since=first.since)
+    return Problem(lines[-1], message + earlier, first.rule, since=first.since, severity=first.severity)
