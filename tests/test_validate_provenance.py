@@ -283,7 +283,8 @@ def test_a_warning_blamed_on_a_line_stays_a_warning_and_apart_from_the_errors_of
     pointed = point_at_sources([warned, found(1, "b")], [obj("a", shaped_by=(SERIES_CHANGE,)),
                                                          obj("b", shaped_by=(SERIES_CHANGE,))])
     assert [(str(p), p.severity) for p in pointed] == [
-        ("o.yaml:3:5: series.change.u: makes preference 'a' invalid: $.spec.requirements: KubeVirt warns: spread "
+        ("o.yaml:3:5: series.change.u: makes preference 'a' draw a warning: $.spec.requirements: KubeVirt warns: "
+         "spread "
          "[requirements-met]", "warning"),
         ("o.yaml:3:5: series.change.u: makes preference 'b' invalid: $.spec.requirements: too big "
          "[requirements-met]", "error")]

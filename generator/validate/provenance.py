@@ -100,5 +100,6 @@ def _blamed(lines: tuple[Location, ...], members: list[tuple[Problem, CatalogObj
     earlier = ""
     if len(lines) > 1:
         earlier = " (also shaped by " + ", ".join(f"{loc.file}:{loc.line}" for loc in lines[:-1]) + ")"
-    message = f"makes {obj.family} {obj.name!r} invalid{more}: {jsonpath(first.location.path)}: {first.message}"
+    verdict = "draw a warning" if first.is_warning else "invalid"
+    message = f"makes {obj.family} {obj.name!r} {verdict}{more}: {jsonpath(first.location.path)}: {first.message}"
     return Problem(lines[-1], message + earlier, first.rule, since=first.since, severity=first.severity)
