@@ -219,8 +219,13 @@ def forget_memos(*, tests: bool = False) -> None:
     import sys
 
     packages = ("generator", "tests") if tests else ("generator",)
+    folder = str(REPO / "tests")
     for name, module in list(sys.modules.items()):
-        if name.split(".")[0] not in packages or module is None:
+        if module is None:
+            continue
+        # pytest imports the test modules by their own names (test_x, not tests.test_x): known by their folder
+        test_module = tests and (getattr(module, "__file__", None) or "").startswith(folder)
+        if name.split(".")[0] not in packages and not test_module:
             continue
         for value in list(vars(module).values()):
             holders = [value, *vars(value).values()] if isinstance(value, type) else [value]

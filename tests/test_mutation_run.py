@@ -256,3 +256,25 @@ def test_under_a_mutant_the_tests_caches_are_forgotten_too():
     assert default_build.cache_info().currsize == 1
     forget_memos(tests=True)
     assert default_build.cache_info().currsize == 0
+
+
+def test_under_a_mutant_a_test_modules_own_cache_is_forgotten_too():
+    """pytest imports a test module by its own name (test_x), outside the tests package: found by its folder."""
+    import functools
+    import sys
+    import types
+
+    from tests.conftest import REPO, forget_memos
+
+    module = types.ModuleType("test_made_here")
+    module.__file__ = str(REPO / "tests" / "test_made_here.py")
+    module.remembered = functools.lru_cache(maxsize=None)(lambda: object())
+    module.remembered()
+    sys.modules["test_made_here"] = module
+    try:
+        forget_memos()
+        assert module.remembered.cache_info().currsize == 1
+        forget_memos(tests=True)
+        assert module.remembered.cache_info().currsize == 0
+    finally:
+        del sys.modules["test_made_here"]
