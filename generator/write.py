@@ -343,10 +343,11 @@ class Staging:
         """Refuse an unusable ``out`` now, before the build spends its time making the files."""
         try:
             _check_usable(self.out)
-            if _file_in_the_way(self.out) is not None:  # said as a write under it would say it
-                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(self.out))
+            blocking = _file_in_the_way(self.out)
         except OSError as exc:
             raise self._error(exc) from None
+        if blocking is not None:
+            raise self._failed(f"{blocking} is a file, not a directory")
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -403,9 +404,11 @@ class Staging:
         """
         blocking = _file_in_the_way(self.out)
         if blocking is not None:  # mkdir says only "File exists" or "Not a directory"
-            why = f"{blocking} is a file, not a directory"
-        else:
-            why = _reason(exc, self.out)
+            return self._failed(f"{blocking} is a file, not a directory", stranded)
+        return self._failed(_reason(exc, self.out), stranded)
+
+    def _failed(self, why: str, stranded: _NotPutBack | None = None) -> CitgenError:
+        """``cannot write the outputs: WHY``, and what became of the previous outputs."""
         if stranded is None:
             outcome = "the previous outputs are unchanged"
         else:

@@ -242,3 +242,17 @@ def test_an_output_path_under_a_file_is_refused_before_the_build_begins(tmp_path
     assert entered == []
     assert message(raised) == (f"{out}: cannot write the outputs: {tmp_path / 'notes.txt'} is a file, not a directory; "
                                "the previous outputs are unchanged")
+
+
+def test_an_output_path_the_system_will_not_look_at_is_refused_with_its_reason(tmp_path: Path, monkeypatch) -> None:
+    """The failure is made in ``write._check_usable`` (private): permission bits do not bind root, who runs CI."""
+    def unlookable(out: Path) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", str(out.parent))
+
+    monkeypatch.setattr(write, "_check_usable", unlookable)
+    out = tmp_path / "locked" / "out"
+    with pytest.raises(CitgenError) as raised:
+        with Staging(out):
+            pass
+    assert message(raised) == (f"{out}: cannot write the outputs: Permission denied ({tmp_path / 'locked'}); "
+                               "the previous outputs are unchanged")
