@@ -346,7 +346,7 @@ class Staging:
             blocking = _file_in_the_way(self.out)
         except OSError as exc:
             raise self._error(exc) from None
-        if blocking is not None:
+        if blocking is not None:  # the system would say only "File exists" or "Not a directory"
             raise self._failed(f"{blocking} is a file, not a directory")
         return self
 
@@ -397,18 +397,15 @@ class Staging:
         self._lock.release()
 
     def _error(self, exc: OSError, stranded: _NotPutBack | None = None) -> CitgenError:
-        """The message of a failed write; it says the previous outputs are unchanged only when they are.
+        """The message of a failed write, with the system's reason and the file it named."""
+        return self._failed(_reason(exc, self.out), stranded)
+
+    def _failed(self, why: str, stranded: _NotPutBack | None = None) -> CitgenError:
+        """``cannot write the outputs: WHY``; it says the previous outputs are unchanged only when they are.
 
         ``stranded`` is given when the swap moved them aside and could not move
         them back: the message then says where they are and why.
         """
-        blocking = _file_in_the_way(self.out)
-        if blocking is not None:  # mkdir says only "File exists" or "Not a directory"
-            return self._failed(f"{blocking} is a file, not a directory", stranded)
-        return self._failed(_reason(exc, self.out), stranded)
-
-    def _failed(self, why: str, stranded: _NotPutBack | None = None) -> CitgenError:
-        """``cannot write the outputs: WHY``, and what became of the previous outputs."""
         if stranded is None:
             outcome = "the previous outputs are unchanged"
         else:
