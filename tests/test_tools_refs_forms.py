@@ -652,8 +652,8 @@ def test_a_place_s_value_that_is_no_text_is_a_problem():
             "mapping")]
 
 
-def test_a_place_applies_to_the_objects_inside_a_template_with_its_parameters():
-    assert refs("""
+#: An OpenShift Template whose ConfigMap names a preference through the parameter OS (default rhel.9).
+OS_TEMPLATE = """
         apiVersion: template.openshift.io/v1
         kind: Template
         metadata: {name: t}
@@ -664,7 +664,12 @@ def test_a_place_applies_to_the_objects_inside_a_template_with_its_parameters():
             kind: ConfigMap
             metadata: {name: osmap}
             data: {rhel: "${OS}"}
-    """, "preference=ConfigMap:data.*") == [("preference", "rhel.9", None, "place preference=ConfigMap:data.*", 5, 23)]
+"""
+
+
+def test_a_place_applies_to_the_objects_inside_a_template_with_its_parameters():
+    assert refs(OS_TEMPLATE, "preference=ConfigMap:data.*") == [
+        ("preference", "rhel.9", None, "place preference=ConfigMap:data.*", 5, 23)]
 
 
 def test_every_form_is_registered_by_the_kinds_it_reads_and_documented():
@@ -803,18 +808,7 @@ def test_a_place_in_an_object_whose_metadata_is_no_mapping_or_in_a_bare_list_is_
 
 
 def test_a_place_s_value_from_a_template_parameter_names_it_and_is_found_at_its_default():
-    found = only("""
-        apiVersion: template.openshift.io/v1
-        kind: Template
-        metadata: {name: t}
-        parameters:
-          - {name: OS, value: rhel.9}
-        objects:
-          - apiVersion: v1
-            kind: ConfigMap
-            metadata: {name: osmap}
-            data: {rhel: "${OS}"}
-    """, "preference=ConfigMap:data.*")
+    found = only(OS_TEMPLATE, "preference=ConfigMap:data.*")
     assert (found.name, found.parameter, found.location.line, found.location.name) == ("rhel.9", "OS", 5, "t")
 
 
