@@ -17,8 +17,8 @@ A run is a mapping: ``args``, ``cwd``, ``env`` (added to the environment),
 stream has the ASCII encoding), ``deleted_cwd`` (the working directory is a folder
 removed before citgen starts), ``unreadable`` (paths whose permission bits are
 cleared while the run lasts), ``modes`` (paths given these permission bits while it
-lasts, e.g. 0o644 for a folder that may be listed but not entered) and ``loops`` (links to themselves made while it lasts, in place of
-files that are there). A result: ``code``, ``stdout``, ``stderr`` (text, with
+lasts, e.g. 0o644 for a folder that may be listed but not entered) and ``loops``
+(links to themselves made while it lasts, in place of files that are there). A result: ``code``, ``stdout``, ``stderr`` (text, with
 what could not be decoded escaped) and ``traceback`` (empty when none escaped).
 """
 
