@@ -41,6 +41,7 @@ def test_a_json_path_quotes_the_keys_that_are_not_identifiers():
     assert jsonpath(()) == "$"
     assert jsonpath(("spec", "cpu_x", 0, "a.b", "k-1")) == "$.spec.cpu_x[0]['a.b']['k-1']"
     assert jsonpath(("k" * 301,)) == "$." + "k" * 300 + "... (1 more character)"
+    assert jsonpath(("k-" * 150,)) == "$['" + "k-" * 150 + "']"  # a quoted key is cut at 300 characters too
 
 
 @pytest.mark.parametrize("location, shown", [
@@ -92,6 +93,7 @@ def test_a_problem_is_a_warning_only_when_its_severity_says_so():
 def test_a_message_longer_than_a_thousand_characters_is_cut_to_an_excerpt():
     assert Problem(Location("f"), "x" * 1000).message == "x" * 1000
     assert Problem(Location("f"), "x" * 1001).message == "x" * 1000 + "... (1 more character)"
+    assert Problem(Location("f"), "a\nb" + "x" * 997).message == "a\nb" + "x" * 997  # kept as written, not escaped
 
 
 def test_problems_sort_by_file_document_line_column_path_rule_and_message():
@@ -120,3 +122,13 @@ def test_problems_sort_by_file_document_line_column_path_rule_and_message():
 def test_a_document_without_a_number_sorts_before_the_first_document():
     first, unnumbered = Problem(Location("b.yaml", doc=0), "x"), Problem(Location("b.yaml"), "x")
     assert sort_problems([first, unnumbered]) == [unnumbered, first]
+
+
+@pytest.mark.parametrize("first, second", [
+    (Location("a.yaml"), Location("a.yaml", 1)),  # the file as a whole before its first line
+    (Location("a.yaml", 9), Location("a.yaml", 10)),
+    (Location("a.yaml", 1, path=("a",)), Location("a.yaml", 1, path=("b",))),
+])
+def test_the_place_decides_before_the_message(first: Location, second: Location):
+    later, earlier = Problem(first, "z"), Problem(second, "a")
+    assert sort_problems([earlier, later]) == [later, earlier]
