@@ -41,6 +41,8 @@ from generator import escape
     ("::", "\\x3a:"),
     (":one colon", ":one colon"),
     ("u1 + ::x", "u1 + ::x"),  # inside a line, nothing to run
+    (" X::y", " X::y"),  # only blanks before the colons make a command
+    ("C:\\dir\nnext", "C:\\dir\\nnext"),  # a backslash is kept as written beside an escape
 ])
 def test_text_writes_what_a_reader_cannot_see_as_its_escape(value: str, shown: str):
     assert escape.text(value) == shown
@@ -206,6 +208,7 @@ def test_json_takes_json_dumps_s_layout():
     ("a::b, c", "a::b, c"),
     ("\x1b[31mred", "\\x1b[31mred"),  # the log would colour it
     ("\u202eevil", "\\u202eevil"),
+    ("C:\\dir\x07", "C:\\dir\\x07"),  # a backslash is kept as written beside an escape
 ])
 def test_github_data_encodes_what_ends_a_command_and_escapes_what_a_reader_cannot_see(value: str, data: str):
     assert escape.github_data(value) == data
