@@ -125,9 +125,6 @@ class SizeMatrix:
     sizes: tuple[Size, ...]  # in the order written, smallest first
     location: Location
 
-    def get(self, name: str) -> Size | None:
-        return next((s for s in self.sizes if s.name == name), None)
-
 
 @dataclass(frozen=True)
 class Variant:

@@ -50,9 +50,9 @@ def test_a_size_of_a_current_series_is_current_unless_it_says_otherwise():
 
 
 def test_each_size_of_a_deprecated_series_is_replaced_by_its_size_in_the_replacement():
-    deprecated = series(True, Deprecation(SERIES_AT, "v1.1.0", "u2", Location("series/u.yaml", 4)))
-    assert deprecated.size_deprecation("small") == Deprecation(SERIES_AT, "v1.1.0", "u2.small",
-                                                               Location("series/u.yaml", 4))
+    at = Location("series/u.yaml", 3)  # where the series says it is deprecated
+    deprecated = series(True, Deprecation(at, "v1.1.0", "u2", Location("series/u.yaml", 4)))
+    assert deprecated.size_deprecation("small") == Deprecation(at, "v1.1.0", "u2.small", Location("series/u.yaml", 4))
 
 
 def test_a_deprecated_series_without_its_own_words_deprecates_each_size_with_nothing_more():
