@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,15 @@ def test_a_map_keeps_its_value_schema_instead_of_being_made_strict():
     assert toy_spec()["properties"]["annotations"] == {"additionalProperties": {"type": "string"}, "type": "object"}
 
 
+@pytest.mark.parametrize("allowed", [True, False])
+def test_a_map_of_any_values_or_none_keeps_its_boolean(allowed):
+    document = toy_release()
+    document["schemas"]["VirtualMachineInstancetype"]["properties"]["spec"]["properties"]["annotations"] = {
+        "type": "object", "additionalProperties": allowed}
+    spec = converted(document)["kinds"]["VirtualMachineInstancetype"]["properties"]["spec"]
+    assert spec["properties"]["annotations"] == {"additionalProperties": allowed, "type": "object"}
+
+
 def test_int_or_string_becomes_the_type_list_integer_string_and_its_anyOf_goes():
     guest = toy_spec()["properties"]["memory"]["properties"]["guest"]
     assert guest["type"] == ["integer", "string"]
@@ -294,10 +304,13 @@ def test_an_unknown_keyword_is_refused_naming_where_it_is(keyword, value):
         "the converter needs to learn what it means"]
 
 
-def test_anyOf_without_int_or_string_is_refused():
+@pytest.mark.parametrize("alternatives", [[{"type": "array"}], [{"type": "integer"}, {"type": "string"}]],
+                         ids=["another-type", "the-int-or-string-pair"])
+def test_anyOf_without_int_or_string_is_refused(alternatives):
+    """Even the two types int-or-string lists: without the marker they are no int-or-string."""
     document = toy_release()
-    document["schemas"]["VirtualMachineInstancetype"]["properties"]["spec"]["properties"]["gpus"]["anyOf"] = [
-        {"type": "array"}]
+    document["schemas"]["VirtualMachineInstancetype"]["properties"]["spec"]["properties"]["gpus"]["anyOf"] = \
+        alternatives
     with pytest.raises(SchemaSourceError, match=r"VirtualMachineInstancetype\.spec\.gpus: "
                                                 r"unsupported schema keyword 'anyOf'"):
         converted(document)
@@ -360,6 +373,13 @@ def test_of_two_patches_of_one_minor_the_newest_is_kept_by_number_not_by_name(tm
         files = release_files(paths)
         assert list(files) == ["v1.8.json"]
         assert (files["v1.8.json"]["kubevirt"], files["v1.8.json"]["commit"]) == ("v1.8.10", "a" * 40)
+
+
+def test_of_two_files_of_one_release_the_first_is_kept(tmp_path):
+    first = write_release(tmp_path, "a.json", toy_release("v1.8.4", "1" * 40))
+    second = write_release(tmp_path, "b.json", toy_release("v1.8.4", "2" * 40))
+    assert release_files([first, second])["v1.8.json"]["commit"] == "1" * 40
+    assert release_files([second, first])["v1.8.json"]["commit"] == "2" * 40
 
 
 def test_the_tag_inside_the_file_decides_its_release_not_the_file_name(tmp_path):
@@ -426,6 +446,8 @@ REFUSED = [
     (changed(kubevirt="1.8.4"), TAG_MESSAGE.format("1.8.4")),
     (changed(kubevirt="v1.8.4-rc.1"), TAG_MESSAGE.format("v1.8.4-rc.1")),
     (changed(kubevirt=184), "'kubevirt': expected a release tag such as v1.8.4, got 184, which is no text"),
+    (changed(kubevirt=list(range(30))), "'kubevirt': expected a release tag such as v1.8.4, got "
+                                        "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1, which is no text"),
     (changed(kubevirt="v1.8." + "9" * 41), TAG_MESSAGE.format("v1.8." + "9" * 35)),  # past every number's 40 digits
     (changed(kubevirt="v1.8." + "9" * 1_000_000), TAG_MESSAGE.format("v1.8." + "9" * 35)),
     (changed(kubevirt="v1.8.٤"), TAG_MESSAGE.format("v1.8.٤")),
@@ -440,6 +462,7 @@ REFUSED = [
     (with_kinds(*KINDS, "VirtualMachine"), KINDS_MESSAGE),
     (changed(schemas={**toy_release()["schemas"], "VirtualMachinePreference": []}),
      "VirtualMachinePreference: expected a schema object, got list"),
+    (changed(source=5), "'source': expected the path of the file the schemas were taken from"),
     (changed(apiVersion=None), "'apiVersion': expected instancetype.kubevirt.io/<version>"),
     (changed(apiVersion="kubevirt.io/v1"), "'apiVersion': expected instancetype.kubevirt.io/<version>"),
     (changed(schemas={**toy_release()["schemas"],
@@ -451,10 +474,10 @@ REFUSED = [
 ]
 REFUSED_IDS = [
     "not-json", "empty", "deeper-than-python-reads", "a-list", "a-string", "no-tag", "tag-without-patch",
-    "tag-without-v", "tag-with-suffix", "tag-a-number", "tag-of-41-digits", "tag-of-a-million-digits",
+    "tag-without-v", "tag-with-suffix", "tag-a-number", "tag-a-long-list", "tag-of-41-digits", "tag-of-a-million-digits",
     "tag-of-arabic-indic-digits", "no-commit", "commit-of-6", "commit-of-41",
     "commit-upper-case", "commit-a-number", "no-schemas", "schemas-a-list", "three-kinds", "five-kinds",
-    "schema-a-list", "no-apiVersion", "apiVersion-of-another-group", "unknown-keyword", "nested-65-deep",
+    "schema-a-list", "source-a-number", "no-apiVersion", "apiVersion-of-another-group", "unknown-keyword", "nested-65-deep",
 ]
 
 
@@ -496,6 +519,22 @@ def test_a_bad_release_file_in_a_folder_is_refused_and_its_good_neighbours_are_n
 def test_a_release_file_that_is_not_there_is_refused(out_before):
     assert_refused(citgen("schema", "import", "v1.8.4.json", "--out", "out"), "v1.8.4.json", "file not found",
                    out_before)
+
+
+def test_a_folder_that_cannot_be_entered_is_refused_without_the_catalogs_wording(out_before, monkeypatch):
+    """Permission bits do not bind root, who runs CI: the folder's check is made to fail in this process
+    (``os.access`` denies it search permission alone, which click's check of PATH does not ask for)."""
+    from generator.source import inputfiles
+
+    Path("crds").mkdir()
+    write_release(Path("crds"), "v1.8.4.json", toy_release())
+    access = inputfiles.os.access
+    def access_but_search(path, mode: int) -> bool:  # a folder that may be listed but not entered (mode 0o644)
+        return not (Path(path).name == "crds" and mode & os.X_OK) and access(path, mode)
+
+    monkeypatch.setattr(inputfiles.os, "access", access_but_search)
+    assert_refused(citgen("schema", "import", "crds", "--out", "out"), "crds",
+                   "cannot read the folder: permission denied", out_before)
 
 
 def test_a_folder_without_release_files_is_refused(out_before):

@@ -71,7 +71,7 @@ def load_release(path: Path) -> dict[str, Any]:
     """The release file at ``path``, checked for the fields the conversion reads."""
     name = str(path)
     try:
-        document = json_document(read_bytes(path, name), name, "a schema file")
+        document = json_document(read_bytes(path), name, "a schema file")
     except InputError as exc:
         raise SchemaSourceError(exc.problems) from None
     if not isinstance(document, dict):
@@ -177,7 +177,7 @@ def release_files(paths: list[Path]) -> dict[str, Any]:
 def import_releases(path: Path, out_dir: Path) -> list[Path]:
     """Import one release file, or every ``v*.json`` of a folder, into ``out_dir``/kubevirt."""
     path = Path(path)
-    found = lookup(path, str(path))
+    found = lookup(path)
     if found is not None and stat.S_ISDIR(found.st_mode):  # every release file of the folder, or it is refused
         paths = [path / name for name in folder_names(path, str(path), catalog=False)
                  if fnmatch.fnmatchcase(name, "v*.json")]
