@@ -45,6 +45,14 @@ def test_a_string_with_escaped_quotes_before_it_does_not_hide_it():
     assert refusal(raw) == [f"swagger.json:1:27: -Infinity {NOT_JSON}"]
 
 
+@pytest.mark.parametrize("raw, where", [
+    (b"\n[NaN]", "2:2"),  # a line break first of all counts too
+    (b"[1e400-1]", "1:2"),  # the number the reader read, though the text goes on
+])
+def test_the_refused_number_is_located_as_the_reader_read_it(raw: bytes, where: str):
+    assert refusal(raw)[0].startswith(f"swagger.json:{where}: ")
+
+
 def test_a_byte_order_mark_and_crlf_line_ends_read_as_the_document_without_them():
     plain = b'{\n  "a": 1,\n  "b": "two"\n}\n'
     assert json_document(b"\xef\xbb\xbf" + plain.replace(b"\n", b"\r\n"), "f.json", "x") == {"a": 1, "b": "two"}

@@ -20,8 +20,9 @@ from ..problems import Location, excerpt
 from ..quantity import BOUNDS, MAX_DIGITS, within_bounds
 from .inputfiles import decode_text
 
-#: A JSON string, or one of the three constants Python's reader takes beside JSON's, or a number.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?[0-9][0-9.eE+-]*)')
+#: A JSON string, or one of the three constants Python's reader takes beside JSON's, or a number as
+#: the reader reads one (so ``1e400`` of ``[1e400-1]`` is found, though the text goes on).
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)')
 #: A JSON number with a fraction or an exponent: its digits, and its exponent's.
 _FLOAT = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)(?:[eE]([-+]?[0-9]+))?")
 
@@ -30,7 +31,6 @@ class _NotJson(Exception):
     """What the reader met that citgen does not read: the token, and why."""
 
     def __init__(self, token: str, why: str):
-        super().__init__(token)
         self.token, self.why = token, why
 
 
@@ -74,6 +74,6 @@ def _where(text: str, name: str, token: str) -> Location:
     for found in _TOKENS.finditer(text):
         if found.group(1) == token:
             start = found.start(1)
-            line = text.count("\n", 0, start) + 1
-            return Location(name, line, start - text.rfind("\n", 0, start))
+            before = text[:start]
+            return Location(name, before.count("\n") + 1, start - before.rfind("\n"))
     return Location(name)  # pragma: no cover - the reader found one
