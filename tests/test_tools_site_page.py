@@ -9,6 +9,7 @@ catalog does not list are added to the legend by name.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from typing import Any
@@ -34,6 +35,12 @@ def data(**more: Any) -> dict[str, Any]:
 def test_the_assets_are_the_files_beside_the_module():
     assert asset("page.html").count("<!--@data@-->") == 1
     assert asset("site.css").startswith("/* ") and asset("site.js")
+
+
+def test_the_assets_are_read_as_utf_8_whatever_the_locale(monkeypatch):
+    """A Latin-1 locale, as far as reading a file goes: Path.read_text asks io.text_encoding when given no encoding."""
+    monkeypatch.setattr(io, "text_encoding", lambda encoding, stacklevel=2: encoding or "latin-1")
+    assert '" → "' in asset("site.js")
 
 
 def test_data_is_compact_sorted_json_that_cannot_close_its_script():
