@@ -174,11 +174,10 @@ class Series:
         own = self.deprecated_sizes.get(size)
         if own is None and (size in self.deprecated_sizes or not self.deprecated):
             return None
-        series = (self.deprecation or Deprecation(self.location)) if self.deprecated else None
-        inherited = Deprecation(series.location if series else self.location,
-                                series.since if series else None,
-                                f"{series.replacement}.{size}" if series and series.replacement else None,
-                                series.replacement_location if series else None)
+        series = self.deprecation or Deprecation(self.location)  # a current series has no deprecation
+        inherited = Deprecation(series.location, series.since,
+                                f"{series.replacement}.{size}" if series.replacement else None,
+                                series.replacement_location)
         if own is None:
             return inherited
         if own.replacement is not None:
