@@ -48,6 +48,14 @@ def test_a_kind_may_say_its_api_group():
     ("data.windows*", (Step(key="data"), Step(key="windows*", wild=True))),
     ("spec.params[name='a.b'].value", (Step(key="spec"), Step(key="params"), Step(where=("name", "a.b")),
                                        Step(key="value"))),
+    ("spec.matrix[0][1]", (Step(key="spec"), Step(key="matrix"), Step(index=0), Step(index=1))),
+    ('data["a]b"]', (Step(key="data"), Step(key="a]b"))),
+    ('spec.params[name="a=b"]', (Step(key="spec"), Step(key="params"), Step(where=("name", "a=b")))),
+    ("spec.params[name=test]", (Step(key="spec"), Step(key="params"), Step(where=("name", "test")))),
+    ('spec.params[name=""]', (Step(key="spec"), Step(key="params"), Step(where=("name", "")))),
+    ("data.windowsXP", (Step(key="data"), Step(key="windowsXP"))),
+    # letters are never quotes, whichever letter a field or a value starts and ends with
+    ("spec.params[X=XLX]", (Step(key="spec"), Step(key="params"), Step(where=("X", "XLX")))),
 ])
 def test_a_path_is_keys_joined_by_dots_with_selections_in_brackets(path: str, steps: tuple):
     assert parse_path(path) == steps
@@ -70,6 +78,16 @@ def test_a_path_is_keys_joined_by_dots_with_selections_in_brackets(path: str, st
     ("preference=ConfigMap:data[0]x", "path 'data[0]x', at character 8: expected '.' or '[' before 'x'"),
     ("preference=ConfigMap:data[x y]", "path 'data[x y]', at character 6: expected *, an index, a quoted key or "
                                        "field=value in brackets, got 'x y'"),
+    ("preference=ConfigMap:data[=x]", "path 'data[=x]', at character 6: expected *, an index, a quoted key or "
+                                      "field=value in brackets, got '=x'"),
+    ("preference=ConfigMap:data[name=]", "path 'data[name=]', at character 6: expected *, an index, a quoted key "
+                                         "or field=value in brackets, got 'name='"),
+    ('preference=ConfigMap:data["a"."b"]', "path 'data[\"a\".\"b\"]', at character 6: expected *, an index, a "
+                                           "quoted key or field=value in brackets, got '\"a\".\"b\"'"),
+    ("preference=X:d[" + "x" * 42 + "]", f"path 'd[{'x' * 42}]', at character 3: expected *, an index, a quoted "
+                                         f"key or field=value in brackets, got '{'x' * 40}... (2 more characters)'"),
+    ("preference=X:d[0]" + "y" * 22, f"path 'd[0]{'y' * 22}', at character 5: expected '.' or '[' before "
+                                     f"'{'y' * 20}... (2 more characters)'"),
     ("preference=ConfigMap:vm.kubevirt.io/os=x", "path 'vm.kubevirt.io/os=x', at character 18: '=' in a key; "
                                                  "write a key holding it in brackets and quotes: [\"a.b\"]"),
 ])
@@ -100,6 +118,14 @@ def test_a_place_with_a_group_matches_every_version_of_that_group_only(api_versi
         api_version, "VMInstance", "test") is matches
 
 
+def test_a_group_is_the_part_of_an_api_version_before_its_version_so_v1_is_none():
+    assert not parse_place("preference=ConfigMap.v1:data").matches("v1", "ConfigMap", "x")
+
+
+def test_a_colon_after_the_first_belongs_to_the_path():
+    assert parse_place('preference=ConfigMap:data["a:b"]').steps == (Step(key="data"), Step(key="a:b"))
+
+
 def test_a_place_without_a_group_matches_the_kind_in_any_group():
     assert parse_place("instancetype=VMInstance:spec.instanceType").matches("any.example/v9", "VMInstance", "x")
 
@@ -127,6 +153,17 @@ PIPELINE = {
 ])
 def test_a_path_leads_to_every_value_it_selects_in_the_order_they_are_written(path: str, values: list):
     assert list(parse_place(f"preference=Pipeline:{path}").values(PIPELINE)) == values
+
+
+def test_every_value_of_a_mapping_is_led_to_with_its_key():
+    data = {"data": {"win10": "windows.10", "rhel9": "rhel.9"}}
+    assert list(parse_place("preference=ConfigMap:data.*").values(data)) == [
+        (("data", "win10"), "windows.10"), (("data", "rhel9"), "rhel.9")]
+
+
+@pytest.mark.parametrize("path", ["data.t", "data.t*", "data[0]", "data[*]", "data[t=x]"])
+def test_a_step_into_a_text_leads_nowhere(path: str):
+    assert list(parse_place(f"preference=ConfigMap:{path}").values({"data": "text"})) == []
 
 
 def test_a_quoted_key_is_taken_as_written_without_wildcards():
@@ -188,7 +225,8 @@ def test_every_mistake_of_a_configuration_file_is_located_at_its_line(tmp_path):
     ]
 
 
-def test_a_configuration_file_that_is_not_there_is_refused_by_the_reader(tmp_path):
+@pytest.mark.parametrize("display, shown", [("absent.yaml", "absent.yaml"), (None, "{tmp_path}/absent.yaml")])
+def test_a_configuration_file_that_is_not_there_is_refused_by_the_reader(tmp_path, display, shown):
     with pytest.raises(InputError) as caught:
-        load_places(tmp_path / "absent.yaml", "absent.yaml")
-    assert [str(p) for p in caught.value.problems] == ["absent.yaml: file not found"]
+        load_places(tmp_path / "absent.yaml", display)
+    assert [str(p) for p in caught.value.problems] == [f"{shown.format(tmp_path=tmp_path)}: file not found"]

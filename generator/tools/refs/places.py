@@ -139,7 +139,6 @@ class PathError(ValueError):
     def __init__(self, position: int, message: str):
         super().__init__(message)
         self.position = position
-        self.message = message
 
 
 def parse_path(text: str) -> tuple[Step, ...]:
@@ -241,7 +240,7 @@ def parse_place(text: str, option: str = OPTION) -> Place:
     try:
         steps = parse_path(written)
     except PathError as exc:
-        raise refuse(f"path {excerpt(written)!r}, at character {exc.position + 1}: {exc.message}") from None
+        raise refuse(f"path {excerpt(written)!r}, at character {exc.position + 1}: {exc}") from None
     return Place(family, kind, steps, written, name or None, group if dot else None)  # type: ignore[arg-type]
 
 
@@ -252,12 +251,11 @@ def load_places(path: FilePath | str, display: str | None = None) -> tuple[Place
     if document is None:
         raise InputError(problems)
     places: list[Place] = []
-    entries = document.data.get("names") if isinstance(document.data, dict) else None
-    for index, entry in enumerate(entries if isinstance(entries, list) else ()):
+    for index, entry in enumerate(document.data.get("names", ())):  # a mapping, and names a list, once checked
         at = ("names", index)
         try:
             if isinstance(entry, str):
-                places.append(parse_place(entry, shown))
+                places.append(parse_place(entry))
             elif isinstance(entry, dict) and {"family", "kind", "path"} <= set(entry):
                 places.append(_place_of(entry))
         except InputError as exc:
@@ -265,7 +263,7 @@ def load_places(path: FilePath | str, display: str | None = None) -> tuple[Place
             problems.extend(Problem(where, p.message) for p in exc.problems)
         except PathError as exc:
             where = document.source.locate(at + ("path",))
-            problems.append(Problem(where, f"at character {exc.position + 1} of the path: {exc.message}"))
+            problems.append(Problem(where, f"at character {exc.position + 1} of the path: {exc}"))
     if problems:
         raise InputError(problems)
     return tuple(places)
