@@ -215,3 +215,36 @@ def test_a_held_object_catalog_yaml_says_was_renamed_is_renamed_when_it_names_th
     assert lifecycles([document("VirtualMachineClusterPreference", "old", DEPRECATED), new],
                       retired)[("preference", "old")].renamed is True
     assert lifecycles([says_other, new], retired)[("preference", "old")].renamed is False
+
+
+def test_a_retired_chain_that_goes_round_among_names_the_build_does_not_hold_gives_no_replacement():
+    retired = {("preference", "a"): retirement("preference", "a", "v1.0.0", "b"),
+               ("preference", "b"): retirement("preference", "b", "v1.0.0", "c"),
+               ("preference", "c"): retirement("preference", "c", "v1.0.0", "b")}
+    assert held_replacement("preference", "a", retired, ["fedora"]) is None
+    assert held_replacement("preference", "b", retired, ["fedora"]) is None
+    assert held_replacement("preference", "a", retired, ["c"]) == "c"
+
+
+def test_of_twins_the_first_deprecated_copy_speaks_for_the_name():
+    cluster, namespaced = "VirtualMachineClusterPreference", "VirtualMachinePreference"
+    first = document(cluster, "old", DEPRECATED, {REPLACEMENT: "new"})
+    later = document(namespaced, "old", DEPRECATED, {SINCE: "v3.0.0", REPLACEMENT: "other"})
+    current = document(namespaced, "old")
+    assert lifecycles([first, later]) == lifecycles([first, current]) == lifecycles([current, first]) == {
+        ("preference", "old"): Lifecycle("preference", "old", "deprecated", None, "new", ("new",))}
+    assert lifecycles([current, later]) == {
+        ("preference", "old"): Lifecycle("preference", "old", "deprecated", "v3.0.0", "other", ("other",))}
+
+
+def test_what_a_bundle_s_object_cannot_mean_is_passed_over():
+    """An object of another kind, a name that is no text, labels or annotations that are no mapping, and
+    empty or non-text annotation values say nothing; the objects after them are still read."""
+    docs = [{"kind": "ConfigMap", "metadata": {"name": "x", "labels": DEPRECATED}},
+            {"kind": "VirtualMachineClusterPreference", "metadata": {"name": 7, "labels": DEPRECATED}},
+            {"kind": "VirtualMachineClusterPreference", "metadata": {"name": "bare", "labels": None,
+                                                                      "annotations": None}},
+            {"kind": "VirtualMachineClusterPreference", "metadata": {"name": "listed", "labels": ["deprecated"],
+                                                                      "annotations": ["x"]}},
+            document("VirtualMachineClusterPreference", "old", DEPRECATED, {SINCE: "", REPLACEMENT: 2})]
+    assert lifecycles(docs) == {("preference", "old"): Lifecycle("preference", "old", "deprecated")}
