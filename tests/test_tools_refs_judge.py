@@ -88,6 +88,21 @@ def test_a_parameter_without_a_default_is_counted_and_never_reported():
                               "findings": 0}
 
 
+def test_the_rules_asked_for_are_the_only_ones_run():
+    references = (ref("preference", "fedora", "vmcp"), ref("preference", "fedoar", line=9))
+    verdict = judge(Scan(references, (), 1, (), ()), builtin(), rules=("unknown-name",))
+    assert [(p.location.line, p.rule) for p in verdict.findings] == [(9, "unknown-name")]
+
+
+def test_every_reference_is_resolved_once_in_the_order_the_scan_found_them():
+    references = (ref("preference", "fedora", "vmcp"), ref("preference", "fedora", line=9),
+                  ref("instancetype", None, unchecked="parameter P has no default"))
+    verdict = judge(Scan(references, (), 1, (), ()), builtin())
+    assert [(one.reference, one.kind, one.resolved) for one in verdict.resolutions] == [
+        (references[0], None, False), (references[1], "VirtualMachineClusterPreference", True),
+        (references[2], "VirtualMachineClusterInstancetype", False)]
+
+
 def test_the_rules_are_registered_in_the_order_they_run():
     assert list(RULES) == ["kind", "unknown-name", "release", "deprecated", "requirements"]
     assert all(rule.summary and "Example" in rule.doc for rule in RULES.values())

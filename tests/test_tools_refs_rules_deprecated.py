@@ -67,6 +67,16 @@ def test_a_current_object_a_missing_one_and_an_unknown_name_say_nothing():
                     ref("preference", None, unchecked="parameter P has no default"), target=TARGET) == []
 
 
+def test_a_deprecated_name_written_with_a_kind_it_is_not_found_as_is_left_to_the_kind_rule():
+    assert findings(deprecated, ref("preference", "centos.stream8", "vmcp"),
+                    ref("preference", "centos.stream8", "VirtualMachinePreference"), target=TARGET) == []
+
+
+def test_references_that_say_nothing_do_not_stop_those_after_them():
+    said = findings(deprecated, ref("preference", "absent", line=1), ref("preference", "fedora", line=2),
+                    ref("preference", "old", line=3), target=TARGET)
+    assert [line.split(":")[1] for line in said] == ["3"]
+
 def test_two_references_are_each_reported_in_their_order():
     said = findings(deprecated, ref("preference", "old", line=12), ref("preference", "centos.stream8", line=3),
                     target=TARGET)

@@ -96,6 +96,11 @@ def test_a_namespaced_object_defined_beside_the_vm_resolves_it():
     assert findings(kind, ref("preference", "fedora", NPREF), target=TARGET, definitions=(beside,)) == []
 
 
+def test_a_name_that_cannot_be_known_does_not_stop_the_references_after_it():
+    said = findings(kind, ref("preference", None, "vmcp", line=3), ref("preference", "fedora", "vmcp", line=4),
+                    target=TARGET)
+    assert [line.split(":")[1] for line in said] == ["4"]
+
 def test_of_two_references_only_the_refused_one_is_reported():
     said = findings(kind, ref("preference", "fedora", "vmcp", line=3), ref("instancetype", "u1.small", line=4),
                     target=TARGET)

@@ -81,6 +81,14 @@ def test_names_defined_beside_the_vm_are_suggested_too():
         f"{AT} 'mien', which bundle shipped.yaml does not have; did you mean 'mine'? [unknown-name]"]
 
 
+def test_references_that_say_nothing_do_not_stop_those_after_them():
+    target = made(obj(CPREF, "fedora"), left_out={("preference", "secex"): Adjustment(
+        "preference", "secex", "spec.preferredLaunchSecurity", OBJECT_LEFT_OUT, Release(1, 9), Release(1, 8))})
+    said = findings(unknown_name, ref("preference", "fedora", line=1), ref("preference", "secex", line=2),
+                    ref("preference", "fedoar", line=3), target=target)
+    assert [line.split(":")[1] for line in said] == ["3"]
+
+
 def test_what_other_rules_report_or_nothing_can_know_says_nothing():
     target = made(obj(CPREF, "fedora"), left_out={("preference", "secex"): Adjustment(
         "preference", "secex", "spec.preferredLaunchSecurity", OBJECT_LEFT_OUT, Release(1, 9), Release(1, 8))})

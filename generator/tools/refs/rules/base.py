@@ -84,7 +84,7 @@ def history(record: Lifecycle, lifecycle: Mapping[tuple[str, str], Lifecycle], d
     (catalog.yaml's ``retired``, the objects' deprecation annotations).
     """
     steps = [_what_became(record)]
-    for name in record.chain[:-1] if record.current is not None else record.chain:
+    for name in record.chain:  # the last, when current, has no record
         step = lifecycle.get((record.family, name))
         if step is not None:
             steps.append(_what_became(step))

@@ -67,7 +67,7 @@ def why(family: str, written: str) -> str:
         return f"{shown} is qualified by its API group, which KubeVirt does not read; write {_kind_of(head)}"
     other = _kind_of(written)
     if other is not None and other not in FAMILY_KINDS[family]:
-        article = "an" if family[0] in "aeiou" else "a"
+        article = "an" if family == "instancetype" else "a"
         return (f"{other} is a kind of the other family; {article} {family} is a {FAMILY_KINDS[family][0]} or a "
                 f"{FAMILY_KINDS[family][1]}")
     return (f"KubeVirt reads {FAMILY_KINDS[family][0]} or {FAMILY_KINDS[family][1]} (either in any case, singular "

@@ -49,15 +49,15 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
         if (reference.family, reference.name) in ctx.target.left_out:
             continue  # the release rule's
         message = f"{names(reference)}, which {ctx.target.described} does not have"
+        # a name the target holds deprecated resolves, or is shipped as the other kind: a record here is retired
         record = ctx.target.lifecycle.get((reference.family, reference.name))
-        retired = record if record is not None and record.status == "retired" else None
         elsewhere = ctx.resolver.namespaces(one.kind, reference.name)
         if elsewhere:
             message += (f" and the manifests read define as a {one.kind} only "
                         f"{', '.join(_namespace(n) for n in elsewhere)}, not {_namespace(reference.owner.namespace)}"
                         "; KubeVirt looks a namespaced kind up in the namespace of the object naming it")
-        elif retired is not None:
-            message += f": {history(retired, ctx.target.lifecycle, ctx.target.described)}"
+        elif record is not None:
+            message += f": {history(record, ctx.target.lifecycle, ctx.target.described)}"
         else:
             nearest = suggestions(reference.name, ctx.resolver.names(reference.family))
             if nearest:
