@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.errors import InputError
-from generator.load.lifecycle import CIRCLE, CURRENT, DEAD_END, follow
+from generator.load.lifecycle import CIRCLE, CURRENT, DEAD_END, follow, lifecycle_problems
 from generator.model import Deprecation, Retirement, preference_deprecation
 from generator.pipeline import BuildOptions, load_all
 from generator.problems import Location
@@ -198,8 +198,25 @@ def test_an_overlay_adds_changes_and_takes_away_retired_names():
     assert catalog.retirements[("instancetype", "acme1.huge")] == Retirement(
         "instancetype", "acme1.huge", "v2.0.0", at(3, 5, "retired", "instancetypes", "acme1.huge"), "u1.8xlarge",
         at(3, 46, "retired", "instancetypes", "acme1.huge", "replacement"))
-    assert catalog.retirements[("preference", "centos.7")].replacement is None
+    assert catalog.retirements[("preference", "centos.7")] == Retirement(
+        "preference", "centos.7", "v1.2.1", at(5, 5, "retired", "preferences", "centos.7"))  # no replacement, nowhere
     assert ("preference", "centos.stream8") not in catalog.retirements
+
+
+def test_an_entry_taken_away_is_no_end_to_the_entries_after_it():
+    catalog, _ = with_overlay("""\
+        retired:
+          preferences:
+            centos.7: null
+            acme.os: {since: v2.0.0}
+        """)
+    assert (("preference", "centos.7") in catalog.retirements, ("preference", "acme.os") in catalog.retirements) == (
+        False, True)
+
+
+def test_a_size_taken_away_that_had_no_entry_changes_nothing():
+    catalog, _ = with_overlay("series: {change: {u1: {deprecatedSizes: {medium: null}}}}\n")
+    assert [s.deprecated_sizes for s in catalog.series if s.name == "u1"] == [{}]
 
 
 # --------------------------------------------------------------------------- refusals, each at its line
@@ -286,6 +303,26 @@ def test_a_deprecated_replacement_is_allowed_only_when_its_own_replacement_leads
     assert preferences.preferences["alpine"].deprecation.replacement == "cirros"
 
 
+def test_a_series_replacement_refused_once_leaves_the_other_replacements_judged():
+    assert refused("""\
+        series: {change: {o1: {deprecated: {replacement: x1}}}}
+        preferences: {change: {alpine: {deprecated: {replacement: u1.small}}}}
+        """) == [
+        "o.yaml:1:50: series.change.o1.deprecated.replacement: replacement 'x1' of series 'o1' is no series of the "
+        "catalog; did you mean 'cx1'? (series: cx1, d1, gn1, m1, n1, o1, rt1, u1)",
+        "o.yaml:2:59: preferences.change.alpine.deprecated.replacement: replacement 'u1.small' of 'alpine' is an "
+        "instancetype; the replacement of a preference is a preference"]
+
+
+def test_a_deprecated_object_s_replacement_is_suggested_among_the_names_the_catalog_defines_only():
+    assert refused("preferences: {change: {alpine: {deprecated: {replacement: centos.7.desktp}}}}\n") == [
+        "o.yaml:1:59: preferences.change.alpine.deprecated.replacement: replacement 'centos.7.desktp' of 'alpine' is "
+        "no preference the catalog defines; did you mean 'centos.stream9.desktop'?"]
+    assert refused("retired: {preferences: {acme.old: {since: v2.0.0, replacement: centos.7.desktp}}}\n") == [
+        "o.yaml:1:64: retired.preferences.acme.old.replacement: replacement 'centos.7.desktp' of 'acme.old' is no "
+        "preference the catalog defines or retires; did you mean 'centos.7.desktop'?"]
+
+
 def test_a_deprecated_object_is_not_replaced_by_a_retired_name():
     assert refused("preferences: {change: {alpine: {deprecated: {replacement: centos.stream8}}}}\n") == [
         "o.yaml:1:59: preferences.change.alpine.deprecated.replacement: replacement 'centos.stream8' of 'alpine' "
@@ -353,6 +390,31 @@ def test_retired_names_that_go_round_or_lead_nowhere_are_refused():
         "o.yaml:5:42: retired.preferences.acme.c.replacement: the replacements of 'acme.c' end at 'acme.d' "
         "(acme.c -> acme.d), which is retired and names no replacement; they must lead to a preference that is "
         "neither deprecated nor retired"]
+
+
+def test_a_chain_of_three_is_said_to_end_at_its_last_name_in_the_state_of_that_name():
+    assert refused("""\
+        preferences: {change: {cirros: {deprecated: true}}}
+        retired:
+          preferences:
+            acme.a: {since: v2.0.0, replacement: acme.b}
+            acme.b: {since: v2.0.0, replacement: cirros}
+        """)[0] == (
+        "o.yaml:4:42: retired.preferences.acme.a.replacement: the replacements of 'acme.a' end at 'cirros' "
+        "(acme.a -> acme.b -> cirros), which is deprecated and names no replacement; they must lead to a preference "
+        "that is neither deprecated nor retired")
+
+
+def test_a_model_made_without_locations_is_judged_and_its_problems_said_of_catalog_yaml():
+    """lifecycle_problems takes any model, as a caller builds it: a replacement without a location is said of
+    catalog.yaml, and a preference whose family the model lacks is left to the expansion, which says so."""
+    catalog, preferences = load_all(BuildOptions())
+    stray = Retirement("preference", "acme.old", "v2.0.0", at(1, 1), "nowhere")
+    assert [str(p) for p in lifecycle_problems(
+        replace(catalog, retirements={("preference", "acme.old"): stray}), preferences)] == [
+        "catalog.yaml: replacement 'nowhere' of 'acme.old' is no preference the catalog defines or retires"]
+    lacking = replace(preferences, families={k: v for k, v in preferences.families.items() if k != "alpine"})
+    assert lifecycle_problems(catalog, lacking) == []
 
 
 def test_a_rename_names_the_new_name_and_only_a_retired_name_is_taken_away():

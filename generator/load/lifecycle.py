@@ -70,8 +70,7 @@ def sizes_deprecated(written: Mapping[str, Any], source: SourceMap, path: KeyPat
         elif value is None:
             found.pop(size, None)
         else:
-            deprecated, deprecation = deprecation_of(value, source, path + (size,))
-            found[size] = deprecation if deprecated else None
+            found[size] = deprecation_of(value, source, path + (size,))[1]  # None for false
     return found
 
 
@@ -106,10 +105,11 @@ def instancetype_names(catalog: Catalog) -> dict[str, Series]:
 def deprecations(catalog: Catalog, preferences: PreferenceCatalog) -> dict[tuple[str, str], Deprecation]:
     """Every deprecated object the model defines, by (family, name), with what its data says."""
     found: dict[tuple[str, str], Deprecation] = {}
-    for name, series in instancetype_names(catalog).items():
-        deprecation = series.size_deprecation(name.partition(".")[2])
-        if deprecation is not None:
-            found[("instancetype", name)] = deprecation
+    for series in catalog.series:
+        for size in offered_sizes(series):
+            deprecation = series.size_deprecation(size)
+            if deprecation is not None:
+                found[("instancetype", f"{series.name}.{size}")] = deprecation
     for name, pref in preferences.preferences.items():
         family = preferences.families.get(pref.family)
         deprecation = preference_deprecation(pref, family) if family is not None else None
@@ -205,7 +205,7 @@ class _Judge:
     def series_replacement(self, series: Series) -> bool:
         """Whether a deprecated series' replacement names another series of the catalog (said where not)."""
         deprecation = series.deprecation
-        if not series.deprecated or deprecation is None or deprecation.replacement is None:
+        if deprecation is None or deprecation.replacement is None:  # current, or deprecated: true
             return False
         if deprecation.replacement == series.name:
             self.problem(deprecation.replacement_location, f"series {series.name!r} names itself as its replacement")
