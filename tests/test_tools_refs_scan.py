@@ -297,6 +297,14 @@ def test_what_a_folder_holds_is_named_from_the_folder_as_given(tmp_path, monkeyp
     assert found.files == 2
 
 
+def test_a_folder_given_with_a_trailing_slash_keeps_every_letter_of_its_name(tmp_path, monkeypatch):
+    """Only the slashes end a folder given as ``repoX/``: the name before them is kept whole."""
+    write(tmp_path, {"repoX/vm.yaml": VM.format(name="vm")})
+    monkeypatch.chdir(tmp_path)
+    found = scan(["repoX/"])
+    assert {r.location.file for r in found.references} == {"repoX/vm.yaml"}
+
+
 def test_a_file_gone_since_its_folder_was_listed_is_passed_over_and_the_rest_read(tmp_path, monkeypatch):
     write(tmp_path, {"repo/vm.yaml": VM.format(name="vm")})
     listdir = os.listdir
