@@ -37,7 +37,8 @@ from .render import rendering
 from .render.bundles import Rendered, render_bundles, template_folders
 from .expand.kubevirt import Adjustment, for_release
 from .schemas.releases import Release, newest
-from .source.documents import BundleDoc, read_bundles
+from .source.documents import BundleDoc
+from .source.objects import read_bundles
 from .source.inputfiles import usable_folder
 from .validate.provenance import point_at_sources
 from .write import checksums
@@ -185,7 +186,8 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     own = instancetypes + prefs
     own = stamp(own, catalog.settings.vendor, version, labels=catalog.settings.extra_labels,
                 annotations=catalog.settings.extra_annotations)
-    kept = retained_objects(read_bundles(options.retain_from), own, catalog.retirements)  # none without --retain-from
+    retained = read_bundles(options.retain_from, option="--retain-from") if options.retain_from else []
+    kept = retained_objects(retained, own, catalog.retirements)
     return catalog, version, unique([*own, *kept])
 
 

@@ -116,7 +116,7 @@ def test_a_vm_of_etcds_limit_is_read_and_one_byte_more_is_refused(tmp_path: Path
 def test_a_missing_bundle_exits_2(tmp_path: Path) -> None:
     result = run(CASES / "conflicts" / "vm.yaml", "--bundle", tmp_path / "absent.yaml")
     assert result.exit_code == 2
-    assert f"{tmp_path / 'absent.yaml'}: file not found" in result.stderr
+    assert f"{tmp_path / 'absent.yaml'}: no such file or folder" in result.stderr
 
 
 def test_without_bundles_the_catalogs_own_objects_are_used() -> None:

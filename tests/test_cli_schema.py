@@ -65,7 +65,7 @@ def test_a_folder_is_read_as_release_files(tmp_path: Path):
 
 
 def test_a_missing_path_and_a_link_to_nothing_are_refused(tmp_path: Path):
-    assert run("import", tmp_path / "missing").output == f"error: {tmp_path / 'missing'}: file not found\n"
+    assert run("import", tmp_path / "missing").output == f"error: {tmp_path / 'missing'}: no such file or folder\n"
     (tmp_path / "link").symlink_to(tmp_path / "nothing")
     result = run("import", tmp_path / "link", "--out", tmp_path / "out")
     assert (result.exit_code, result.output) == (2, (

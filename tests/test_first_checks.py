@@ -98,7 +98,7 @@ def test_version_with_an_unreadable_built_in_catalog_says_so(tmp_path, monkeypat
     result = CliRunner().invoke(main, ["--version"])
     assert (result.exit_code, result.output.splitlines()) == (2, [
         "error: catalog.yaml:2:10: version: expected a string, got a list",
-        "error: series/sizes.yaml: file not found",
+        "error: series/sizes.yaml: no such file or folder",
         f"citgen {generator.__version__}: the built-in catalog cannot be read; reinstall citgen",
     ])
 

@@ -128,4 +128,4 @@ def test_an_extra_problem_alone_keeps_an_extending_catalog_from_loading(vendor):
 def test_a_catalog_yaml_that_extends_an_unknown_catalog_is_read_as_a_broken_full_catalog(vendor):
     assert problems_of(vendor, "extends: other\n") == [
         "catalog.yaml:1:10: extends: expected builtin (the catalog that ships with citgen), got 'other'",
-        "series/sizes.yaml: file not found"]
+        "series/sizes.yaml: no such file or folder"]

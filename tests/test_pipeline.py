@@ -148,7 +148,7 @@ def test_the_mistakes_of_catalog_yaml_and_of_the_preferences_are_reported_togeth
     broken = vendor_catalog(tmp_path / "broken", **{"catalog.yaml": "vendor: [\n", "preferences__x.yaml": "name: [\n"})
     malformed = "malformed YAML: did not find expected node content (while parsing a flow node)"
     assert refused(catalog=broken) == [f"catalog.yaml:2:1: {malformed}", f"preferences/x.yaml:2:1: {malformed}",
-                                       "series/sizes.yaml: file not found"]
+                                       "series/sizes.yaml: no such file or folder"]
     not_a_folder = vendor_catalog(tmp_path / "file", **{"catalog.yaml": "vendor: [\n", "preferences": "x"})
     assert refused(catalog=not_a_folder)[1] == "preferences: is a regular file, not a directory"
 

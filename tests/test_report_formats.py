@@ -193,12 +193,12 @@ def test_validate_findings_in_text_json_and_github(monkeypatch: pytest.MonkeyPat
 def test_unusable_input_to_validate_is_the_common_object_in_json(tmp_path: Path):
     missing = tmp_path / "absent.yaml"
     text = citgen("validate", missing)
-    assert (text.exit_code, text.stderr) == (2, f"error: {missing}: file not found\n")
+    assert (text.exit_code, text.stderr) == (2, f"error: {missing}: no such file or folder\n")
     code, found = report("validate", missing)
     assert (code, found["command"], found["exitCode"]) == (2, "validate", 2)
-    assert [(p["file"], p["message"]) for p in found["problems"]] == [(str(missing), "file not found")]
+    assert [(p["file"], p["message"]) for p in found["problems"]] == [(str(missing), "no such file or folder")]
     github = citgen("validate", missing, "--format", "github")
-    assert github.stdout == f"::error file={missing},title=input::file not found\n"
+    assert github.stdout == f"::error file={missing},title=input::no such file or folder\n"
 
 
 def test_validate_lists_the_rules_in_json_too():
@@ -284,9 +284,9 @@ def test_differences_and_unusable_inputs_in_json_and_github(previous_output: Pat
 
     missing = tmp_path / "absent"
     code, found = report("diff", missing, fewer)
-    assert (code, [p["message"] for p in found["problems"]]) == (2, ["no such file or directory"])
+    assert (code, [p["message"] for p in found["problems"]]) == (2, ["no such file or folder"])
     github = citgen("diff", missing, fewer, "--format", "github")
-    assert (github.exit_code, github.stdout) == (2, f"::error file={missing},title=input::no such file or directory\n")
+    assert (github.exit_code, github.stdout) == (2, f"::error file={missing},title=input::no such file or folder\n")
 
 
 # --- schema import -------------------------------------------------------------------------------
@@ -307,11 +307,11 @@ def test_schema_import_in_text_json_and_github(swagger_path: Path, tmp_path: Pat
 def test_a_refused_schema_import_in_text_json_and_github(tmp_path: Path):
     missing = tmp_path / "swagger.json"
     args = ("schema", "import", missing, "--out", tmp_path / "out")
-    assert citgen(*args).stderr == f"error: {missing}: file not found\n"
+    assert citgen(*args).stderr == f"error: {missing}: no such file or folder\n"
     code, found = report(*args)
     assert (code, found["command"], [p["message"] for p in found["problems"]]) == (
-        2, "schema import", ["file not found"])
-    assert citgen(*args, "--format", "github").stdout == f"::error file={missing},title=input::file not found\n"
+        2, "schema import", ["no such file or folder"])
+    assert citgen(*args, "--format", "github").stdout == f"::error file={missing},title=input::no such file or folder\n"
 
 
 # --- build --check and site -----------------------------------------------------------------------

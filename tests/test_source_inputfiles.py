@@ -245,13 +245,13 @@ def test_a_file_is_opened_read_only_without_blocking_inheriting_or_taking_a_term
 
 
 def test_a_missing_file_is_refused_by_name(tmp_path: Path):
-    assert refusal(read_bytes, tmp_path / "absent.yaml", "absent.yaml") == ["absent.yaml: file not found"]
+    assert refusal(read_bytes, tmp_path / "absent.yaml", "absent.yaml") == ["absent.yaml: no such file or folder"]
 
 
 def test_without_a_display_name_the_path_names_the_file(tmp_path: Path):
     path = tmp_path / "absent.yaml"
-    assert refusal(read_bytes, path) == [f"{path}: file not found"]
-    assert refusal(read_text, path) == [f"{path}: file not found"]
+    assert refusal(read_bytes, path) == [f"{path}: no such file or folder"]
+    assert refusal(read_text, path) == [f"{path}: no such file or folder"]
 
 
 def test_a_path_through_a_file_names_the_file_that_is_no_folder(tmp_path: Path):

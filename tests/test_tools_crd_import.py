@@ -517,7 +517,7 @@ def test_a_bad_release_file_in_a_folder_is_refused_and_its_good_neighbours_are_n
 
 
 def test_a_release_file_that_is_not_there_is_refused(out_before):
-    assert_refused(citgen("schema", "import", "v1.8.4.json", "--out", "out"), "v1.8.4.json", "file not found",
+    assert_refused(citgen("schema", "import", "v1.8.4.json", "--out", "out"), "v1.8.4.json", "no such file or folder",
                    out_before)
 
 

@@ -124,7 +124,7 @@ def test_a_changed_list_reports_each_item(tmp_path: Path):
 
 
 def test_unusable_input_exits_2(tmp_path: Path, builds):
-    assert run(tmp_path / "missing", builds["old"]).output == f"error: {tmp_path / 'missing'}: no such file or directory\n"
+    assert run(tmp_path / "missing", builds["old"]).output == f"error: {tmp_path / 'missing'}: no such file or folder\n"
     empty = tmp_path / "empty"
     empty.mkdir()
     result = run(builds["old"], empty)

@@ -18,7 +18,7 @@ from generator.problems import Problem
 from generator.tools.refs.forms import FORMS, read_unit
 from generator.tools.refs.model import Definition, Reference
 from generator.tools.refs.places import parse_place
-from generator.tools.refs.stream import Unit, units
+from generator.source.stream import Unit, units
 
 IT = "label instancetype.kubevirt.io/default-instancetype"
 PREF = "label instancetype.kubevirt.io/default-preference"

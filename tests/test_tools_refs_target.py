@@ -67,7 +67,7 @@ def test_a_side_of_an_upgrade_is_a_bundle_a_build_folder_or_a_catalog(previous_o
     assert ("preference", "centos.7") in edge.retirements
     with pytest.raises(InputError) as missing:
         target_at(tmp_path / "nowhere", "--to")
-    assert str(missing.value) == f"--to: '{tmp_path / 'nowhere'}': no such file or directory"
+    assert str(missing.value) == f"--to: '{tmp_path / 'nowhere'}': no such file or folder"
 
 
 def reference(kind: str | None, name: str, owner: Owner = WEB) -> Reference:

@@ -214,7 +214,7 @@ def test_import_of_a_document_lacking_a_kind_names_the_missing_definition(tmp_pa
 @pytest.mark.parametrize(
     "content, message",
     [
-        (None, "file not found"),
+        (None, "no such file or folder"),
         ("{not json", "not a JSON document"),
         ('{"swagger": "2.0", "paths": {}}', "not an OpenAPI (swagger 2.0) document: it has no 'definitions' object"),
         ("[1, 2]", "not an OpenAPI (swagger 2.0) document: it has no 'definitions' object"),

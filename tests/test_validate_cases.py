@@ -84,7 +84,7 @@ def test_unusable_input_exits_2_without_a_traceback(tmp_path, monkeypatch):
 def test_missing_file_exits_2(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(validate, ["missing.yaml"])
-    assert (result.exit_code, result.output) == (2, "error: missing.yaml: file not found\n")
+    assert (result.exit_code, result.output) == (2, "error: missing.yaml: no such file or folder\n")
 
 
 def test_unknown_rule_is_a_usage_error(tmp_path, monkeypatch):

@@ -21,7 +21,8 @@ from ..model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ..problems import Location, Problem
 from ..result import Result
 from ..schemas.releases import Release
-from ..source.documents import BundleDoc, read_bundles
+from ..source.documents import BundleDoc
+from ..source.objects import read_bundles
 from ..tools.refs.target import target_objects
 from ..tools.vmexpand.matrix import format_text, matrix as pair_matrix, summary as pair_summary
 from ..tools.vmexpand.mutate import MACHINE_TYPES
@@ -106,7 +107,7 @@ def list_rules() -> str:
 
 
 @command("validate")
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--vendor", metavar="V",
               help="Expected instancetype.kubevirt.io/vendor label (default: the vendor of --catalog, or "
                    "of the built-in catalog when no FILE is given; FILEs without --catalog must agree on one "
@@ -174,7 +175,7 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         return Result("validate", product=format_text(results), counts=pair_summary(results),
                       json_document=[r.record() for r in results])
     docs: Sequence[BundleDoc] = read_bundles(files)
-    sets = [[d for d in docs if d.file == str(f)] for f in dict.fromkeys(files)] if each_file and files else [docs]
+    sets = [[d for d in docs if d.file == f] for f in dict.fromkeys(d.file for d in docs)] if each_file else [docs]
     known = catalog_context(catalog) if catalog is not None else None
     problems = []
     for found in sets:

@@ -37,7 +37,7 @@ import jinja2
 from jinja2.loaders import split_template_path
 
 from ..errors import InputError
-from ..problems import PATH_EXCERPT, Location, excerpt
+from ..problems import PATH_EXCERPT, Location, Problem, excerpt
 from ..quantity import QuantityError, parse as parse_quantity
 
 MiB = 1 << 20
@@ -254,13 +254,13 @@ def read_bytes(path: Path | str, display: str | None = None, *, within: Path | N
         _check_within(Path(path), name, within)
     found = _lookup(path, name, catalog=within is not None)
     if found is None:
-        raise InputError.at(Location(name), "file not found")
+        raise InputError.at(Location(name), "no such file or folder")
     _refuse_not_regular(name, found.st_mode)
     try:
         # O_NONBLOCK: a FIFO put in the file's place since the look above must not block the open
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise InputError.at(Location(name), "file not found") from None
+        raise InputError.at(Location(name), "no such file or folder") from None
     except OSError as exc:
         if exc.errno == errno.ENXIO:  # opening a socket
             raise InputError.at(Location(name), "is a socket, not a regular file; citgen reads only regular files") \
@@ -466,48 +466,84 @@ def yaml_files(folder: Path, display: str) -> list[Path]:
 
 @dataclass(frozen=True)
 class _Walk:
-    """What one folder_files walk keeps and is told: the files found so far, and how to treat links."""
+    """What one walk keeps and is told: the files found so far, how to treat links, where problems go.
+
+    ``seen`` holds every folder walked, by device and inode, so that each is walked
+    once however many links reach it. ``problems``: None to refuse the whole walk at
+    the first entry that cannot be used (a catalog's folders); a list to collect each
+    such entry as a problem at its path and walk on (a folder of manifests).
+    """
 
     found: list[str]
     follow: bool
     within: Path | None
     catalog: bool
+    seen: set[tuple[int, int]]
+    problems: list[Problem] | None = None
 
 
 def _walk(walk: _Walk, path: Path, shown: str, relative: tuple[str, ...], above: frozenset[tuple[int, int]]) -> None:
     """Add what is under ``path`` to ``walk.found``; ``above`` holds the folders it is in, to see a loop."""
-    for name in folder_names(path, shown, catalog=walk.catalog):
-        entry, entry_shown, entry_relative = path / name, f"{shown}/{name}", relative + (name,)
-        if not walk.follow and os.path.islink(entry):
-            walk.found.append("/".join(entry_relative))
-            continue
-        info = _lookup(entry, entry_shown, catalog=walk.catalog)
-        if info is None:  # gone since the folder was listed
-            continue
-        if not stat.S_ISDIR(info.st_mode):
-            walk.found.append("/".join(entry_relative))
-            continue
-        if os.path.islink(entry):
-            if walk.within is not None:
-                _check_within(entry, entry_shown, walk.within)
-            if (info.st_dev, info.st_ino) in above:
-                raise InputError.at(Location(entry_shown), "is a symbolic link loop: it leads back to a folder "
-                                    "it is in")
-        _walk(walk, entry, entry_shown, entry_relative, above | {(info.st_dev, info.st_ino)})
+    try:
+        names = folder_names(path, shown, catalog=walk.catalog)
+    except InputError as exc:
+        if walk.problems is None or not relative:
+            raise
+        walk.problems.extend(exc.problems)
+        return
+    for name in names:
+        entry, entry_shown, entry_relative = path / name, f"{shown.rstrip('/')}/{name}", relative + (name,)
+        try:
+            _entry(walk, entry, entry_shown, entry_relative, above)
+        except InputError as exc:
+            if walk.problems is None:
+                raise
+            walk.problems.extend(exc.problems)
+
+
+def _entry(walk: _Walk, entry: Path, shown: str, relative: tuple[str, ...], above: frozenset[tuple[int, int]]) -> None:
+    """One entry of a folder walked: a file found, a folder walked into, or an InputError saying why neither."""
+    if not walk.follow and os.path.islink(entry):
+        walk.found.append("/".join(relative))
+        return
+    info = _lookup(entry, shown, catalog=walk.catalog)
+    if info is None:  # gone since the folder was listed
+        return
+    if os.path.islink(entry) and walk.within is not None:
+        if not walk.catalog and leads_outside(entry, walk.within):
+            raise InputError.at(Location(shown), "is a symbolic link leading out of the folder named; citgen reads "
+                                "only what is inside it (name the target itself to read it)")
+        _check_within(entry, shown, walk.within)
+    if not stat.S_ISDIR(info.st_mode):
+        walk.found.append("/".join(relative))
+        return
+    inode = (info.st_dev, info.st_ino)
+    if inode in above:
+        raise InputError.at(Location(shown), "is a symbolic link loop: it leads back to a folder it is in")
+    if inode in walk.seen:  # reached by another link already: walked once
+        return
+    walk.seen.add(inode)
+    _walk(walk, entry, shown, relative, above | {inode})
 
 
 def folder_files(folder: Path, display: str, *, within: Path | None = None, follow: bool = True,
-                 catalog: bool = True) -> list[str]:
+                 catalog: bool = True, problems: list[Problem] | None = None) -> list[str]:
     """Everything under ``folder`` but its folders, as sorted POSIX paths relative to it; none when it is not there.
 
     Every folder on the way is listed whole or refused (usable_folder), and
     whatever is not a folder is in the list, so that reading it refuses what is no
     regular file instead of leaving it out. ``follow``: a symbolic link to a folder
-    is walked into, unless it leads out of ``within`` or back to a folder it is in;
-    otherwise every link is an entry of its own. ``catalog``: the folder is a catalog's, for the wording.
+    is walked into, once however many links lead to it, unless it leads out of
+    ``within`` or back to a folder it is in; otherwise every link is an entry of its
+    own. A link to a file that leads out of ``within`` is refused too. ``catalog``:
+    the folder is a catalog's, for the wording. ``problems``: where what cannot be
+    used below ``folder`` is collected, each at its path, when the walk is to go on
+    without it (by default the first one refuses the walk).
     """
     found: list[str] = []
     if usable_folder(folder, display, catalog=catalog):
         top = os.stat(folder)
-        _walk(_Walk(found, follow, within, catalog), folder, display, (), frozenset({(top.st_dev, top.st_ino)}))
+        inode = (top.st_dev, top.st_ino)
+        walk = _Walk(found, follow, within, catalog, {inode}, problems)
+        _walk(walk, folder, display, (), frozenset({inode}))
     return sorted(found)

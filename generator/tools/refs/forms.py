@@ -32,7 +32,7 @@ from ...source.inputcheck import describe
 from .model import Definition, Family, Owner, Reference
 from .params import Parameters, Resolved, parameters, resolve
 from .places import Place
-from .stream import Unit
+from ...source.stream import Unit
 
 #: What a form finds.
 Found = Union[Reference, Definition, Problem]

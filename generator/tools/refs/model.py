@@ -79,3 +79,5 @@ class Scan:
     files: int
     skipped: tuple[str, ...]
     problems: tuple[Problem, ...]
+    #: What the reader says of what it read (a kustomization read as plain files).
+    notes: tuple[str, ...] = ()

@@ -33,7 +33,8 @@ from ...expand.lifecycle import lifecycles
 from ...model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Lifecycle, Retirement
 from ...problems import Location
 from ...schemas.releases import Release
-from ...source.documents import BundleDoc, read_bundles
+from ...source.documents import BundleDoc
+from ...source.objects import STDIN, read_bundles
 from ...source.inputfiles import lookup
 from .model import Definition, Family, Reference
 
@@ -143,7 +144,7 @@ def target_objects(catalog: Path | None = None, overlays: Sequence[Path] = (), b
             verb = "chooses" if len(given) == 1 else "choose"
             raise InputError.at(Location(given[0]), f"{', '.join(given)} {verb} a build, and --bundle names objects "
                                 "already built; give one or the other")
-        docs = read_bundles(bundles)
+        docs = read_bundles(bundles, option="--bundle")
         return Target(tuple(docs), f"bundle{'s' if len(bundles) > 1 else ''} {_shown(bundles)}")
     return _build(catalog, tuple(overlays), kubevirt)
 
@@ -175,15 +176,15 @@ def _described(catalog: Path | None, overlays: tuple[Path, ...], kubevirt: Relea
 
 def target_at(path: Path, option: str) -> Target:
     """What ``path`` stands for (``--from``, ``--to``): a bundle file, a build output folder or a catalog folder."""
-    there = lookup(path)
-    if there is None:
-        raise InputError.at(Location(option), f"{str(path)!r}: no such file or directory")
-    if not stat.S_ISDIR(there.st_mode):
-        return target_objects(bundles=(path,))
+    there = None if str(path) == STDIN else lookup(path)
+    if there is None and str(path) != STDIN:
+        raise InputError.at(Location(option), f"{str(path)!r}: no such file or folder")
+    if there is None or not stat.S_ISDIR(there.st_mode):
+        return Target(tuple(read_bundles([path], option=option)), f"bundle {_shown((path,))}")
     if lookup(path / CATALOG_FILE) is not None:
         return target_objects(catalog=path)
     if lookup(path / ALL_BUNDLE) is not None:
-        return Target(tuple(read_bundles([path / ALL_BUNDLE])), f"build {path}")
+        return Target(tuple(read_bundles([path / ALL_BUNDLE], option=option)), f"build {path}")
     raise InputError.at(Location(option), (
         f"{str(path)!r} is neither a catalog ({CATALOG_FILE}) nor a build output ({ALL_BUNDLE}); name a bundle "
         "file, a folder citgen build wrote, or a catalog folder"))

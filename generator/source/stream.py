@@ -35,11 +35,11 @@ import yaml
 from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
                          SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
 
-from ...errors import InputError
-from ...problems import Location, Path, Problem
-from ...source.inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits
-from ...source.yamlclasses import Loader
-from ...source.yamlsrc import SourceMap, iter_documents
+from ..errors import InputError
+from ..problems import Location, Path, Problem
+from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits
+from .yamlclasses import Loader
+from .yamlsrc import SourceMap, iter_documents
 
 
 @dataclass(frozen=True)
@@ -59,12 +59,34 @@ class Unit:
     source: SourceMap
     lines_before: int = 0
     problems: tuple[Problem, ...] = ()
+    within: Path = ()
 
     def locate(self, path: Path, name: str | None = None) -> Location:
-        """Where ``path`` of ``data`` is in the file: line, column, document, and its path in the document."""
-        found = self.source.locate(path)
+        """Where ``path`` of ``data`` is in the file: line, column, document, and its path in the document.
+
+        The location names the object ``data`` is (its kind and namespace, and ``name``).
+        """
+        found = self.source.locate(self.within + tuple(path))
         line = found.line + self.lines_before if found.line is not None else None
-        return Location(self.file, line, found.column, self.path + tuple(path), self.doc, name)
+        kind, namespace = _identity(self.data)
+        return Location(self.file, line, found.column, self.path + tuple(path), self.doc, name, kind, namespace)
+
+    def items(self) -> Iterator["Unit"]:
+        """The items of a document that is a bare YAML list, each a unit of its own; this unit otherwise."""
+        if not isinstance(self.data, list):
+            yield self
+            return
+        for number, item in enumerate(self.data):
+            yield replace(self, path=self.path + (number,), data=item, within=self.within + (number,), problems=())
+
+
+def _identity(data: Any) -> tuple[str | None, str | None]:
+    """An object's kind and namespace, as far as they are text."""
+    if not isinstance(data, dict):
+        return None, None
+    kind, meta = data.get("kind"), data.get("metadata")
+    namespace = meta.get("namespace") if isinstance(meta, dict) else None
+    return (kind if isinstance(kind, str) else None), (namespace if isinstance(namespace, str) else None)
 
 
 @dataclass(frozen=True)
