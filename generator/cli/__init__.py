@@ -108,12 +108,14 @@ def main(ctx: click.Context, max_file_size: int, max_documents: int, report_form
     The built-in catalog (series, size matrices, preferences, templates) ships
     with citgen; --catalog DIR points any command at another catalog.
 
-    citgen reads only regular files, each within the limits below, so that a
-    file a pull request brings can neither hang a run nor exhaust its memory.
+    citgen reads regular files (and the pipes and - a command line names),
+    each within the limits below, so that a file a pull request brings can
+    neither hang a run nor exhaust its memory.
 
-    Every command reports as --format says (here, or after the command): text,
-    json or github. Exit status: 0 clean, 1 problems (or differences) found,
-    2 unusable input or usage.
+    Every command reports as --format says (here, or after the command): text
+    (one line per finding, FILE:LINE:COL: SEVERITY: MESSAGE [RULE], on standard
+    output), json, github, markdown or sarif. Exit status: 0 clean, 1 problems
+    (or differences) found, 2 unusable input or usage.
     """
     for variable in (inputfiles.SIZE_VARIABLE, inputfiles.DOCUMENTS_VARIABLE):  # click takes an empty one as unset
         if variable in os.environ and not os.environ[variable].strip():

@@ -31,7 +31,7 @@ from ..tools.refs.target import Target, target_at, target_objects
 from ..tools.refs.upgrade import record as upgrade_record, render_markdown, render_text, upgrade
 from .options import CheckedParam, catalog_option, command, kubevirt_option
 
-MARKDOWN_HELP = "a pull-request comment (a table of findings, or of what an upgrade breaks and changes)"
+MARKDOWN_HELP = "a pull-request comment: a table of findings, or with --from of what an upgrade breaks and changes"
 
 
 class Later(Mapping[str, Any]):
@@ -87,17 +87,6 @@ def summary(verdict: Verdict, target: Target, unread: int) -> str:
         said += f", {_plural(unread, 'problem')} reading them"
     found = len(verdict.findings)
     return f"{said}; {_plural(found, 'finding') if found else 'nothing found'}"
-
-
-def render_findings_markdown(problems: Sequence[Problem], closing: str) -> str:
-    """The judge's findings as a pull-request comment: one table row each, every name escaped."""
-    md, code, cell = escape.markdown, escape.markdown_code, escape.markdown_cell
-    if not problems:
-        return f"### citgen refs: nothing found\n\n{md(closing)}\n"
-    lines = [f"### citgen refs: {_plural(len(problems), 'finding')}", "",
-             "| where | finding | rule |", "| --- | --- | --- |"]
-    lines += [f"| {cell(code(p.location.file_line()))} | {cell(md(p.message))} | {cell(code(p.rule))} |" for p in problems]
-    return "\n".join([*lines, "", md(closing)]) + "\n"
 
 
 def _reference(one: Reference, resolved: bool | None) -> dict[str, Any]:
@@ -197,19 +186,17 @@ def refs(paths: tuple[str, ...], catalog: Path | None, overlays: tuple[Path, ...
         return [_reference(r.reference, r.resolved if r.reference.name is not None else None)
                 for r in verdict.resolutions]
 
-    return Result("refs", problems=(*found.problems, *verdict.findings), product=closing + "\n",
+    return Result("refs", problems=(*found.problems, *verdict.findings), outputs=(closing,), notes=found.notes,
                   counts={**verdict.counts, "problems": len(found.problems)}, found=bool(verdict.findings),
                   data=Later({"target": lambda: target.described,
                               "kubevirt": lambda: str(target.kubevirt) if target.kubevirt else None,
-                              "skipped": lambda: list(found.skipped), "references": references}),
-                  renditions=Later({"markdown": lambda: render_findings_markdown([*found.problems,
-                                                                                  *verdict.findings], closing)}))
+                              "skipped": lambda: list(found.skipped), "references": references}))
 
 
 def _upgrade(found: Scan, old: Target, new: Target) -> Result:
     result = upgrade(found, old, new)
     # each reference the upgrade breaks, deprecates or changes is one of its problems: they set the exit status
     return Result("refs", problems=(*found.problems, *result.problems()), product=render_text(result),
-                  counts=result.counts,
+                  counts=result.counts, notes=found.notes,
                   data=Later({"upgrade": lambda: upgrade_record(result), "skipped": lambda: list(found.skipped)}),
                   renditions=Later({"markdown": lambda: render_markdown(result)}))

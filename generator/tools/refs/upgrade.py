@@ -244,7 +244,8 @@ def summary(result: Upgrade) -> str:
 
 
 def render_text(result: Upgrade) -> str:
-    """The upgrade's report for people: each section's objects with their count and the places that name them."""
+    """The upgrade's report for people, after its findings (one line per place, report.py): each section's objects
+    with their count and what changes."""
     lines: list[str] = []
     for attribute, title, _ in _SECTIONS:
         entries: Sequence[Named] = getattr(result, attribute)
@@ -254,7 +255,6 @@ def render_text(result: Upgrade) -> str:
         for entry in entries:
             lines.append(escape.text(f"  {entry.family} {entry.name} ({entry.kind}), "
                                      f"{_plural(entry.count, 'reference')}: {entry.what}"))
-            lines += [escape.text(f"    {r.location.file_line()} {owner_text(r.owner)}") for r in entry.references]
         lines.append("")
     if result.breaks:
         lines += [KEPT_RUNNING, ""]
