@@ -317,7 +317,8 @@ def show_markdown(result: Result) -> Shown:
     release notes, ``refs``' upgrade table), else its findings as a table and its product as a block."""
     rendition = result.renditions.get("markdown")
     if rendition is not None and not result.unusable:
-        return Shown(rendition, _lines([escape.text(line) for line in result.notes]))
+        return Shown(rendition + _lines([escape.markdown(line) for line in result.outputs]),
+                     _lines([escape.text(line) for line in result.notes]))
     return Shown(markdown_report(result))
 
 

@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("generator.validate",),
     ("generator.outputs",),
     ("generator.write",),
-    ("generator.report",),
+    ("generator.report", "generator.sarif"),
     ("generator.pipeline",),
     ("generator.tools",),
     ("generator.cli", "generator.__main__", "generator.entry"),
