@@ -154,6 +154,10 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     as a list of pairs, as scripts have parsed them (docs/validation.md).
     """
     files = _once(files)
+    unknown = [rule for rule in dict.fromkeys(selected) if rule not in CHECKS]
+    if unknown:  # before anything is read: a typo in --rule must not pass as "no problems found"
+        raise InputError.at(Location("--rule"), f"unknown rule {', '.join(map(repr, unknown))}; known rules: "
+                            f"{', '.join(CHECKS)}")
     if cross_product:
         ignored = [name for name, given in (("--rule", selected), ("--vendor", vendor), ("--each-file", each_file),
                                              ("--kubevirt", kubevirt), ("--warnings-as-errors", strict_warnings))

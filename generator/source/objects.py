@@ -91,11 +91,13 @@ class Sources:
                      f"kubectl kustomize {folder} | citgen {command} -" for folder in self.kustomizations)
 
 
-def sources(paths: Iterable[str | Path], *, folders: bool = True) -> Sources:
+def sources(paths: Iterable[str | Path], *, folders: bool = True, refuse: bool = True) -> Sources:
     """The sources ``paths`` name: files, folders walked, ``-`` and pipes; InputError for a path that cannot be used.
 
     ``folders``: whether a folder may be named (a command that needs one file of
-    objects says so when it is given a folder).
+    objects says so when it is given a folder). ``refuse``: False to have a path
+    that cannot be used among the problems, when the caller reads what it can and
+    then reports every problem at once.
     """
     found: list[Source] = []
     problems: list[Problem] = []
@@ -114,9 +116,9 @@ def sources(paths: Iterable[str | Path], *, folders: bool = True) -> Sources:
             found.extend(named)
         except InputError as exc:
             refused.extend(exc.problems)
-    if refused:
+    if refused and refuse:
         raise InputError(refused)
-    return Sources(_once(found), tuple(problems), tuple(kustomized), tuple(empty))
+    return Sources(_once(found), (*refused, *problems), tuple(kustomized), tuple(empty))
 
 
 def _named(path: Path, shown: str, problems: list[Problem], kustomized: list[str], folders: bool) -> list[Source]:
@@ -182,7 +184,7 @@ def read_bundles(paths: Sequence[str | Path], *, option: str | None = None, stdi
     """
     from ..model import KINDS  # imported here: the model is a later step than reading
 
-    found = sources(paths)
+    found = sources(paths, refuse=False)  # every problem of every path at once
     problems: list[Problem] = list(found.problems)
     docs: list[BundleDoc] = []
     for source in found.sources:
@@ -192,6 +194,7 @@ def read_bundles(paths: Sequence[str | Path], *, option: str | None = None, stdi
             problems.extend(exc.problems)
             continue
         own: list[BundleDoc] = []
+        before = len(problems)
         for unit in objects_of(text, source.shown):
             if isinstance(unit, Problem):
                 problems.append(unit)
@@ -201,7 +204,7 @@ def read_bundles(paths: Sequence[str | Path], *, option: str | None = None, stdi
                                  unit.within))
         held = [doc for doc in own if isinstance(doc.data, dict)]
         catalog_objects = [doc for doc in held if doc.kind in KINDS]
-        if not held or (catalog and not catalog_objects):
+        if len(problems) == before and (not held or (catalog and not catalog_objects)):  # read, and nothing in it
             problems.append(Problem(Location(source.shown), _holds_nothing(own, held, option, catalog)))
         docs.extend(own)
     problems += [Problem(Location(folder), f"no {'catalog objects' if catalog else 'Kubernetes objects'}"
