@@ -175,7 +175,8 @@ def test_a_path_may_hold_any_character_and_an_option_the_function_is_not_given_i
 
 def test_a_refusal_runs_nothing_and_is_reported_in_the_text_format_on_standard_error_by_default() -> None:
     done = CliRunner().invoke(make_probe(), ["--gpu-count", "0", "--name", "fine"])
-    assert (done.exit_code, done.stdout, done.stderr) == (2, "", "error: --gpu-count: expected 1 to 16 GPUs, got 0\n")
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        2, "", "--gpu-count: error: expected 1 to 16 GPUs, got 0 [input]\n")
 
 
 def test_a_result_s_outputs_go_to_standard_output_as_they_are() -> None:
@@ -218,9 +219,9 @@ def test_a_command_without_a_name_is_reported_as_citgen() -> None:
 
 def test_a_closing_ends_a_refusal_with_the_count_of_its_problems() -> None:
     done = CliRunner().invoke(refusing(closing="citgen: {problems}, nothing written"), [])
-    assert (done.exit_code, done.stderr) == (2, "error: a.yaml: first\nerror: b.yaml: second\n"
+    assert (done.exit_code, done.stderr) == (2, "a.yaml: error: first [input]\nb.yaml: error: second [input]\n"
                                                 "citgen: 2 problems, nothing written\n")
-    assert CliRunner().invoke(refusing(), []).stderr == "error: a.yaml: first\nerror: b.yaml: second\n"
+    assert CliRunner().invoke(refusing(), []).stderr == "a.yaml: error: first [input]\nb.yaml: error: second [input]\n"
 
 
 def test_every_command_takes_format_and_its_own_formats_are_offered_and_explained() -> None:
