@@ -248,10 +248,10 @@ def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--gpu-count", type=GpuCount(),
                      help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); "
                           "needs a device."),
-        click.option("--retain-from", multiple=True,
-                     type=click.Path(dir_okay=False, path_type=Path),
-                     help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
-                          "released (instancetype.kubevirt.io/v1beta1 only), labelled deprecated. Repeatable."),
+        click.option("--retain-from", multiple=True, metavar="BUNDLE", type=click.Path(path_type=Path),
+                     help="Old bundle (a file, a folder, - or a pipe) whose objects the catalog no longer defines "
+                          "are carried over exactly as released (instancetype.kubevirt.io/v1beta1 only), labelled "
+                          "deprecated. Repeatable."),
         click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
                      help="Overlay file changing the catalog without copying it; applied in order. Repeatable."),
     )

@@ -122,9 +122,9 @@ def _nothing_read(found: Scan) -> Result | None:
 @catalog_option
 @click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Overlay applied to the catalog's build the references are judged against. Repeatable.")
-@click.option("--bundle", "bundles", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--bundle", "bundles", multiple=True, type=click.Path(path_type=Path),
               help="Judge against the objects of this published bundle (what a virt-operator release deploys, "
-                   "or a vendor's) instead of a build. Repeatable.")
+                   "or a vendor's: a file, a folder, - or a pipe) instead of a build. Repeatable.")
 @kubevirt_option("Judge against the catalog's build for this KubeVirt release (citgen build --kubevirt): an "
                  "object it leaves out is a finding")
 @click.option("--names", "names", multiple=True, type=PlaceParam(),

@@ -178,16 +178,14 @@ def target_at(path: Path, option: str) -> Target:
     """What ``path`` stands for (``--from``, ``--to``): a bundle file, a build output folder or a catalog folder."""
     there = None if str(path) == STDIN else lookup(path)
     if there is None and str(path) != STDIN:
-        raise InputError.at(Location(option), f"{str(path)!r}: no such file or folder")
+        raise InputError.at(Location(str(path)), f"no such file or folder (given as {option})")
     if there is None or not stat.S_ISDIR(there.st_mode):
         return Target(tuple(read_bundles([path], option=option)), f"bundle {_shown((path,))}")
     if lookup(path / CATALOG_FILE) is not None:
         return target_objects(catalog=path)
     if lookup(path / ALL_BUNDLE) is not None:
         return Target(tuple(read_bundles([path / ALL_BUNDLE], option=option)), f"build {path}")
-    raise InputError.at(Location(option), (
-        f"{str(path)!r} is neither a catalog ({CATALOG_FILE}) nor a build output ({ALL_BUNDLE}); name a bundle "
-        "file, a folder citgen build wrote, or a catalog folder"))
+    return Target(tuple(read_bundles([path], option=option)), f"bundle {_shown((path,))}")  # as any folder is read
 
 
 # --------------------------------------------------------------------------- resolving
