@@ -473,7 +473,7 @@ def test_a_catalog_yaml_retirement_is_judged_where_it_is_written_and_the_build_e
     result = CliRunner().invoke(main, ["build", "--catalog", str(root), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     line = retired_line("centos.7")
-    assert f"catalog.yaml:{line}:44: retired.preferences.centos.7.replacement: replacement 'rhel.77' of " \
+    assert f"catalog.yaml:{line}:44: error: retired.preferences.centos.7.replacement: replacement 'rhel.77' of " \
            "'centos.7' is no preference the catalog defines or retires; did you mean 'rhel.7'?" in result.output
     assert not (tmp_path / "out").exists()
 
