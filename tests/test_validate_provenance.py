@@ -173,7 +173,7 @@ def test_the_cli_refuses_it_with_exit_2_and_one_problem(tmp_path: Path):
     write("o.yaml", BREAKS_U)
     result = CliRunner().invoke(main, ["build", "--overlay", "o.yaml", "--out", "out"])
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == [f"error: o.yaml:3:5: series.change.u: {BROKEN_U} [schema]",
+    assert result.stderr.splitlines() == [f"o.yaml:3:5: error: series.change.u: {BROKEN_U} [schema]",
                                           "citgen: 1 problem, nothing written"]
     assert not (tmp_path / "out").exists()
 
@@ -184,7 +184,7 @@ def test_validate_of_the_catalog_reports_it_at_the_same_line_with_exit_1(tmp_pat
     result = CliRunner().invoke(main, ["validate", "--catalog", "catalog"])
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        f"catalog/overlay.yaml:3:5: series.change.u: {BROKEN_U} [schema]", "1 problem in 244 documents, pointed at the catalog's lines"]
+        f"catalog/overlay.yaml:3:5: error: series.change.u: {BROKEN_U} [schema]", "1 problem in 244 documents, pointed at the catalog's lines"]
 
 
 def test_two_lines_that_shaped_a_broken_object_are_both_named():
