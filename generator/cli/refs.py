@@ -109,12 +109,25 @@ def _scan(paths: Sequence[str], places: Sequence[Any]) -> Scan:
     return scan(tuple(paths), tuple(places))
 
 
-def _nothing_read(found: Scan) -> Result | None:
-    """The refusal of a scan that could read no file at all: exit 2."""
-    if found.files:
+def _nothing_read(found: Scan, allow_empty: bool) -> Result | None:
+    """The refusal of a scan that could read no file at all, or found nothing to check in what it read: exit 2.
+
+    A checker never says "all clear" about what it did not check: files that hold no
+    reference to an instancetype or preference are said to hold none, unless
+    ``allow_empty`` (a hook run on whatever files a commit changed) makes that a pass.
+    """
+    if not found.files:
+        problems = found.problems or (Problem(Location("citgen"), "no file to read: name manifests, folders or -"),)
+        return Result("refs", problems=tuple(problems), notes=("citgen: nothing could be read",), unusable=True)
+    if found.references or found.problems or found.definitions:
         return None
-    problems = found.problems or (Problem(Location("citgen"), "no file to read: name manifests, folders or -"),)
-    return Result("refs", problems=tuple(problems), notes=("citgen: nothing could be read",), unusable=True)
+    said = (f"nothing to check: no reference to an instancetype or preference in the {_plural(found.files, 'file')} "
+            "read (no VirtualMachine, pool, template, DataSource, DataVolume, PVC or DataImportCron naming one, and "
+            "no --names place)")
+    if allow_empty:
+        return Result("refs", outputs=(said,), notes=found.notes, counts={"references": 0})
+    return Result("refs", problems=(Problem(Location("citgen"), said + "; pass --allow-empty where that is fine"),),
+                  notes=found.notes, unusable=True)
 
 
 @command("refs", formats={"markdown": MARKDOWN_HELP})
@@ -135,12 +148,15 @@ def _nothing_read(found: Scan) -> Result | None:
 @click.option("--from", "old", type=click.Path(path_type=Path), default=None, metavar="OLD",
               help="Report what upgrading from OLD (a bundle file, a build output folder or a catalog folder) "
                    "breaks, deprecates or changes, instead of judging the references.")
+@click.option("--allow-empty", is_flag=True,
+              help="Exit 0 when the files hold no reference to check (a hook run on whatever files a commit "
+                   "changed); without it, nothing to check is refused (exit 2), never reported as all clear.")
 @click.option("--to", "new", type=click.Path(path_type=Path), default=None, metavar="NEW",
               help="With --from: the catalog upgraded to, as OLD is given (default: the target the other "
                    "options choose, the built-in catalog's build without them).")
 def refs(paths: tuple[str, ...], catalog: Path | None, overlays: tuple[Path, ...], bundles: tuple[Path, ...],
          kubevirt: Release | None, names: tuple[Any, ...], names_file: Path | None, old: Path | None,
-         new: Path | None) -> Result:
+         new: Path | None, allow_empty: bool) -> Result:
     """Check every reference to catalog objects in PATH... (files, folders, or - for standard input).
 
     Reads Kubernetes manifests (multi-document files, kind: List dumps of
@@ -174,7 +190,7 @@ def refs(paths: tuple[str, ...], catalog: Path | None, overlays: tuple[Path, ...
     before = target_at(old, "--from") if old is not None else None
     target = after if after is not None else target_objects(catalog, overlays, bundles, kubevirt)
     found = _scan(paths, places)
-    refused = _nothing_read(found)
+    refused = _nothing_read(found, allow_empty)
     if refused is not None:
         return refused
     if before is not None:
