@@ -15,6 +15,8 @@ could be read, or an option or target that cannot be used.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -103,10 +105,25 @@ def _target_options(catalog: Path | None, overlays: Sequence[Path], bundles: Seq
                                      ("--kubevirt", kubevirt)) if given]
 
 
+#: Read at least this much before a terminal is shown the reading's progress: a moment's work shows none.
+PROGRESS_FROM = 8 << 20
+
+
+@contextlib.contextmanager
+def _bar(total: int) -> Iterator[Callable[[int], None]]:
+    """click's progress bar on standard error, for a reading of ``total`` bytes that takes more than a moment."""
+    if total < PROGRESS_FROM or not sys.stderr.isatty():
+        yield lambda read: None
+        return
+    with click.progressbar(length=total, label="reading manifests", file=sys.stderr, show_eta=True,
+                           show_percent=True) as bar:
+        yield bar.update
+
+
 def _scan(paths: Sequence[str], places: Sequence[Any]) -> Scan:
     from ..tools.refs.scan import scan
 
-    return scan(tuple(paths), tuple(places))
+    return scan(tuple(paths), tuple(places), progress=_bar)
 
 
 def _nothing_read(found: Scan, allow_empty: bool) -> Result | None:

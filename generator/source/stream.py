@@ -60,6 +60,8 @@ class Unit:
     lines_before: int = 0
     problems: tuple[Problem, ...] = ()
     within: Path = ()
+    #: Where in the text the unit ends: how far a reader has got.
+    end: int = 0
 
     def locate(self, path: Path, name: str | None = None) -> Location:
         """Where ``path`` of ``data`` is in the file: line, column, document, and its path in the document.
@@ -220,7 +222,7 @@ def _read(text: str, span: _Span, file: str, index: int, path: Path) -> Iterator
     try:
         for document in iter_documents(piece, file, kept=kept):
             yield Unit(file, index, path, document.data, document.source, span.line,
-                       tuple(_moved(problem, span.line, path) for problem in kept))
+                       tuple(_moved(problem, span.line, path) for problem in kept), end=span.end)
             kept.clear()
     except InputError as exc:
         yield from (_moved(problem, span.line, path) for problem in exc.problems)

@@ -17,24 +17,46 @@ the scan (a workflow's ``on:`` key, which YAML reads as true).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import BinaryIO, Sequence
+import os
+from typing import BinaryIO, Callable, ContextManager, Sequence
 
 from ...errors import InputError
 from ...problems import Problem
-from ...source.objects import objects_of, sources
+from ...source.objects import Source, Sources, objects_of, sources
 from ...source.stream import Unit
 from .forms import is_object, read_unit
 from .model import Definition, Reference, Scan
 from .places import Place
 
 
-def scan(paths: Sequence[str | Path], places: Sequence[Place] = (), *, stdin: BinaryIO | None = None) -> Scan:
+#: What shows a scan's progress: given the bytes to read, a context whose value is told each number read.
+Progress = Callable[[int], ContextManager[Callable[[int], None]]]
+
+
+def scan(paths: Sequence[str | Path], places: Sequence[Place] = (), *, stdin: BinaryIO | None = None,
+         progress: Progress | None = None) -> Scan:
     """Every reference to a catalog object, and every catalog object defined, in the manifests at ``paths``.
 
     ``places`` are the places the user named (places.py); ``stdin`` is what ``-`` reads
-    (standard input when None). InputError for a path that cannot be used.
+    (standard input when None); ``progress`` shows how far the reading is (the files'
+    sizes as the total; a stream's, unknown beforehand, is not counted). InputError for
+    a path that cannot be used.
     """
     given = sources(paths)
+    if progress is None:
+        return _scan(given, places, stdin, lambda read: None)
+    with progress(sum(_size(source) for source in given.sources)) as advance:
+        return _scan(given, places, stdin, advance)
+
+
+def _size(source: Source) -> int:
+    try:
+        return os.stat(source.path).st_size if source.path is not None and not source.stream else 0
+    except OSError:
+        return 0
+
+
+def _scan(given: Sources, places: Sequence[Place], stdin: BinaryIO | None, advance: Callable[[int], None]) -> Scan:
     problems = list(given.problems)
     references: list[Reference] = []
     definitions: list[Definition] = []
@@ -51,7 +73,11 @@ def scan(paths: Sequence[str | Path], places: Sequence[Place] = (), *, stdin: Bi
             continue
         files += 1
         holds = False
+        done = 0
         for unit in objects_of(text, shown):
+            if isinstance(unit, Unit) and unit.end > done and _size(source):
+                advance(unit.end - done)
+                done = unit.end
             if isinstance(unit, Problem):
                 problems.append(unit)
                 holds = True
