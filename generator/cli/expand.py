@@ -92,7 +92,7 @@ def _metadata(unit: Unit) -> list[Problem]:
     problems = list(object_metadata.check([doc], None))  # type: ignore[arg-type]  # the rule reads no context
     size = len(json.dumps(unit.data, separators=(",", ":"), ensure_ascii=False).encode())
     if size > MAX_OBJECT_BYTES:
-        problems.append(Problem(unit.locate(()), (
+        problems.append(Problem(unit.locate((), _name(unit)), (
             f"the VirtualMachine is {size} bytes as JSON; no API server stores an object over {MAX_OBJECT_BYTES} "
             "bytes (1.5 MiB, etcd's limit on a request), so there is nothing to expand"), "object-metadata"))
     return problems
@@ -128,8 +128,9 @@ def schema_refusal(unit: Unit, vm: Mapping[str, Any]) -> tuple[Problem, ...]:
     out (an input's type); each problem points at the line of the VM file it is
     about, or the nearest one written.
     """
-    return tuple(Problem(unit.locate(path, _name(unit)), f"{message} (the API server refuses this VirtualMachine)",
-                         "schema") for path, message in check_object(dict(vm)))
+    return tuple(Problem(unit.locate(path, _name(unit), key=message.startswith("unknown field")),
+                         f"{message} (the API server refuses this VirtualMachine)", "schema")
+                 for path, message in check_object(dict(vm)))
 
 
 def _unknown(unit: Unit, target: Target) -> tuple[Problem, ...]:

@@ -63,12 +63,13 @@ class Unit:
     #: Where in the text the unit ends: how far a reader has got.
     end: int = 0
 
-    def locate(self, path: Path, name: str | None = None) -> Location:
+    def locate(self, path: Path, name: str | None = None, *, key: bool = False) -> Location:
         """Where ``path`` of ``data`` is in the file: line, column, document, and its path in the document.
 
-        The location names the object ``data`` is (its kind and namespace, and ``name``).
+        The location names the object ``data`` is (its kind and namespace, and ``name``);
+        ``key``: the key of ``path`` rather than its value (an unknown field is its key).
         """
-        found = self.source.locate(self.within + tuple(path))
+        found = self.source.locate(self.within + tuple(path), key=key)
         line = found.line + self.lines_before if found.line is not None else None
         kind, namespace = _identity(self.data)
         return Location(self.file, line, found.column, self.path + tuple(path), self.doc, name, kind, namespace)
