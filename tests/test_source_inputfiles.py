@@ -51,8 +51,8 @@ def write(path: Path, data: bytes) -> Path:
 
 
 def test_the_default_limits_are_64_mib_and_100000_documents():
-    assert (DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_DOCUMENTS) == (64 * 1024 * 1024, 100_000)
-    assert limits() == Limits(64 * 1024 * 1024, 100_000)
+    assert (DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_DOCUMENTS) == (256 * 1024 * 1024, 100_000)
+    assert limits() == Limits(256 * 1024 * 1024, 100_000)
 
 
 def test_limited_sets_the_limits_for_its_body_and_restores_them_afterwards():
@@ -318,7 +318,7 @@ def test_a_file_past_the_default_limit_is_refused_from_its_size_without_reading_
     with path.open("wb") as handle:
         handle.truncate(DEFAULT_MAX_FILE_SIZE + 1)  # sparse: takes no disk
     monkeypatch.setattr(os, "read", lambda *args: pytest.fail("read a file its size already refused"))
-    assert refusal(read_bytes, path, "huge.yaml") == [too_large("huge.yaml", "64 MiB")]
+    assert refusal(read_bytes, path, "huge.yaml") == [too_large("huge.yaml", "256 MiB")]
 
 
 def grow_after_fstat(monkeypatch: pytest.MonkeyPatch, path: Path, more: bytes) -> None:

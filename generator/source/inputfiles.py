@@ -23,6 +23,7 @@ CITGEN_MAX_DOCUMENTS) set them; everything else reads them from here.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import os
@@ -31,7 +32,7 @@ import stat
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator
 
 import jinja2
 from jinja2.loaders import split_template_path
@@ -41,9 +42,12 @@ from ..problems import PATH_EXCERPT, Location, Problem, excerpt
 from ..quantity import QuantityError, parse as parse_quantity
 
 MiB = 1 << 20
-#: Largest file read by default. The all-bundle of a catalog a hundred times the
-#: built-in one is about 31 MiB; hand-written files are a few KiB.
-DEFAULT_MAX_FILE_SIZE = 64 * MiB
+#: Largest file read by default. A cluster dump of 10,000 VirtualMachines and as many
+#: DataSources as kubectl writes JSON is 93 MiB, and is read holding its text once (a
+#: file is decoded as it is read) with each object built in turn: 160 MiB at its peak.
+#: The all-bundle of a catalog a hundred times the built-in one is about 31 MiB;
+#: hand-written files are a few KiB.
+DEFAULT_MAX_FILE_SIZE = 256 * MiB
 #: Most YAML documents read from one file by default; that all-bundle holds about 25,000.
 DEFAULT_MAX_DOCUMENTS = 100_000
 
@@ -248,7 +252,11 @@ def read_bytes(path: Path | str, display: str | None = None, *, within: Path | N
     ``within``: the catalog directory the file belongs to; a symbolic link
     leading out of it is refused.
     """
-    name = display or str(path)
+    return b"".join(_chunks(path, display or str(path), within))
+
+
+def _chunks(path: Path | str, name: str, within: Path | None) -> Iterator[bytes]:
+    """The bytes of a regular file no larger than the size limit, a piece at a time (read_bytes says the rest)."""
     limit = limits().max_file_size
     if within is not None:
         _check_within(Path(path), name, within)
@@ -271,17 +279,15 @@ def read_bytes(path: Path | str, display: str | None = None, *, within: Path | N
         _refuse_not_regular(name, info.st_mode)
         if info.st_size > limit:
             raise _too_large(name, limit)
-        chunks: list[bytes] = []
         size = 0
         while size <= limit:  # read until the end, or one byte past the limit
             chunk = os.read(fd, min(limit + 1 - size, MiB))
             if not chunk:
                 break
-            chunks.append(chunk)
             size += len(chunk)
-        if size > limit:
-            raise _too_large(name, limit)
-        return b"".join(chunks)
+            if size > limit:
+                raise _too_large(name, limit)
+            yield chunk
     except OSError as exc:
         raise InputError.at(Location(name), f"cannot read: {exc.strerror}") from None
     finally:
@@ -319,10 +325,25 @@ class TextFile:
 
 def decode_text(raw: bytes, name: str) -> TextFile:
     """``raw`` as UTF-8 text: a leading byte-order mark dropped, CRLF and CR line ends read as ``\\n``."""
+    return _decoded((raw,), name)
+
+
+def _decoded(chunks: Iterable[bytes], name: str) -> TextFile:
+    """The UTF-8 text of ``chunks``, decoded a piece at a time into one growing string, so that a large file is
+    held once as text rather than as its bytes and its text at the same time; see decode_text."""
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    text = ""
+    before = 0  # bytes of the file before what the decoder is given: its pending bytes and the chunk
     try:
-        text = raw.decode("utf-8")
+        for chunk in chunks:
+            pending = len(decoder.getstate()[0])
+            before -= pending
+            text += decoder.decode(chunk)  # grown in place: the only reference to the text is this name
+            before += pending + len(chunk)
+        before -= len(decoder.getstate()[0])
+        text += decoder.decode(b"", final=True)
     except UnicodeDecodeError as exc:
-        raise InputError.at(Location(name), f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise InputError.at(Location(name), f"not UTF-8 text ({exc.reason} at byte {before + exc.start})") from None
     bom = text.startswith(BOM)
     if bom:
         text = text[len(BOM):]
@@ -334,9 +355,12 @@ def decode_text(raw: bytes, name: str) -> TextFile:
 
 
 def read_text_file(path: Path | str, display: str | None = None, *, within: Path | None = None) -> TextFile:
-    """read_bytes decoded by decode_text: the text, and whether it had a byte-order mark and CRLF line ends."""
+    """read_bytes decoded by decode_text: the text, and whether it had a byte-order mark and CRLF line ends.
+
+    The file is decoded as it is read, a piece at a time: its bytes are never held whole beside its text.
+    """
     name = display or str(path)
-    return decode_text(read_bytes(path, name, within=within), name)
+    return _decoded(_chunks(path, name, within), name)
 
 
 def read_text(path: Path | str, display: str | None = None, *, within: Path | None = None) -> str:
@@ -350,32 +374,37 @@ def read_text(path: Path | str, display: str | None = None, *, within: Path | No
 
 
 def read_stream_text(stream: BinaryIO, name: str) -> str:
-    """An open stream (standard input) read as read_text reads a file: at most one byte past the size limit.
+    """An open stream (standard input, a pipe) read as read_text reads a file: at most one byte past the size limit.
 
     A pipe has no size to look at first, so the limit is judged only from what is
     read; ``name`` is what messages call the stream (``-``). A terminal is refused
     rather than waited on: nothing was piped in.
     """
-    limit = limits().max_file_size
     try:
         if stream.isatty():
             raise InputError.at(Location(name), "is a terminal, not a stream of manifests; pipe them in "
                                 "(kubectl get vm -A -o yaml | citgen refs -) or name files")
-        chunks: list[bytes] = []
-        size = 0
+    except ValueError:  # a closed stream
+        raise InputError.at(Location(name), "cannot read: the stream is closed") from None
+    return _decoded(_stream_chunks(stream, name), name).text
+
+
+def _stream_chunks(stream: BinaryIO, name: str) -> Iterator[bytes]:
+    limit = limits().max_file_size
+    size = 0
+    try:
         while size <= limit:
             chunk = stream.read(min(limit + 1 - size, MiB))
             if not chunk:
-                break
-            chunks.append(chunk)
+                return
             size += len(chunk)
+            if size > limit:
+                raise _too_large(name, limit)
+            yield chunk
     except OSError as exc:
         raise InputError.at(Location(name), f"cannot read: {exc.strerror or exc}") from None
     except ValueError:  # a closed stream
         raise InputError.at(Location(name), "cannot read: the stream is closed") from None
-    if size > limit:
-        raise _too_large(name, limit)
-    return decode_text(b"".join(chunks), name).text
 
 
 def read_file(path: Path | str, display: str | None = None, *, within: Path | None = None) -> bytes:

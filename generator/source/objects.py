@@ -35,6 +35,7 @@ from ..errors import InputError
 from ..problems import Location, Problem, excerpt
 from .documents import BundleDoc
 from .inputfiles import file_kind, folder_files, lookup, read_stream_text, read_text
+from . import jsonstream
 from .stream import Unit, units
 
 #: The name that stands for standard input on the command line, and how locations name it.
@@ -161,7 +162,7 @@ def objects_of(text: str, shown: str) -> Iterator[Unit | Problem]:
 
     A List's items and a bare list's items are units of their own; an empty document is skipped.
     """
-    for unit in units(text, shown):
+    for unit in jsonstream.read(text, shown) or units(text, shown):
         if isinstance(unit, Problem):
             yield unit
         elif unit.data is not None:

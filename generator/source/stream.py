@@ -218,15 +218,46 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
 
 def _read(text: str, span: _Span, file: str, index: int, path: Path) -> Iterator[Unit | Problem]:
     """The one document of ``span``'s slice, as document ``index`` of the file at ``path``, or its problems."""
-    piece = " " * span.column + text[span.start:span.end]
+    return read_span(text, span.start, span.end, span.line, span.column, file, index, path)
+
+
+def read_span(text: str, start: int, end: int, line: int, column: int, file: str, index: int,
+              path: Path) -> Iterator[Unit | Problem]:
+    """The one document of ``text[start:end]``, which starts at 0-based ``line`` and ``column`` of the file, as
+    document ``index`` of the file at ``path``, or its problems.
+
+    A block's slice is read indented to its column, as it stands in the file; a flow
+    collection (``{...}``, ``[...]``: JSON) is read as it is, and what is found on its
+    first line moved right by its column, so that an item far along one long line
+    (minified JSON) costs no more than its own length.
+    """
+    flow = text[start:start + 1] in ("{", "[")
+    piece = text[start:end] if flow else " " * column + text[start:end]
+    shift = column if flow else 0
     kept: list[Problem] = []
     try:
         for document in iter_documents(piece, file, kept=kept):
-            yield Unit(file, index, path, document.data, document.source, span.line,
-                       tuple(_moved(problem, span.line, path) for problem in kept), end=span.end)
+            source = _Shifted(document.source, shift) if shift else document.source
+            yield Unit(file, index, path, document.data, source, line,  # type: ignore[arg-type]
+                       tuple(_moved(problem, line, path, shift) for problem in kept), end=end)
             kept.clear()
     except InputError as exc:
-        yield from (_moved(problem, span.line, path) for problem in exc.problems)
+        yield from (_moved(problem, line, path, shift) for problem in exc.problems)
+
+
+@dataclass(frozen=True)
+class _Shifted:
+    """A slice's source map whose first line starts ``shift`` columns into the file's line."""
+
+    source: SourceMap
+    shift: int
+
+    def locate(self, path: Path, *, key: bool = False) -> Location:
+        found = self.source.locate(path, key=key)
+        return replace(found, column=found.column + self.shift) if found.line == 1 and found.column else found
+
+    def problem(self, path: Path, message: str, *, key: bool = False) -> Problem:
+        return Problem(self.locate(path, key=key), message)
 
 
 def _refused(text: str, start: int, file: str) -> Iterator[Problem]:
@@ -252,9 +283,12 @@ def _refused(text: str, start: int, file: str) -> Iterator[Problem]:
 _LINE_IN_MESSAGE = re.compile(r"\((first|anchored) at line ([0-9]+)\)")
 
 
-def _moved(problem: Problem, lines: int, path: Path) -> Problem:
-    """``problem`` of a slice placed in its file: ``lines`` further down, its key path under ``path``."""
+def _moved(problem: Problem, lines: int, path: Path, shift: int = 0) -> Problem:
+    """``problem`` of a slice placed in its file: ``lines`` further down (and ``shift`` columns right on its first
+    line), its key path under ``path``."""
     at = problem.location
+    if shift and at.line == 1 and at.column is not None:
+        at = replace(at, column=at.column + shift)
     line = at.line + lines if at.line is not None else None
     message = problem.message
     named = list(_LINE_IN_MESSAGE.finditer(message))
