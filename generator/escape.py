@@ -201,3 +201,33 @@ def github_data(value: str) -> str:
 def github_property(value: str) -> str:
     """``value`` as a workflow command's property (``file=``, ``title=``): as ``github_data``, and ``:`` and ``,``."""
     return _github(value, _GITHUB_PROPERTY)
+
+
+def _cel_escape(char: str) -> str:
+    """One character as a CEL string literal writes it by its code point, never as a surrogate pair."""
+    point = ord(char)
+    if 0xD800 <= point <= 0xDFFF:  # a lone surrogate (Python can hold one) is no Unicode text: CEL has none
+        return "\\uFFFD"
+    return f"\\u{point:04X}" if point <= 0xFFFF else f"\\U{point:08X}"
+
+
+#: What a CEL string literal writes as itself: printable ASCII but the quote and the backslash.
+_CEL_PLAIN = frozenset(chr(point) for point in range(0x20, 0x7F)) - {'"', "\\"}
+
+
+def cel_string(value: str) -> str:
+    """``value`` as a CEL string literal in double quotes that reads back as ``value``.
+
+    As CEL's language definition writes string literals (cel-spec's
+    langdef.md, "String and Bytes Values"): ``\\"`` and ``\\\\`` for the quote
+    and the backslash, and every character outside printable ASCII as its
+    code point, ``\\uXXXX`` in the Basic Multilingual Plane and ``\\UXXXXXXXX``
+    beyond it. JSON writes a character beyond the plane as two ``\\u``
+    surrogates, which CEL does not define: cel-go 0.23 and later (Kubernetes
+    1.33 and later) and Google's C++ CEL refuse the expression. A lone
+    surrogate is no character at all and is written as U+FFFD. Every
+    character being ASCII, no line break, bidirectional mark or terminal
+    escape of the value is in the expression's text as itself.
+    """
+    return '"' + "".join(char if char in _CEL_PLAIN else '\\"' if char == '"' else "\\\\" if char == "\\"
+                         else _cel_escape(char) for char in value) + '"'
