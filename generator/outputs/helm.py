@@ -499,8 +499,8 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
         "kubevirt_version": str(ctx.kubevirt),
     }
     files.update(_render(dirs, variables, RENDERED))
-    if ctx.policy is not None:  # the admission policy: a template, and a value that turns it on
-        files[policy.CHART_TEMPLATE] = policy.chart_template(ctx.policy)
+    if ctx.policy is not None:  # the admission policy: a template, its documents, and a value that turns it on
+        files.update(policy.chart_files(ctx.policy))
         files["values.yaml"] += policy.chart_values(ctx.policy)
     schema = values_schema(ctx)
     table, accepted = values_reference(_parsed_values(files["values.yaml"]), schema)
