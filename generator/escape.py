@@ -27,6 +27,7 @@ from __future__ import annotations
 import html as _html
 import io
 import json as _json
+import re
 from typing import Any, Callable
 
 
@@ -211,8 +212,9 @@ def _cel_escape(char: str) -> str:
     return f"\\u{point:04X}" if point <= 0xFFFF else f"\\U{point:08X}"
 
 
-#: What a CEL string literal writes as itself: printable ASCII but the quote and the backslash.
-_CEL_PLAIN = frozenset(chr(point) for point in range(0x20, 0x7F)) - {'"', "\\"}
+#: What a CEL string literal cannot write as itself: all but printable ASCII, and the quote and the backslash.
+_CEL_ESCAPED = re.compile(r'[^\x20\x21\x23-\x5b\x5d-\x7e]')
+_CEL_SHORT = {'"': '\\"', "\\": "\\\\"}
 
 
 def cel_string(value: str) -> str:
@@ -229,5 +231,4 @@ def cel_string(value: str) -> str:
     character being ASCII, no line break, bidirectional mark or terminal
     escape of the value is in the expression's text as itself.
     """
-    return '"' + "".join(char if char in _CEL_PLAIN else '\\"' if char == '"' else "\\\\" if char == "\\"
-                         else _cel_escape(char) for char in value) + '"'
+    return '"' + _CEL_ESCAPED.sub(lambda found: _CEL_SHORT.get(found[0]) or _cel_escape(found[0]), value) + '"'

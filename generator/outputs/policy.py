@@ -35,7 +35,7 @@ from ..errors import InputError
 from ..expand.lifecycle import lifecycles
 from ..golower import ASCII_FOLDS
 from ..model import Catalog, CatalogObject, Lifecycle
-from ..problems import Location, excerpt
+from ..problems import Location, Problem, excerpt
 from ..render.yamltext import yaml_block
 from ..schemas.kubernetes import supported
 from ..schemas.releases import Release
@@ -137,7 +137,7 @@ def build_policy(catalog: Catalog, objects: Sequence[CatalogObject], asked: bool
     where = Location("--policy") if asked else Location(str(catalog.root / "catalog.yaml"), path=("policy",))
     found = limit_problems(policy)
     if found:
-        raise InputError.at(where, found[0])
+        raise InputError([Problem(where, said) for said in found])
     return policy
 
 
@@ -288,10 +288,9 @@ def _maps(policy: Policy, statuses: Sequence[str]) -> tuple[list[dict[str, str]]
     for status in statuses:
         for family in MATCHER_KINDS:
             messages = {name: message(policy.records[(family, name)]) for name in policy.names(status, family)}
-            base = f"{status}{_TITLE[family]}"
-            names[base] = [base if n == 1 else f"{base}{n}" for n in range(1, len(_literals(messages)) + 1)]
-            variables += [{"name": name, "expression": literal}
-                          for name, literal in zip(names[base], _literals(messages))]
+            base, literals = f"{status}{_TITLE[family]}", _literals(messages)
+            names[base] = [base if n == 1 else f"{base}{n}" for n in range(1, len(literals) + 1)]
+            variables += [{"name": name, "expression": literal} for name, literal in zip(names[base], literals)]
     return variables, names
 
 
