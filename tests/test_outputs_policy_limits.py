@@ -29,6 +29,8 @@ from tests.helpers import copy_catalog
 
 from tests.policy_cel import Admission, environment  # noqa: I100  (skips without the engine)
 
+pytestmark = pytest.mark.heavy(4)  # seconds of a worker's time: run early (conftest.py)
+
 
 def evaluate(expression: str) -> object:
     return environment().compile(expression).eval().value()

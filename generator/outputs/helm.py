@@ -318,7 +318,8 @@ DESCRIPTIONS = {
                       "still use them); false leaves them out.",
     "gpu.deviceName": "The device every GPU instancetype (spec.gpus) asks for.",
     "policy.enabled": "Install the admission policy: Kubernetes (1.30 or later) warns about VMs, VM pools and "
-                      "inference labels naming deprecated or retired instancetypes and preferences.",
+                      "inference labels naming deprecated or retired instancetypes and preferences. Rendered only "
+                      "where the cluster serves admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy.",
     "policy.retired": "What a VM or VM pool naming a retired instancetype or preference gets: Warn or Deny.",
 }
 
