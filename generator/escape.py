@@ -16,7 +16,8 @@ nothing else escapes, so that a fix to one format reaches all its writers:
   release notes, README tables, the Helm chart's README;
 - ``html`` and ``html_script``: the catalog page;
 - ``json_text``: every JSON citgen writes, reports and files alike;
-- ``github_data`` and ``github_property``: GitHub Actions workflow commands.
+- ``github_data`` and ``github_property``: GitHub Actions workflow commands;
+- ``cel_string``: CEL string literals (the admission policy's expressions).
 
 The module is a foundation (docs/architecture.md): it imports nothing of ours, so
 the problems, the outputs, the reporters and the tools can all use it.

@@ -14,14 +14,24 @@ ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, GA in Kubernetes
 
 The names and messages come from ``expand.lifecycle.lifecycles`` of the build's
 objects and catalog.yaml's ``retired`` (what ``citgen refs`` reads): each policy
-holds one CEL map literal per family from name to message, and no params. A
-reference is read as KubeVirt reads it: its kind lower-cased, singular or
-plural, empty for the cluster kind; a kind of neither family's is not judged
-(KubeVirt itself fails on it). An UPDATE whose reference is what it was is not
-judged again: each rule compares the new name with ``oldObject``'s.
+holds CEL map literals per family from name to message, and no params. A
+reference is read as KubeVirt reads it: its kind lower-cased as Go lowers it
+(golower.py: ``İ`` is ``i``), singular or plural, empty for the cluster kind; a
+kind of neither family's is not judged (KubeVirt itself fails on it). An
+UPDATE whose reference is what it was is not judged again: each rule compares
+the new name with ``oldObject``'s.
+
+What the API server accepts and shows bounds what is written (the limits
+below, each with where Kubernetes sets it): every string is a CEL literal as
+CEL defines one (escape.cel_string), every message one line within 5 KiB, a
+family's map spread over literals of at most 100,000 code points each, and a
+policy whose object would pass etcd's 1.5 MiB refused (InputError, nothing
+written). The files say which Kubernetes the policy needs (1.30) and which
+clusters of the KubeVirt release built for lack it (schemas/kubernetes.py).
 
 This module makes the objects as data and their YAML text; the bundle file,
-the kustomize component and the chart's template are made of that text.
+the kustomize component and the chart are made of that text (the chart reads
+the documents as a file, so nothing in them is ever a template).
 """
 
 from __future__ import annotations
