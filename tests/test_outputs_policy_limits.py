@@ -57,8 +57,9 @@ def retired(family: str, count: int, width: int = 0) -> dict[tuple[str, str], Li
 # --------------------------------------------------------------------------- CEL string literals
 
 
-HOSTILE = ["", "plain", 'a "quoted" word', "back\\slash", "line\nbreak\r\n", "\x00\x1b[31mred", "\u202eright-to-left",
-           "\U0001F600 beyond the plane \U000E0001", "\u0130stanbul", "{{ .Values.x }}", "\u2028\u2029\ufeff", "\\u0041"]
+HOSTILE = ["", "plain", 'a "quoted" word', "back\\slash", "line\nbreak\r\n", "\x00\x1b[31mred",
+           "\u202eright-to-left", "\U0001F600 beyond the plane \U000E0001", "\u0130stanbul", "{{ .Values.x }}",
+           "\u2028\u2029\ufeff", "\\u0041"]
 
 
 @pytest.mark.parametrize("value", HOSTILE)

@@ -77,10 +77,11 @@ MAX_EXPRESSION = 100_000
 #: default client request size in bytes the etcd server should accept"). Counted as the
 #: object's compact JSON, which is longer than the protobuf etcd stores for this text.
 MAX_OBJECT_BYTES = 1_572_864
-#: Bytes of a message the API server shows: a longer one, or one with a line break, is
-#: replaced by "failed expression: ..." (``MaxEvaluatedMessageExpressionSizeBytes = 5 * 1024``,
-#: k8s.io/apiserver pkg/apis/cel/config.go, applied in pkg/admission/plugin/policy/validating/
-#: validator.go). Messages are cut well within it: a label's message adds its key before.
+#: Most bytes of a message citgen writes. The API server shows a message of up to 5 KiB
+#: without a line break; a longer one, or one with a line break, it replaces by "failed
+#: expression: ..." (``MaxEvaluatedMessageExpressionSizeBytes = 5 * 1024``, k8s.io/apiserver
+#: pkg/apis/cel/config.go, applied in pkg/admission/plugin/policy/validating/validator.go).
+#: 2 KiB keeps well within it, with the label's key a label's message adds before it.
 MAX_MESSAGE_BYTES = 2048
 #: Most characters of a name and of a release quoted in a message (a Kubernetes name has 253 at most).
 NAME_EXCERPT, RELEASE_EXCERPT = 253, 60
