@@ -24,12 +24,13 @@ ASCII_FOLDS = {"\u0130": "i", "\u212a": "k"}  # LATIN CAPITAL LETTER I WITH DOT 
 
 
 def _lower(char: str) -> str:
-    """One character as ``unicode.ToLower`` maps it: its simple lowercase mapping, one character always."""
-    folded = ASCII_FOLDS.get(char)
-    if folded is not None:
-        return folded
-    lowered = char.lower()
-    return lowered if len(lowered) == 1 else char
+    """One character as ``unicode.ToLower`` maps it: its simple lowercase mapping, one character always.
+
+    Python's ``str.lower`` of one character is that mapping for every character
+    but ``İ``, the one it lowers to two (Unicode's SpecialCasing), which
+    ``ASCII_FOLDS`` maps first; a test checks every code point.
+    """
+    return ASCII_FOLDS.get(char) or char.lower()
 
 
 def go_lower(text: str) -> str:

@@ -22,8 +22,9 @@ def test_ascii_text_is_lowered_as_ascii():
     assert go_lower("") == ""
 
 
-def test_the_ascii_folds_are_every_character_go_lowers_to_ascii():
+def test_every_character_lowers_to_one_character_and_only_the_folds_to_ascii():
     text = "".join(map(chr, range(0x80, 0x110000)))
-    changed = [char for char in text if char.lower() != char]  # one a lowering leaves alone is no ASCII
+    changed = [char for char in text if char.lower() != char]  # the rest go_lower leaves as they are, too
+    assert all(len(go_lower(char)) == 1 for char in changed)
     assert {char: go_lower(char) for char in changed if go_lower(char).isascii()} == ASCII_FOLDS == {
         "\u0130": "i", "\u212a": "k"}
