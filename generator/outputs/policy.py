@@ -229,12 +229,17 @@ def _folded(kind: str) -> str:
     return f"{kind}.lowerAscii(){folds}"
 
 
+#: The longest kind KubeVirt accepts: a longer one is none of them, however it is lowered (Go's
+#: lowering keeps the number of characters), so the policy lowers no kind longer, whatever its cost.
+_LONGEST_KIND = max(len(kind) for kinds in MATCHER_KINDS.values() for kind in kinds)
+
+
 def _reference(spec: str, family: str) -> str:
     """The name ``spec``'s matcher of ``family`` gives, when its kind is one KubeVirt reads; '' otherwise."""
     field = f"{spec}.{_FIELD[family]}"
     kinds = ", ".join(json.dumps(k) for k in MATCHER_KINDS[family])
-    return (f"has({field}) && has({field}.name) && "
-            f"(has({field}.kind) ? {_folded(f'{field}.kind')} : '') in [{kinds}] ? {field}.name : ''")
+    return (f"has({field}) && has({field}.name) && (!has({field}.kind) || size({field}.kind) <= {_LONGEST_KIND} "
+            f"&& {_folded(f'{field}.kind')} in [{kinds}]) ? {field}.name : ''")
 
 
 def _labels(var: str) -> str:
