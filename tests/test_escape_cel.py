@@ -21,6 +21,8 @@ from generator.escape import cel_string
     ("\U0001F600", '"\\U0001F600"'),  # by its code point: never JSON's "\\ud83d\\ude00"
     ("\U0010FFFF", '"\\U0010FFFF"'),
     ("a\ud800b", '"a\\uFFFDb"'),  # a lone surrogate is no character
+    ("\ud7ff\udfff\ue000", '"\\uD7FF\\uFFFD\\uE000"'),  # the surrogates' edges
+    ("\uffff\U00010000", '"\\uFFFF\\U00010000"'),  # the plane's edge
     ("{{ x }} ' `", '"{{ x }} \' `"'),
 ])
 def test_a_literal_writes_printable_ascii_as_itself_and_everything_else_by_code_point(value, literal):
