@@ -204,7 +204,7 @@ def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, 
 def _outputs(catalog: Catalog, version: str, objects: Sequence[CatalogObject], rendered: Rendered,
              parsed: Parsed, options: BuildOptions) -> dict[str, bytes]:
     """Every file a build writes: the bundles (and their release names), checksums, and the other outputs."""
-    policy = build_policy(catalog, objects, options.policy)
+    policy = build_policy(catalog, objects, options.policy, options.kubevirt or newest())
     written = {**rendered.bundles, POLICY_FILE: policy_text(policy)} if policy is not None else rendered.bundles
     files = release_files(written, options.release)
     files.update(output_files(OutputContext(catalog, version, objects, rendered.bundles, options.helm_package,
