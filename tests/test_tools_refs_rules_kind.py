@@ -39,6 +39,19 @@ def test_every_short_name_in_any_case_is_kubectl_s(written: str, meant: str):
         f"'{written}' is kubectl's short name for {meant}; write {meant}")
 
 
+def test_a_kind_kubevirt_lowers_to_its_own_is_no_finding():
+    assert of_kind("preference", "fedora", "VirtualMachineClusterPreferencİ") == [
+        f"{AT} by kind 'VirtualMachineClusterPreferencİ', which KubeVirt does not accept: KubeVirt reads "
+        "VirtualMachineClusterPreference or VirtualMachinePreference (either in any case, singular or plural), or no "
+        "kind for the cluster kind; it fails the VirtualMachine with 'got unexpected kind in PreferenceMatcher: "
+        "VirtualMachineClusterPreferencİ' [kind]"]
+    assert of_kind("preference", "fedora", "VİrtualMachineClusterPreference") == []
+    assert why("preference", "VMCPİ").startswith("KubeVirt reads ")
+    assert why("preference", "vİrtualmachinepreferences.İnstancetype.kubevirt.io") == (
+        "'vİrtualmachinepreferences.İnstancetype.kubevirt.io' is qualified by its API group, which KubeVirt does not "
+        "read; write VirtualMachinePreference")
+
+
 def test_a_short_name_of_the_other_family_says_so():
     assert why("preference", "vmf") == "'vmf' is kubectl's short name for VirtualMachineInstancetype, a kind of the " \
                                        "other family"

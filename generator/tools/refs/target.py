@@ -35,6 +35,7 @@ from ...problems import Location
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc, read_bundles
 from ...source.inputfiles import lookup
+from .fold import go_lower
 from .model import Definition, Family, Reference
 
 #: The catalog's all-bundle: what a build output folder holds every object in.
@@ -218,8 +219,9 @@ class Resolution:
 
 
 def matcher_kind(family: str, written: str | None) -> str | None:
-    """The kind KubeVirt looks for when a matcher of ``family`` says ``written`` (None: it refuses it)."""
-    return ACCEPTED[family].get((written or "").lower())
+    """The kind KubeVirt looks for when a matcher of ``family`` says ``written`` (None: it refuses it), the text
+    lowered as Go lowers it (fold.py)."""
+    return ACCEPTED[family].get(go_lower(written or ""))
 
 
 class Resolver:

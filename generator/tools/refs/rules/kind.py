@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from ....problems import Problem, excerpt
+from ..fold import go_lower
 from ..target import FAMILY_KINDS, Resolution
 from .base import JudgeContext, names, quoted
 
@@ -45,7 +46,7 @@ MATCHER = {"instancetype": "InstancetypeMatcher", "preference": "PreferenceMatch
 
 def _kind_of(text: str) -> str | None:
     """The kind of either family ``text`` spells as KubeVirt's switch would read it (singular or plural)."""
-    lowered = text.lower()
+    lowered = go_lower(text)
     for kinds in FAMILY_KINDS.values():
         for kind in kinds:
             if lowered in (kind.lower(), kind.lower() + "s"):
@@ -56,14 +57,14 @@ def _kind_of(text: str) -> str | None:
 def why(family: str, written: str) -> str:
     """Why KubeVirt refuses ``written`` as a kind of ``family``, and what to write instead."""
     shown = quoted(written)
-    lowered = written.lower()
+    lowered = go_lower(written)
     if lowered in SHORT_NAMES:
         meant = SHORT_NAMES[lowered]
         if meant in FAMILY_KINDS[family]:
             return f"{shown} is kubectl's short name for {meant}; write {meant}"
         return f"{shown} is kubectl's short name for {meant}, a kind of the other family"
     head, dot, group = written.partition(".")
-    if dot and group.lower() == GROUP and _kind_of(head) is not None:
+    if dot and go_lower(group) == GROUP and _kind_of(head) is not None:
         return f"{shown} is qualified by its API group, which KubeVirt does not read; write {_kind_of(head)}"
     other = _kind_of(written)
     if other is not None and other not in FAMILY_KINDS[family]:
