@@ -88,5 +88,14 @@ def test_a_history_that_stops_short_of_a_current_object_says_where():
         "a was deprecated in v3, then x was deprecated; its replacements end at 'z', which T does not hold")
 
 
+def test_a_history_that_goes_round_in_a_circle_says_so():
+    circle = Lifecycle("preference", "a", "retired", since="v1", replacement="b", chain=("b", "a"))
+    steps = {**STEPS, ("preference", "b"): Lifecycle("preference", "b", "retired", since="v2", replacement="a"),
+             ("preference", "a"): circle}
+    assert history(circle, steps, "T") == (  # each step told once
+        "a was removed in v1, then b was removed in v2; its replacements go round in a "
+        "circle (a -> b -> a), which reaches no current object")
+
+
 def test_a_history_without_a_replacement_says_nothing_replaces_it():
     assert history(Lifecycle("preference", "a", "retired"), STEPS, "T") == "a was removed; nothing replaces it"
