@@ -61,7 +61,7 @@ def load_trait(path: Path, display: str, within: Path | None = None) -> tuple[Tr
     """
     name = path.stem
     doc, problems = read_checked(path, display, TRAIT, within=within)
-    if not re.match(TRAIT_NAME["pattern"], name):
+    if not re.fullmatch(TRAIT_NAME["pattern"], name):
         problems.append(Problem(Location(display), f"trait name {name!r} (the file name) must be lower-case "
                                 "letters, digits and dashes"))
     if doc is None:
