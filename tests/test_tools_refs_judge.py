@@ -139,7 +139,7 @@ def test_a_retired_name_says_what_became_of_it_instead_of_a_guess(family, name, 
 def test_an_instancetype_is_suggested_among_instancetypes_only():
     assert findings(ref("instancetype", "n.medium")) == [
         "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'n.medium', which the "
-        "built-in catalog does not have; did you mean 'n1.medium', 'u1.medium' or 'o1.medium'? [unknown-name]"]
+        "built-in catalog does not have; did you mean 'n1.medium', 'd1.medium' or 'o1.medium'? [unknown-name]"]
 
 
 def test_a_name_like_none_of_the_catalog_is_reported_without_a_guess():

@@ -35,6 +35,7 @@ from ...problems import Location
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc, read_bundles
 from ...source.inputfiles import lookup
+from ...suggest import Index
 from .fold import go_lower
 from .model import Definition, Family, Reference
 
@@ -230,8 +231,13 @@ class Resolver:
     def __init__(self, target: Target, definitions: Iterable[Definition] = ()):
         self.target = target
         self.local: dict[tuple[str, str, str | None], Definition] = {}
+        self._namespaces: dict[tuple[str, str], list[str | None]] = {}
+        self._indexes: dict[str, Index] = {}
         for one in definitions:  # a cluster kind's definition has no namespace (model.Definition)
-            self.local.setdefault((one.kind, one.name, one.namespace), one)
+            key = (one.kind, one.name, one.namespace)
+            if key not in self.local:
+                self.local[key] = one
+                self._namespaces.setdefault((one.kind, one.name), []).append(one.namespace)
 
     def resolve(self, reference: Reference) -> Resolution:
         kind = matcher_kind(reference.family, reference.kind)
@@ -251,10 +257,15 @@ class Resolver:
 
     def namespaces(self, kind: str, name: str) -> tuple[str | None, ...]:
         """The namespaces the manifests define a namespaced ``kind`` named ``name`` in (None: without one)."""
-        return tuple(sorted((namespace for k, n, namespace in self.local if k == kind and n == name),
-                            key=lambda namespace: namespace or ""))
+        return tuple(sorted(self._namespaces.get((kind, name), ()), key=lambda namespace: namespace or ""))
 
     def names(self, family: str) -> tuple[str, ...]:
         """Every name a reference of ``family`` could mean: the target's, and those defined beside it."""
-        own = {d.name for d in self.local.values() if family_of(d.kind) == family}
-        return tuple(sorted(own.union(self.target.names[family])))
+        return self.index(family).names
+
+    def index(self, family: str) -> Index:
+        """``names(family)`` indexed for suggestions (suggest.py), built once."""
+        if family not in self._indexes:
+            own = {d.name for d in self.local.values() if family_of(d.kind) == family}
+            self._indexes[family] = Index(own.union(self.target.names[family]))
+        return self._indexes[family]

@@ -19,22 +19,23 @@ Examples::
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterator, Sequence
 
 from ....problems import Problem
+from ....suggest import Index, Suggestions
 from ..target import Resolution
 from .base import JudgeContext, history, names, one_of, quoted
 
 ID = "unknown-name"
 
-#: How many names a finding suggests, and how alike (difflib's ratio) a name must be to be one.
-SUGGESTIONS, LIKENESS = 3, 0.6
+#: How many names a finding suggests.
+SUGGESTIONS = 3
 
 
-def suggestions(name: str, known: Sequence[str]) -> list[str]:
-    """The names of ``known`` nearest ``name``, nearest first."""
-    return difflib.get_close_matches(name, known, SUGGESTIONS, LIKENESS)
+def suggestions(name: str, known: Index, context: str | None = None) -> Suggestions:
+    """The names of ``known`` nearest ``name`` by the structure of catalog names (suggest.py), nearest first;
+    ``context`` is the name of the object naming it (a DataVolume ``windows-2019``)."""
+    return known.structured(name, SUGGESTIONS, context)
 
 
 def _namespace(namespace: str | None) -> str:
@@ -59,7 +60,9 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
         elif record is not None:
             message += f": {history(record, ctx.target.lifecycle, ctx.target.described)}"
         else:
-            nearest = suggestions(reference.name, ctx.resolver.names(reference.family))
-            if nearest:
-                message += f"; did you mean {one_of(nearest)}?"
+            nearest = suggestions(reference.name, ctx.resolver.index(reference.family), reference.owner.name)
+            if nearest.note:
+                message += f" ({nearest.note})"
+            if nearest.names:
+                message += f"; did you mean {one_of(nearest.names)}?"
         yield Problem(reference.location, message, ID)
