@@ -144,7 +144,7 @@ class Index:
                 tail = sibling.split(".")[len(parts) - 1:]
                 if len(tail) == 1 and _part_alike(parts[-1], tail[0]):
                     offer(sibling, NEAR)
-                else:
+                elif len(parts) > 2:  # the same OS and version; a head alone is too little in common
                     offer(sibling, RELATED)
             for dropped in range(1, len(parts)):
                 offer(".".join(parts[:dropped] + parts[dropped + 1:]), WITHOUT_PART)
@@ -182,9 +182,10 @@ def _part_alike(written: str, known: str) -> bool:
     return len(shorter) >= 3 and longer.startswith(shorter) or _ratio(written, known) >= PART_LIKENESS
 
 
-def nearest(word: str, known: Iterable[str], limit: int = 1) -> list[str]:
-    """The names of ``known`` nearest ``word`` by spelling (``Index.spelling``), for one look-up."""
-    return Index(known).spelling(word, limit)
+def nearest(word: str, known: Iterable[str] | Index, limit: int = 1) -> list[str]:
+    """The names of ``known`` nearest ``word`` by spelling (``Index.spelling``); a collection is indexed for the
+    one look-up."""
+    return (known if isinstance(known, Index) else Index(known)).spelling(word, limit)
 
 
 def did_you_mean(word: str, known: Iterable[str] | Index) -> str:

@@ -233,10 +233,10 @@ def test_a_series_replacement_must_be_another_series_of_the_catalog():
 def test_a_replacement_series_lacking_a_size_asks_for_that_size_s_own_replacement():
     assert refused("series: {change: {cx: {deprecated: {replacement: m1}}}}\n") == [
         "o.yaml:1:50: series.change.cx.deprecated.replacement: replacement 'm1.medium' of 'cx1.medium' is no "
-        "instancetype the catalog defines; did you mean 'u1.medium'? (series 'm1' has no size 'medium'; give "
+        "instancetype the catalog defines; did you mean 'd1.medium'? (series 'm1' has no size 'medium'; give "
         "'cx1.medium' a replacement of its own under deprecatedSizes)",
         "o.yaml:1:50: series.change.cx.deprecated.replacement: replacement 'm1.medium1gi' of 'cx1.medium1gi' is no "
-        "instancetype the catalog defines; did you mean 'u1.medium'? (series 'm1' has no size 'medium1gi'; "
+        "instancetype the catalog defines; did you mean 'd1.medium'? (series 'm1' has no size 'medium1gi'; "
         "give 'cx1.medium1gi' a replacement of its own under deprecatedSizes)"]
     # with its own, the size is replaced as it says
     catalog, _ = with_overlay("series: {change: {cx: {deprecated: {replacement: m1}, deprecatedSizes: "

@@ -25,6 +25,7 @@ from ..model import (FAMILIES, Catalog, Deprecation, PreferenceCatalog, Retireme
                      preference_deprecation)
 from ..problems import Location, Path as KeyPath, Problem
 from ..source.yamlsrc import SourceMap
+from ..suggest import Index
 from .traits import suggest
 
 #: catalog.yaml's sections of ``retired``, by the family of the names they hold.
@@ -156,6 +157,15 @@ class _Judge:
         for (family, name), item in [*self.deprecated.items(), *self.retired.items()]:
             self.replacement_of[family][name] = item.replacement
         self.problems: list[Problem] = []
+        self._indexes: dict[tuple[str, bool], Index] = {}
+
+    def index(self, family: str, retired: bool) -> Index:
+        """The names a replacement in ``family`` may name (defined, and retired too for a retired name), indexed
+        once for suggestions (suggest.py), however many replacements name nothing."""
+        key = (family, retired)
+        if key not in self._indexes:
+            self._indexes[key] = Index(self.defined[family] | (set(self.replacement_of[family]) if retired else set()))
+        return self._indexes[key]
 
     def problem(self, location: Location | None, message: str) -> None:
         self.problems.append(Problem(location or Location("catalog.yaml"), message))
@@ -169,9 +179,9 @@ class _Judge:
         if replacement in self.replacement_of[family]:  # retired: a deprecated object's replacement is built
             since = self.retired[(family, replacement)].since
             return f"{said} was retired in {since}; a deprecated object is replaced by one the catalog defines"
-        known = (self.defined[family] | (set(self.replacement_of[family]) if retired else set())) - {name}
+        close = [c for c in self.index(family, retired).structured(replacement, 2).names if c != name][:1]
         message = (f"{said} is no {family} the catalog defines{' or retires' if retired else ''}"
-                   f"{suggest(replacement, known)}")
+                   + (f"; did you mean {close[0]!r}?" if close else ""))
         series, _, size = replacement.partition(".")
         if by_series:
             message += (f" (series {series!r} has no size {size!r}; give {name!r} a replacement of its own under "
