@@ -608,6 +608,8 @@ def test_a_manifest_inside_a_block_string_is_text_and_not_read():
     ("'{{ .Values.instancetype }}'", "{{ .Values.instancetype }}"),
     ("${INSTANCETYPE:=u1.medium}", "${INSTANCETYPE:=u1.medium}"),
     ("u1.${SIZE}", "${SIZE}"),
+    ("<instance-type>", "<instance-type>"),
+    ("'u1.<size>'", "<size>"),
 ])
 def test_a_placeholder_another_tool_fills_in_is_unchecked(written: str, shown: str):
     found = only(f"""

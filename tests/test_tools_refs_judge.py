@@ -104,7 +104,7 @@ def test_every_reference_is_resolved_once_in_the_order_the_scan_found_them():
 
 
 def test_the_rules_are_registered_in_the_order_they_run():
-    assert list(RULES) == ["kind", "unknown-name", "release", "deprecated", "requirements"]
+    assert list(RULES) == ["kind", "invalid-name", "unknown-name", "release", "deprecated", "requirements"]
     assert all(rule.summary and "Example" in rule.doc for rule in RULES.values())
 
 

@@ -118,3 +118,24 @@ def test_of_two_references_only_the_refused_one_is_reported():
     said = findings(kind, ref("preference", "fedora", "vmcp", line=3), ref("instancetype", "u1.small", line=4),
                     target=TARGET)
     assert [line.split(":")[1] for line in said] == ["3"]
+
+
+#: Defined beside the VMs: a namespaced preference in vms, a cluster instancetype.
+BESIDE = (Definition("preference", NPREF, "topology", "vms", Location("p.yaml", 4, 9)),
+          Definition("instancetype", CIT, "big", None, Location("it.yaml", 4, 9)))
+
+
+def test_a_name_the_manifests_define_only_as_the_other_kind_names_that_kind():
+    assert findings(kind, ref("preference", "topology"), target=TARGET, definitions=BESIDE) == [
+        "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'topology' without a kind "
+        "(KubeVirt then looks for a VirtualMachineClusterPreference), which the manifests read define only as a "
+        "VirtualMachinePreference (p.yaml:4:9); name the kind VirtualMachinePreference [kind]"]
+    assert findings(kind, ref("instancetype", "big", NIT), target=TARGET, definitions=BESIDE) == [
+        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'big' as a "
+        "VirtualMachineInstancetype, which the manifests read define only as a VirtualMachineClusterInstancetype "
+        "(it.yaml:4:9); name the kind VirtualMachineClusterInstancetype (or leave the kind out) [kind]"]
+
+
+def test_a_namespaced_definition_elsewhere_is_not_the_one_kubevirt_would_find():
+    elsewhere = (Definition("preference", NPREF, "topology", "other", Location("p.yaml", 4, 9)),)
+    assert findings(kind, ref("preference", "topology"), target=TARGET, definitions=elsewhere) == []

@@ -17,8 +17,9 @@ DataImportCron templates) is also read for
 
 Each is documented in docs/refs.md with the API version and the source file it
 follows. Strings are never parsed: a manifest inside a block string (a Tekton task's
-script) is text, and ``$(params.x)``, ``{{ }}`` and ``${X}`` outside a template are
-placeholders another tool fills in, counted as unchecked.
+script) is text, and ``$(params.x)``, ``{{ }}`` and ``${X}`` outside a template, and a
+documentation scaffold's ``<instance-type>``, are placeholders another tool (or the
+reader) fills in, counted as unchecked.
 """
 
 from __future__ import annotations
@@ -50,9 +51,10 @@ DEFINED: dict[str, Family] = {
     "VirtualMachinePreference": "preference",
     "VirtualMachineClusterPreference": "preference",
 }
-#: Text another tool replaces before a manifest is applied: envsubst's and Flux's ``${X}``,
-#: Tekton's ``$(params.x)``, Helm's, Jinja's and Go's ``{{ }}``.
-PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|\{\{.*?\}\}")
+#: Text another tool (or a reader) replaces before a manifest is applied: envsubst's and Flux's ``${X}``,
+#: Tekton's ``$(params.x)``, Helm's, Jinja's and Go's ``{{ }}``, and documentation's ``<instance-type>``
+#: (no Kubernetes name holds ``<`` or ``>``).
+PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|\{\{.*?\}\}|<[^<>]*>")
 
 
 @dataclass(frozen=True)

@@ -206,6 +206,11 @@ class Resolution:
     shipped_as
         For a name the target lacks as this kind: the other kind of the family it
         does ship it as (``VirtualMachineInstancetype`` named, only the cluster kind shipped).
+    defined_as
+        For a name neither the target nor the manifests have as this kind: the
+        manifests' definition of it as the other kind of the family, where KubeVirt
+        would find that one (a VirtualMachinePreference in the reference's namespace
+        for a VM naming no kind, a cluster kind from anywhere).
     """
 
     reference: Reference
@@ -213,6 +218,7 @@ class Resolution:
     found: Mapping[str, Any] | None = None
     local: Definition | None = None
     shipped_as: str | None = None
+    defined_as: Definition | None = None
 
     @property
     def resolved(self) -> bool:
@@ -253,7 +259,9 @@ class Resolver:
             return Resolution(reference, kind, found)
         other = next(k for k in FAMILY_KINDS[reference.family] if k != kind)
         shipped = other if self.target.get(other, name) is not None else None
-        return Resolution(reference, kind, shipped_as=shipped)
+        defined = None if shipped else self.local.get(
+            (other, name, None if other in CLUSTER_KINDS else reference.owner.namespace))
+        return Resolution(reference, kind, shipped_as=shipped, defined_as=defined)
 
     def namespaces(self, kind: str, name: str) -> tuple[str | None, ...]:
         """The namespaces the manifests define a namespaced ``kind`` named ``name`` in (None: without one)."""

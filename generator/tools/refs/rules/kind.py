@@ -10,7 +10,10 @@ API group, a kind of the other family.
 
 A namespaced kind is looked up in the VirtualMachine's namespace: a name the
 target ships only as a cluster object, and that no manifest read defines in
-that namespace, is not found there (and the reverse for a cluster kind).
+that namespace, is not found there (and the reverse for a cluster kind). So is a
+name the manifests define only as the other kind of its family (a VM naming no
+kind, the cluster kind, beside a VirtualMachinePreference of that name): the
+finding names the kind they define.
 
 Example::
 
@@ -85,6 +88,13 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
             written = reference.kind or ""
             yield Problem(reference.location, f"{names(reference)} by kind {quoted(written)}, which KubeVirt does not "
                                               f"accept: {why(reference.family, written)}", ID)
+        elif one.defined_as is not None:
+            defined = one.defined_as
+            written = f"as a {one.kind}" if reference.kind else f"without a kind (KubeVirt then looks for a {one.kind})"
+            leave = " (or leave the kind out)" if defined.kind == FAMILY_KINDS[reference.family][0] else ""
+            yield Problem(reference.location, (
+                f"{names(reference)} {written}, which the manifests read define only as a {defined.kind} "
+                f"({defined.location.file_line()}); name the kind {defined.kind}{leave}"), ID)
         elif one.shipped_as is not None:
             namespaced = one.kind not in (FAMILY_KINDS[reference.family][0],)
             where = " in its namespace" if namespaced else ""

@@ -25,6 +25,7 @@ from ....problems import Problem
 from ....suggest import Index, Suggestions
 from ..target import Resolution
 from .base import JudgeContext, history, names, one_of, quoted
+from .invalid_name import invalid
 
 ID = "unknown-name"
 
@@ -45,10 +46,11 @@ def _namespace(namespace: str | None) -> str:
 def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Problem]:
     for one in resolutions:
         reference = one.reference
-        if reference.name is None or one.kind is None or one.resolved or one.shipped_as is not None:
+        if (reference.name is None or one.kind is None or one.resolved or one.shipped_as is not None
+                or one.defined_as is not None):
             continue
-        if (reference.family, reference.name) in ctx.target.left_out:
-            continue  # the release rule's
+        if (reference.family, reference.name) in ctx.target.left_out or invalid(reference.name):
+            continue  # the release rule's, the invalid-name rule's
         message = f"{names(reference)}, which {ctx.target.described} does not have"
         # a name the target holds deprecated resolves, or is shipped as the other kind: a record here is retired
         record = ctx.target.lifecycle.get((reference.family, reference.name))
