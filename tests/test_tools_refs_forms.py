@@ -898,10 +898,11 @@ def test_the_labels_after_a_wrapped_object_are_read_too():
 @pytest.mark.parametrize("name, kind, found", [
     # a kind another tool fills in: the name beside it is unchecked too, at the name
     ("${INSTANCETYPE}", "$(params.kind)", (None, None, 21, "INSTANCETYPE")),
-    # a name another tool fills in: the kind beside it is not handed on
-    ("$(params.name)", "VirtualMachineClusterInstancetype", (None, None, 21, None)),
+    # a name another tool fills in: the kind beside it is handed on as written, to be judged on its own
+    ("$(params.name)", "VirtualMachineClusterInstancetype", (None, "VirtualMachineClusterInstancetype", 21, None)),
+    ("$(params.name)", "vmcf", (None, "vmcf", 21, None)),
 ])
-def test_a_placeholder_in_a_name_or_its_kind_leaves_both_unchecked(name: str, kind: str, found: tuple):
+def test_a_placeholder_in_a_name_leaves_it_unchecked_and_one_in_its_kind_both(name: str, kind: str, found: tuple):
     text = TEMPLATE.replace("name: ${INSTANCETYPE}", f"name: \"{name}\"\n            kind: \"{kind}\"")
     first = [r for r in read(text) if isinstance(r, Reference)][0]
     assert (first.name, first.kind, first.location.line, first.parameter) == found

@@ -86,8 +86,12 @@ def test_the_kinds_kubevirt_reads_say_nothing(written: str | None):
     assert of_kind("preference", "fedora", written) == []
 
 
-def test_a_name_that_cannot_be_known_says_nothing_whatever_its_kind():
-    assert of_kind("preference", None, "vmcp") == []
+def test_a_kind_kubevirt_refuses_is_reported_beside_a_name_known_only_when_applied():
+    assert of_kind("preference", None, "vmcp") == [
+        "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names a preference known only when applied by "
+        "kind 'vmcp', which KubeVirt does not accept: 'vmcp' is kubectl's short name for "
+        "VirtualMachineClusterPreference; write VirtualMachineClusterPreference [kind]"]
+    assert of_kind("preference", None, NPREF) == of_kind("preference", None, None) == []
 
 
 def test_a_name_shipped_only_as_the_cluster_kind_is_told_to_name_it_or_leave_the_kind_out():
@@ -110,7 +114,7 @@ def test_a_namespaced_object_defined_beside_the_vm_resolves_it():
 
 
 def test_a_name_that_cannot_be_known_does_not_stop_the_references_after_it():
-    said = findings(kind, ref("preference", None, "vmcp", line=3), ref("preference", "fedora", "vmcp", line=4),
+    said = findings(kind, ref("preference", None, NPREF, line=3), ref("preference", "fedora", "vmcp", line=4),
                     target=TARGET)
     assert [line.split(":")[1] for line in said] == ["4"]
 

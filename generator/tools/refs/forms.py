@@ -53,8 +53,8 @@ DEFINED: dict[str, Family] = {
 }
 #: Text another tool (or a reader) replaces before a manifest is applied: envsubst's and Flux's ``${X}``,
 #: Tekton's ``$(params.x)``, Helm's, Jinja's and Go's ``{{ }}``, and documentation's ``<instance-type>``
-#: (no Kubernetes name holds ``<`` or ``>``).
-PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|\{\{.*?\}\}|<[^<>]*>")
+#: (no Kubernetes name holds ``<`` or ``>``; words between them, not markup such as ``<img src=x>``).
+PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|\{\{.*?\}\}|<[A-Za-z][A-Za-z0-9 _.-]*>")
 
 
 @dataclass(frozen=True)
@@ -288,8 +288,9 @@ def reference(obj: Obj, owner: Owner, family: Family, name_at: Path, kind_at: Pa
         if found.undefined is not None:
             yield _undefined(obj, at, found.undefined)
     unchecked = named.unchecked or kinded.unchecked
-    yield Reference(family, None if unchecked else named.text, None if unchecked else kinded.text or None, owner,
-                    use if unchecked else obj.place_of(named, name_at), via, unchecked,
+    # a kind known offline is kept beside a name that is not: KubeVirt refuses `vmcp` whatever the name becomes
+    yield Reference(family, None if unchecked else named.text, None if kinded.unchecked else kinded.text or None,
+                    owner, use if unchecked else obj.place_of(named, name_at), via, unchecked,
                     named.parameter or kinded.parameter)
 
 

@@ -55,8 +55,12 @@ def owner_text(owner: Owner) -> str:
 
 
 def names(reference: Reference) -> str:
-    """``VirtualMachine web names preference 'fedora'``: the start of every finding about one reference."""
-    return f"{owner_text(reference.owner)} names {reference.family} {quoted(reference.name or '')}"
+    """``VirtualMachine web names preference 'fedora'``: the start of every finding about one reference
+    (``names a preference known only when applied``, for a name that cannot be known offline)."""
+    if reference.name is None:
+        article = "an" if reference.family == "instancetype" else "a"
+        return f"{owner_text(reference.owner)} names {article} {reference.family} known only when applied"
+    return f"{owner_text(reference.owner)} names {reference.family} {quoted(reference.name)}"
 
 
 def one_of(words: Sequence[str]) -> str:

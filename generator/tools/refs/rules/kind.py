@@ -82,12 +82,12 @@ def why(family: str, written: str) -> str:
 def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Problem]:
     for one in resolutions:
         reference = one.reference
-        if reference.name is None:
-            continue
-        if one.kind is None:
+        if one.kind is None:  # refused whatever the name becomes, one known only when applied too
             written = reference.kind or ""
             yield Problem(reference.location, f"{names(reference)} by kind {quoted(written)}, which KubeVirt does not "
                                               f"accept: {why(reference.family, written)}", ID)
+        elif reference.name is None:
+            continue
         elif one.defined_as is not None:
             defined = one.defined_as
             written = f"as a {one.kind}" if reference.kind else f"without a kind (KubeVirt then looks for a {one.kind})"
