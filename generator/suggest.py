@@ -182,10 +182,10 @@ def _part_alike(written: str, known: str) -> bool:
     return len(shorter) >= 3 and longer.startswith(shorter) or _ratio(written, known) >= PART_LIKENESS
 
 
-def nearest(word: str, known: Iterable[str] | Index, limit: int = 1) -> list[str]:
+def nearest(word: str, known: Iterable[str] | Index, limit: int = 1, likeness: float = LIKENESS) -> list[str]:
     """The names of ``known`` nearest ``word`` by spelling (``Index.spelling``); a collection is indexed for the
     one look-up."""
-    return (known if isinstance(known, Index) else Index(known)).spelling(word, limit)
+    return (known if isinstance(known, Index) else Index(known)).spelling(word, limit, likeness)
 
 
 def did_you_mean(word: str, known: Iterable[str] | Index) -> str:

@@ -239,7 +239,11 @@ class Resolver:
         self.local: dict[tuple[str, str, str | None], Definition] = {}
         self._namespaces: dict[tuple[str, str], list[str | None]] = {}
         self._indexes: dict[str, Index] = {}
+        self.unserved: dict[tuple[str, str], Definition] = {}
         for one in definitions:  # a cluster kind's definition has no namespace (model.Definition)
+            if not one.served:
+                self.unserved.setdefault((one.family, one.name), one)
+                continue
             key = (one.kind, one.name, one.namespace)
             if key not in self.local:
                 self.local[key] = one

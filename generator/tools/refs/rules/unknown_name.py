@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
-from ....problems import Problem
+from ....problems import Problem, excerpt
 from ....suggest import Index, Suggestions
 from ..target import Resolution
 from .base import JudgeContext, history, names, one_of, quoted
@@ -59,6 +59,11 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
             message += (f" and the manifests read define as a {one.kind} only "
                         f"{', '.join(_namespace(n) for n in elsewhere)}, not {_namespace(reference.owner.namespace)}"
                         "; KubeVirt looks a namespaced kind up in the namespace of the object naming it")
+        elif (reference.family, reference.name) in ctx.resolver.unserved:
+            unserved = ctx.resolver.unserved[(reference.family, reference.name)]
+            message += (f"; the manifests read write a {excerpt(unserved.kind)} of that name "
+                        f"({unserved.location.file_line()}), a kind the API server does not serve: that object is "
+                        "never created")
         elif record is not None:
             message += f": {history(record, ctx.target.lifecycle, ctx.target.described)}"
         else:
