@@ -16,6 +16,7 @@ from textwrap import dedent
 import pytest
 
 from generator.tools.refs.judge import Verdict, judge
+from generator.tools.refs.places import parse_place
 from generator.tools.refs.scan import scan
 from generator.tools.refs.target import Target, target_objects
 from tests.conftest import SHARED, shared_file
@@ -123,3 +124,27 @@ def test_a_definition_of_a_kind_the_api_server_does_not_serve_is_the_cause_named
         "'medium', which the built-in catalog does not have; the manifests read write a "
         "VirtualMachineClusterInstanceType of that name (it-medium.yaml:2:7), a kind the API server does not serve: "
         "that object is never created [unknown-name]"]
+
+
+#: docs/refs.md's table: a real mistake, where it is, the first suggestion, and what its fix (or object) names.
+MISTAKES = [
+    ("rhel.9.virtio", "consumers-sweep/files/unidentified__vm-tuning-guide.md__block-linux-perf-vm.yaml", "rhel.9",
+     "rhel.9"),
+    ("windows", "consumers-r2/purefield-windows-dv/windows2019.yaml", "windows.2k19", "windows.2k19"),
+    *((f"win2k{v}.virtio", "consumers/forklift-osmap-win2k/configmap-osmap-ovirt.yaml", f"windows.2k{v}.virtio",
+       f"windows.2k{v}.virtio") for v in ("12", "16", "19", "22")),
+    *((f"win2k{v}", "consumers/forklift-osmap-win2k/configmap-osmap-vsphere.yaml", f"windows.2k{v}",
+       f"windows.2k{v}") for v in ("19", "22")),
+    # HCO meant u1.medium (n1 was renamed u1; n1 is today the network class): nothing in the catalog's data says so
+    ("n.medium", "consumers/hco-n-medium/dataImportCronTemplates.yaml", "n1.medium", "u1.medium"),
+]
+OSMAP = "preference=ConfigMap/forklift-*-osmap:data.*"
+
+
+@pytest.mark.parametrize("written, where, first, meant", MISTAKES)
+def test_the_first_suggestion_for_each_real_mistake(builtin, written, where, first, meant):
+    path = shared_file(REFERENCE / where)
+    found = scan([str(path)], [parse_place(OSMAP)] if "forklift" in where else [])
+    offered = {p.message.split(f"'{written}'", 1)[1].split("did you mean '", 1)[1].split("'", 1)[0]
+               for p in judge(found, builtin).findings if f"'{written}'" in p.message}
+    assert offered == {first}
