@@ -24,14 +24,15 @@ of candidates cost, never the number of names known: a set of at most ``SCAN_ALL
 names is compared whole; a larger one is reached through the names one deletion
 away, the names sharing a part or a prefix of parts, and the names sharing rare runs
 of three characters, each bucket read at most ``BUCKET`` names deep. Build one index
-per set of names and ask it for every unknown name (``Index``); ``nearest`` on a bare
-collection builds one for the call.
+per set of names and ask it for every unknown name (``Index``); ``nearest`` and
+``did_you_mean`` on a bare collection keep the index of the last sets they were given.
 """
 
 from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 #: A set of names this small is compared whole, as difflib would.
@@ -182,14 +183,23 @@ def _part_alike(written: str, known: str) -> bool:
     return len(shorter) >= 3 and longer.startswith(shorter) or _ratio(written, known) >= PART_LIKENESS
 
 
+@lru_cache(maxsize=16)
+def _indexed(names: frozenset[str]) -> Index:
+    return Index(names)
+
+
+def index_of(known: Iterable[str] | Index) -> Index:
+    """``known`` indexed: an Index as it is; a collection indexed once for as long as the same names are asked
+    about again (a loader suggesting for each of many unknown keys against one set)."""
+    return known if isinstance(known, Index) else _indexed(frozenset(known))
+
+
 def nearest(word: str, known: Iterable[str] | Index, limit: int = 1, likeness: float = LIKENESS) -> list[str]:
-    """The names of ``known`` nearest ``word`` by spelling (``Index.spelling``); a collection is indexed for the
-    one look-up."""
-    return (known if isinstance(known, Index) else Index(known)).spelling(word, limit, likeness)
+    """The names of ``known`` nearest ``word`` by spelling (``Index.spelling``)."""
+    return index_of(known).spelling(word, limit, likeness)
 
 
 def did_you_mean(word: str, known: Iterable[str] | Index) -> str:
     """``; did you mean 'x'?`` when ``word`` looks like a typo of a known name, else nothing."""
-    index = known if isinstance(known, Index) else Index(known)
-    close = index.spelling(word)
+    close = index_of(known).spelling(word)
     return f"; did you mean {close[0]!r}?" if close else ""
