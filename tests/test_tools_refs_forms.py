@@ -567,6 +567,39 @@ def test_catalog_objects_defined_in_the_manifests_are_definitions_with_their_nam
         ("preference", "VirtualMachineClusterPreference", "windows", None, 16, 9, 3)]
 
 
+@pytest.mark.parametrize("written, meant, defined", [
+    ("VirtualMachineClusterInstanceType",
+     "the kind is VirtualMachineClusterInstancetype (a kind is matched with its case)", ("instancetype", None)),
+    ("VirtualMachinePreferences", "the kind is VirtualMachinePreference (a kind is singular)",
+     ("preference", "team-a")),
+    ("VirtualMachineClusterPreferenc", "the kind is VirtualMachineClusterPreference", ("preference", None)),
+    ("Flavor", "its kinds are VirtualMachineClusterInstancetype, VirtualMachineClusterPreference, "
+               "VirtualMachineInstancetype, VirtualMachinePreference", None),
+])
+def test_a_kind_of_the_catalog_s_group_the_api_server_does_not_serve_is_a_problem_at_its_kind(written, meant,
+                                                                                               defined):
+    found = read(f"""
+        apiVersion: instancetype.kubevirt.io/v1beta1
+        kind: {written}
+        metadata: {{name: medium, namespace: team-a}}
+    """)
+    problem = next(f for f in found if isinstance(f, Problem))
+    assert (problem.location.line, problem.location.path) == (2, ("kind",))
+    assert problem.message == (f"kind {written!r} is not served by instancetype.kubevirt.io: kubectl answers 'no "
+                               f"matches for kind' and nothing is created; {meant}")
+    # a definition that defines nothing, for the references to its name to point at
+    assert [(d.family, d.kind, d.name, d.namespace, d.served) for d in found if isinstance(d, Definition)] == (
+        [] if defined is None else [(defined[0], written, "medium", defined[1], False)])
+
+
+def test_a_list_kind_of_the_catalog_s_group_is_no_unserved_kind():
+    assert read("""
+        apiVersion: instancetype.kubevirt.io/v1beta1
+        kind: VirtualMachineInstancetypeList
+        metadata: {name: x}
+    """) == []
+
+
 def test_the_copy_a_controller_revision_holds_defines_nothing():
     assert read("""
         apiVersion: apps/v1

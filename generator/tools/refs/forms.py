@@ -424,8 +424,13 @@ def unserved(obj: Obj) -> Iterator[Found]:
     meant = meant_kind(kind)
     said = (f"kind {excerpt(kind)!r} is not served by {INSTANCETYPE_GROUP}: kubectl answers 'no matches for kind' "
             "and nothing is created; ")
-    said += (f"the kind is {meant} (a kind is matched with its case)" if meant
-             else f"its kinds are {', '.join(sorted(DEFINED))}")
+    if meant is None:
+        said += f"its kinds are {', '.join(sorted(DEFINED))}"
+    else:
+        lowered = go_lower(kind)
+        why = (" (a kind is matched with its case)" if lowered == meant.lower()
+               else " (a kind is singular)" if lowered == meant.lower() + "s" else "")
+        said += f"the kind is {meant}{why}"
     yield Problem(obj.locate(("kind",)), said)
     name = _dig(obj.data, ("metadata", "name"))
     if meant is not None and isinstance(name, str):
