@@ -10,6 +10,8 @@ from __future__ import annotations
 import difflib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.suggest import BUCKET, SCAN_ALL, Index, Suggestions, did_you_mean, nearest
 
@@ -93,3 +95,18 @@ def test_did_you_mean_is_a_suffix_or_nothing():
     assert did_you_mean("vendr", ["vendor", "version"]) == "; did you mean 'vendor'?"
     assert did_you_mean("zzz", ["vendor"]) == ""
     assert did_you_mean("vendr", Index(["vendor"])) == "; did you mean 'vendor'?"
+
+
+NAME = st.from_regex(r"[a-z][a-z0-9]{1,6}(\.[a-z0-9]{1,6}){0,2}", fullmatch=True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(NAME, min_size=1, max_size=3, unique=True), st.data())
+def test_a_name_one_edit_away_from_a_known_one_is_always_offered_it(names, data):
+    index = Index([*names, *MANY])  # through the index's buckets, not a whole comparison
+    known = data.draw(st.sampled_from(names))
+    position = data.draw(st.integers(0, len(known)))
+    typo = data.draw(st.sampled_from([known[:position] + "x" + known[position:],  # a letter more
+                                      known[:position] + known[position + 1:]]))  # a letter less
+    if typo != known and typo not in names and typo:
+        assert known in index.structured(typo, limit=len(names) + 3).names
