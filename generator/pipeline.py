@@ -97,7 +97,7 @@ def _option_problems(options: BuildOptions) -> list[Problem]:
         wrong = label_value_problem(options.version)
         if wrong:
             problems.append(Problem(Location("--version"), f"{wrong}; {stamped}"))
-    if options.release is not None and not RELEASE.match(options.release):
+    if options.release is not None and not RELEASE.fullmatch(options.release):
         problems.append(Problem(Location("--release"), f"expected a release such as v1.2.3, got {options.release!r}"))
     elif options.release is not None and options.version is None:
         wrong = label_value_problem(options.release)

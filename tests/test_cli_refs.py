@@ -162,7 +162,7 @@ def test_names_from_manifests_are_escaped_in_every_format(here):
     assert "\x1b" not in text.output and "\n::error" not in text.output
     github = refs("vm.yaml", "--format", "github").stdout
     commands = [line for line in github.splitlines() if line.lstrip().startswith("::")]
-    assert len(commands) == 1 and commands[0].startswith("::error file=vm.yaml,line=8,col=11,title=unknown-name::")
+    assert len(commands) == 1 and commands[0].startswith("::error file=vm.yaml,line=8,col=11,title=invalid-name::")
     assert "'x\\n::error::owned\\x1b[31m<img src=y>|'" in commands[0]
     report = json.loads(refs("vm.yaml", "--format", "json").stdout)
     assert report["references"][0]["name"] == hostile

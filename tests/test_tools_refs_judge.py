@@ -104,7 +104,7 @@ def test_every_reference_is_resolved_once_in_the_order_the_scan_found_them():
 
 
 def test_the_rules_are_registered_in_the_order_they_run():
-    assert list(RULES) == ["kind", "unknown-name", "release", "deprecated", "requirements"]
+    assert list(RULES) == ["kind", "invalid-name", "unknown-name", "release", "deprecated", "requirements"]
     assert all(rule.summary and "Example" in rule.doc for rule in RULES.values())
 
 
@@ -139,7 +139,7 @@ def test_a_retired_name_says_what_became_of_it_instead_of_a_guess(family, name, 
 def test_an_instancetype_is_suggested_among_instancetypes_only():
     assert findings(ref("instancetype", "n.medium")) == [
         "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'n.medium', which the "
-        "built-in catalog does not have; did you mean 'n1.medium', 'u1.medium' or 'o1.medium'? [unknown-name]"]
+        "built-in catalog does not have; did you mean 'n1.medium', 'd1.medium' or 'o1.medium'? [unknown-name]"]
 
 
 def test_a_name_like_none_of_the_catalog_is_reported_without_a_guess():

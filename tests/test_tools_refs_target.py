@@ -161,6 +161,8 @@ def test_each_kind_has_its_family():
     ("instancetype", "virtualmachineclusterinstancetype", "VirtualMachineClusterInstancetype"),
     ("preference", "VirtualMachineInstancetype", None),
     ("instancetype", "vm", None),
+    ("instancetype", "VirtualMachineClusterİnstancetype", "VirtualMachineClusterInstancetype"),  # Go's ToLower
+    ("preference", "VİRTUALMACHİNEPREFERENCES", "VirtualMachinePreference"),
 ])
 def test_a_matcher_s_kind_is_read_as_kubevirt_reads_it(family, written, kind):
     assert matcher_kind(family, written) == kind

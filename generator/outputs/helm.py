@@ -87,7 +87,7 @@ def chart_version(version: str) -> str:
     number is a pre-release of 0.0.0 (``main`` -> ``0.0.0-main``).
     """
     text = version[1:] if version[:1] in ("v", "V") else version
-    if _SEMVER.match(text):
+    if _SEMVER.fullmatch(text):
         return text
     found = _NUMERIC_HEAD.match(text)
     if found:
@@ -97,7 +97,7 @@ def chart_version(version: str) -> str:
         core, rest = "0.0.0", version
     identifiers = _identifiers(rest)
     result = f"{core}-{'.'.join(identifiers)}" if identifiers else core
-    return result if _SEMVER.match(result) else core
+    return result if _SEMVER.fullmatch(result) else core
 
 
 def static_files(dirs: Sequence[Path]) -> dict[str, bytes]:

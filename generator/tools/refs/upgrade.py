@@ -27,7 +27,7 @@ from ...model import Lifecycle, label
 from ...problems import Problem, excerpt, sort_problems
 from ...quantity import QuantityError, parse as parse_quantity
 from .model import Reference, Scan
-from .rules.base import history, owner_text, quoted
+from .rules.base import history, owner_text, quoted, short_of_current
 from .target import Resolution, Resolver, Target
 
 BREAKS, DEPRECATES, CHANGES = "upgrade-breaks", "upgrade-deprecates", "upgrade-changes"
@@ -177,7 +177,7 @@ def _deprecation(record: Lifecycle, new: Target) -> str:
     if record.current is not None:
         said += f"; use {quoted(record.current)}"
     elif record.chain:
-        said += f"; its replacements end at {quoted(record.chain[-1])}, which {new.described} does not hold"
+        said += f"; {short_of_current(record, new.lifecycle, new.described)}"
     return said
 
 
