@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from generator.golower import ASCII_FOLDS, go_lower
 
 
@@ -28,3 +30,14 @@ def test_every_character_lowers_to_one_character_and_only_the_folds_to_ascii():
     assert all(len(go_lower(char)) == 1 for char in changed)
     assert {char: go_lower(char) for char in changed if go_lower(char).isascii()} == ASCII_FOLDS == {
         "\u0130": "i", "\u212a": "k"}
+
+
+@pytest.mark.parametrize("text, lowered", [
+    ("VirtualMachineClusterİnstancetype", "virtualmachineclusterinstancetype"),
+    ("VirtualMachinePreference", "virtualmachinepreference"),
+    ("ΟΔΟΣ", "οδοσ"),  # no final sigma: Go lowers each letter alone
+    ("KELVIN\u212a", "kelvink"),
+    ("", ""),
+])
+def test_a_kind_is_lowered_one_character_at_a_time_as_go_lowers_it(text, lowered):
+    assert go_lower(text) == lowered

@@ -29,7 +29,8 @@ PACKAGE = Path(generator.__file__).resolve().parent
 #: uses them. ``python -m generator`` (generator/__main__.py) only runs the command line.
 LAYERS: list[tuple[str, ...]] = [
     ("generator", "generator.escape", "generator.problems", "generator.errors", "generator.result",
-     "generator.quantity", "generator.paths", "generator.merge", "generator.objectmeta", "generator.golower"),
+     "generator.quantity", "generator.paths", "generator.merge", "generator.objectmeta", "generator.golower",
+     "generator.suggest", "generator.patterns"),
     ("generator.model", "generator.features"),
     ("generator.source",),
     ("generator.schemas",),

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 from ...problems import Location, Path, Problem, excerpt, jsonpath
 from ...source.inputcheck import describe
 from ...suggest import nearest
-from .fold import go_lower
+from ...golower import go_lower
 from .model import Definition, Family, Owner, Reference
 from .params import Parameters, Resolved, parameters, resolve
 from .places import Place

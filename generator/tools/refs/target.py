@@ -37,7 +37,7 @@ from ...source.documents import BundleDoc
 from ...source.objects import STDIN, read_bundles
 from ...source.inputfiles import lookup
 from ...suggest import Index
-from .fold import go_lower
+from ...golower import go_lower
 from .model import Definition, Family, Reference
 
 #: The catalog's all-bundle: what a build output folder holds every object in.

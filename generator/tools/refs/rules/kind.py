@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from ....problems import Problem, excerpt
-from ..fold import go_lower
+from ....golower import go_lower
 from ..target import FAMILY_KINDS, Resolution
 from .base import JudgeContext, names, quoted
 
