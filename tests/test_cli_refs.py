@@ -91,10 +91,10 @@ def test_findings_are_located_problems_and_exit_1(wrong):
     assert run.exit_code == 1
     assert run.stdout == "4 references checked against the built-in catalog; 1 file read; 2 findings\n"
     assert run.stderr == (
-        "error: vms.yaml#0 (web) $.spec.preference.name: VirtualMachine shop/web names preference 'centos.8.stream', "
+        "error: vms.yaml#0 (web) $.spec.preference.name: names preference 'centos.8.stream', "
         "which the built-in catalog does not have: centos.8.stream was renamed centos.stream8 in v0.4.0, then "
         "centos.stream8 was removed in v1.2.1; use 'centos.stream9' [unknown-name]\n"
-        "error: vms.yaml#1 (db) $.spec.preference.name: VirtualMachine shop/db names preference 'windows.11' by kind "
+        "error: vms.yaml#1 (db) $.spec.preference.name: names preference 'windows.11' by kind "
         "'vmcp', which KubeVirt does not accept: 'vmcp' is kubectl's short name for "
         "VirtualMachineClusterPreference; write VirtualMachineClusterPreference [kind]\n")
 
@@ -142,7 +142,7 @@ def test_github_annotates_each_finding_at_its_line(wrong):
     lines = run.stdout.splitlines()
     assert lines[0] == "4 references checked against the built-in catalog; 1 file read; 2 findings"
     assert lines[1].startswith("::error file=vms.yaml,line=10,col=11,title=unknown-name::#0 (web) "
-                               "$.spec.preference.name: VirtualMachine shop/web names preference 'centos.8.stream'")
+                               "$.spec.preference.name: names preference 'centos.8.stream'")
     assert lines[2].startswith("::error file=vms.yaml,line=27,col=11,title=kind::")
 
 
@@ -187,7 +187,7 @@ def test_a_kubectl_list_dump_is_read_item_by_item(here):
     assert run.exit_code == 1
     assert [(p["line"], p["path"], p["rule"], p["message"]) for p in report["problems"]] == [
         (28, "$.items[1].metadata.labels['instancetype.kubevirt.io/default-preference']", "unknown-name",
-         "DataSource images/centos names preference 'centos.stream8', which the built-in catalog does not have: "
+         "names preference 'centos.stream8', which the built-in catalog does not have: "
          "centos.stream8 was removed in v1.2.1; use 'centos.stream9'")]
     assert report["counts"]["checked"] == 4
 
@@ -202,7 +202,7 @@ def test_a_template_parameter_default_naming_an_unknown_preference_is_a_finding_
     run = refs("template.yaml")
     assert run.exit_code == 1
     assert run.stderr == (
-        "error: template.yaml#0 (fedora-vm) $.parameters[1].value: Template fedora-vm names preference "
+        "error: template.yaml#0 (fedora-vm) $.parameters[1].value: names preference "
         "'fedora.cloud', which the built-in catalog does not have; did you mean 'fedora'? [unknown-name]\n")
 
 
@@ -222,7 +222,7 @@ def test_an_instancetype_too_small_for_the_preference_is_refused_as_kubevirt_ref
     write(here, "vm.yaml", vm("win", "u1.small", "windows.11"))
     run = refs("vm.yaml")
     assert run.stderr == (
-        "error: vm.yaml#0 (win) $.spec.instancetype.name: VirtualMachine shop/win names instancetype 'u1.small' "
+        "error: vm.yaml#0 (win) $.spec.instancetype.name: names instancetype 'u1.small' "
         "and preference 'windows.11', which KubeVirt refuses together: insufficient CPU resources of 1 vCPU "
         "provided by instance type, preference requires 2 vCPU [requirements]\n")
 
@@ -244,7 +244,7 @@ def test_places_a_user_names_are_read(here):
     assert refs("osmap.yaml").stdout.startswith("0 references checked")
     run = refs("osmap.yaml", "--names", "preference=ConfigMap/forklift-*-osmap:data.*")
     assert run.exit_code == 1
-    assert "ConfigMap forklift-vsphere-osmap names preference 'centos.7'" in run.stderr
+    assert "names preference 'centos.7'" in run.stderr
     (here / "refs.yaml").write_text("names:\n  - preference=ConfigMap/forklift-*-osmap:data.*\n", encoding="utf-8")
     assert refs("osmap.yaml", "--names-file", "refs.yaml").stderr == run.stderr
 
@@ -312,7 +312,7 @@ def test_a_chart_rendered_by_helm_is_checked_from_standard_input(helm, here):
     assert run.exit_code == 1
     assert [(p["file"], p["name"], p["rule"]) for p in report["problems"]] == [("<stdin>", "legacy", "unknown-name")]
     assert report["problems"][0]["message"] == (
-        "VirtualMachine shop/legacy names preference 'centos.stream8', which the built-in catalog does not have: "
+        "names preference 'centos.stream8', which the built-in catalog does not have: "
         "centos.stream8 was removed in v1.2.1; use 'centos.stream9'")
     assert report["counts"]["checked"] == 4
 
@@ -325,7 +325,7 @@ def test_a_published_bundle_is_the_target_as_it_is(here):
     run = refs("vm.yaml", "--bundle", shared_file(V1_0_0))
     assert run.exit_code == 1
     assert run.stderr == (
-        f"error: vm.yaml#1 (win) $.spec.preference.name: VirtualMachine shop/win names preference 'windows.2k12', "
+        f"error: vm.yaml#1 (win) $.spec.preference.name: names preference 'windows.2k12', "
         f"which bundle {V1_0_0} deprecated (labelled instancetype.kubevirt.io/deprecated, no replacement named); it "
         "leaves the catalog in a later release [deprecated]\n")
 
@@ -336,7 +336,7 @@ def test_the_build_for_a_kubevirt_release_leaves_out_what_that_release_cannot_ru
     run = refs("vm.yaml", "--kubevirt", "v1.8")
     assert run.exit_code == 1
     assert run.stderr == (
-        "error: vm.yaml#0 (secure) $.spec.preference.name: VirtualMachine shop/secure names preference "
+        "error: vm.yaml#0 (secure) $.spec.preference.name: names preference "
         "'fedora.s390x.secex', which the build for KubeVirt v1.8 of the built-in catalog leaves out: its "
         "spec.preferredLaunchSecurity came in KubeVirt v1.9 [release]\n")
     assert run.stdout.startswith("2 references checked against the build for KubeVirt v1.8 of the built-in catalog")
@@ -391,7 +391,7 @@ def test_an_upgrade_that_breaks_a_name_is_reported_in_text_and_exit_1(here):
         f"from bundle {old} to the built-in catalog: 1 reference to 1 object broken, 0 to 0 objects newly "
         "deprecated, 0 to 0 objects changed in meaning; 2 references checked, 1 file read\n")
     assert run.stderr == (
-        "error: vm.yaml#0 (web) $.spec.preference.name: VirtualMachine shop/web names preference 'centos.stream8', "
+        "error: vm.yaml#0 (web) $.spec.preference.name: names preference 'centos.stream8', "
         "which no longer resolves after the upgrade to the built-in catalog: the built-in catalog does not have it: "
         "centos.stream8 was removed in v1.2.1; use 'centos.stream9' [upgrade-breaks]\n")
 

@@ -55,9 +55,9 @@ def test_the_owner_reads_as_its_kind_and_namespaced_name():
 
 
 def test_a_reference_reads_as_its_owner_naming_its_family_and_name():
-    assert names(ref("preference", "fedora")) == "VirtualMachine vms/web names preference 'fedora'"
-    assert names(ref("instancetype", None)) == "VirtualMachine vms/web names an instancetype known only when applied"
-    assert names(ref("preference", None)) == "VirtualMachine vms/web names a preference known only when applied"
+    assert names(ref("preference", "fedora")) == "names preference 'fedora'"
+    assert names(ref("instancetype", None)) == "names an instancetype known only when applied"
+    assert names(ref("preference", None)) == "names a preference known only when applied"
 
 
 def test_one_two_and_three_names_read_as_a_sentence():

@@ -12,7 +12,7 @@ from generator.tools.refs.rules import deprecated
 from generator.tools.refs.target import Target
 from tests.refrules import CPREF, findings, made, obj, ref, retirement
 
-AT = "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference"
+AT = "vm.yaml:8:11: spec.preference.name: names preference"
 TARGET = made(
     obj(CPREF, "fedora"),
     obj(CPREF, "centos.stream9"),

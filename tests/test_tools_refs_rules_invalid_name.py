@@ -20,13 +20,13 @@ SUBDOMAIN = ("a DNS-1123 subdomain must consist of lower case alphanumeric chara
 def test_upper_case_is_no_name_and_its_lower_case_is_offered_first():
     assert invalid_name.ID == "invalid-name"
     assert findings(invalid_name, ref("instancetype", "U1.medium"), target=TARGET) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'U1.medium', which is no "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'U1.medium', which is no "
         f"name an object can have: {SUBDOMAIN}; did you mean 'u1.medium'? [invalid-name]"]
 
 
 def test_a_name_with_spaces_is_said_to_be_no_name_and_never_unknown():
     said = findings(invalid_name, ref("preference", "my fedora vm"), target=TARGET)
-    assert said == [f"vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'my fedora vm', "
+    assert said == [f"vm.yaml:8:11: spec.preference.name: names preference 'my fedora vm', "
                     f"which is no name an object can have: {SUBDOMAIN}; did you mean 'fedora'? [invalid-name]"]
     assert findings(unknown_name, ref("preference", "my fedora vm"), target=TARGET) == []
 

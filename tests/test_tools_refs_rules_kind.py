@@ -17,7 +17,7 @@ from generator.tools.refs.rules.kind import SHORT_NAMES, why
 from tests.refrules import CIT, CPREF, NIT, NPREF, findings, made, obj, ref
 
 TARGET = made(obj(CPREF, "fedora"), obj(CIT, "u1.small"), obj(NIT, "n1.ns"))
-AT = "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'fedora'"
+AT = "vm.yaml:8:11: spec.preference.name: names preference 'fedora'"
 
 
 def of_kind(family: str, name: str | None, written: str | None) -> list[str]:
@@ -75,7 +75,7 @@ def test_a_kind_of_the_other_family_names_this_family_s_two():
 
 def test_any_other_kind_is_what_kubevirt_fails_the_vm_with():
     assert of_kind("instancetype", "u1.small", "Pod") == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.small' by kind 'Pod', "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'u1.small' by kind 'Pod', "
         "which KubeVirt does not accept: KubeVirt reads VirtualMachineClusterInstancetype or "
         "VirtualMachineInstancetype (either in any case, singular or plural), or no kind for the cluster kind; it "
         "fails the VirtualMachine with 'got unexpected kind in InstancetypeMatcher: Pod' [kind]"]
@@ -88,7 +88,7 @@ def test_the_kinds_kubevirt_reads_say_nothing(written: str | None):
 
 def test_a_kind_kubevirt_refuses_is_reported_beside_a_name_known_only_when_applied():
     assert of_kind("preference", None, "vmcp") == [
-        "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names a preference known only when applied by "
+        "vm.yaml:8:11: spec.preference.name: names a preference known only when applied by "
         "kind 'vmcp', which KubeVirt does not accept: 'vmcp' is kubectl's short name for "
         "VirtualMachineClusterPreference; write VirtualMachineClusterPreference [kind]"]
     assert of_kind("preference", None, NPREF) == of_kind("preference", None, None) == []
@@ -103,7 +103,7 @@ def test_a_name_shipped_only_as_the_cluster_kind_is_told_to_name_it_or_leave_the
 
 def test_a_name_shipped_only_as_the_namespaced_kind_is_told_to_name_that():
     assert of_kind("instancetype", "n1.ns", None) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'n1.ns' as a "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'n1.ns' as a "
         "VirtualMachineClusterInstancetype, which bundle shipped.yaml ships only as a VirtualMachineInstancetype and "
         "no manifest read defines; name the kind VirtualMachineInstancetype [kind]"]
 
@@ -131,11 +131,11 @@ BESIDE = (Definition("preference", NPREF, "topology", "vms", Location("p.yaml", 
 
 def test_a_name_the_manifests_define_only_as_the_other_kind_names_that_kind():
     assert findings(kind, ref("preference", "topology"), target=TARGET, definitions=BESIDE) == [
-        "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'topology' without a kind "
+        "vm.yaml:8:11: spec.preference.name: names preference 'topology' without a kind "
         "(KubeVirt then looks for a VirtualMachineClusterPreference), which the manifests read define only as a "
         "VirtualMachinePreference (p.yaml:4:9); name the kind VirtualMachinePreference [kind]"]
     assert findings(kind, ref("instancetype", "big", NIT), target=TARGET, definitions=BESIDE) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'big' as a "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'big' as a "
         "VirtualMachineInstancetype, which the manifests read define only as a VirtualMachineClusterInstancetype "
         "(it.yaml:4:9); name the kind VirtualMachineClusterInstancetype (or leave the kind out) [kind]"]
 

@@ -24,7 +24,7 @@ TARGET = made(
     retired=(retirement("preference", "centos.8.stream", "v0.4.0", "centos.stream8", renamed=True),
              retirement("preference", "gone", "v1.0.0"), retirement("preference", "lost", "v1.0.0", "vanished")),
 )
-AT = "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference"
+AT = "vm.yaml:8:11: spec.preference.name: names preference"
 MINE = (Definition("preference", NPREF, "mine", "team-a", Location("p.yaml", 1)),
         Definition("preference", NPREF, "mine", None, Location("p.yaml", 5)))
 
@@ -84,7 +84,7 @@ def test_a_name_defined_in_other_namespaces_names_each_of_them():
     nowhere = Owner("vm.yaml#1", "VirtualMachine", "x", None)
     assert findings(unknown_name, ref("preference", "mine", NPREF, owner=nowhere), target=TARGET,
                     definitions=MINE[:1]) == [
-        "vm.yaml:8:11: spec.preference.name: VirtualMachine x names preference 'mine', which bundle shipped.yaml does "
+        "vm.yaml:8:11: spec.preference.name: names preference 'mine', which bundle shipped.yaml does "
         "not have and the manifests read define as a VirtualMachinePreference only in namespace 'team-a', not without "
         "a namespace; KubeVirt looks a namespaced kind up in the namespace of the object naming it [unknown-name]"]
 

@@ -64,7 +64,7 @@ def test_a_name_defined_only_in_the_other_scope_is_a_kind_finding(builtin, tmp_p
         """)
     verdict, said = judged(builtin, path)
     assert said == [
-        "4-3-vm-cpu-topology.yaml#1 (example) $.spec.preference.name: VirtualMachine example names preference "
+        "4-3-vm-cpu-topology.yaml#1 (example) $.spec.preference.name: names preference "
         "'example-preference-cpu-topology' without a kind (KubeVirt then looks for a VirtualMachineClusterPreference), "
         "which the manifests read define only as a VirtualMachinePreference (4-3-vm-cpu-topology.yaml:4:9); name the "
         "kind VirtualMachinePreference [kind]"]
@@ -75,7 +75,7 @@ def test_an_unknown_variant_is_dropped_first_and_said_to_exist_only_for_windows(
     verdict, said = judged(builtin, path)
     assert said == [
         "unidentified__vm-tuning-guide.md__block-linux-perf-vm.yaml#0 (linux-perf-vm) $.spec.preference.name: "
-        "VirtualMachine linux-perf-vm names preference 'rhel.9.virtio', which the built-in catalog does not have "
+        "names preference 'rhel.9.virtio', which the built-in catalog does not have "
         "('.virtio' names exist only for windows); did you mean 'rhel.9', 'rhel.9.arm64' or 'rhel.9.realtime'? "
         "[unknown-name]"]
 
@@ -107,7 +107,7 @@ def test_a_kind_beside_a_placeholder_is_judged(builtin, tmp_path):
     verdict, said = judged(builtin, path)
     assert (verdict.checked, verdict.unchecked) == (0, 1)
     assert said == [
-        "vm.yaml#0 (vm) $.spec.preference.name: VirtualMachine vm names a preference known only when applied by kind "
+        "vm.yaml#0 (vm) $.spec.preference.name: names a preference known only when applied by kind "
         "'vmcp', which KubeVirt does not accept: 'vmcp' is kubectl's short name for VirtualMachineClusterPreference; "
         "write VirtualMachineClusterPreference [kind]"]
 
@@ -120,7 +120,7 @@ def test_a_definition_of_a_kind_the_api_server_does_not_serve_is_the_cause_named
         "instancetype.kubevirt.io: kubectl answers 'no matches for kind' and nothing is created; the kind is "
         "VirtualMachineClusterInstancetype (a kind is matched with its case)",
         "pvc-rhel9-bootsource.yaml#0 (rhel9-bootsource) $.metadata.labels['instancetype.kubevirt.io/default-"
-        "instancetype']: PersistentVolumeClaim openshift-virtualization-os-images/rhel9-bootsource names instancetype "
+        "instancetype']: names instancetype "
         "'medium', which the built-in catalog does not have; the manifests read write a "
         "VirtualMachineClusterInstanceType of that name (it-medium.yaml:2:7), a kind the API server does not serve: "
         "that object is never created [unknown-name]"]

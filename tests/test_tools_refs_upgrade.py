@@ -258,7 +258,7 @@ SUMMARY = ("from bundle old.yaml to bundle new.yaml: 2 references to 2 objects b
 
 
 def test_each_reference_of_an_upgrade_is_a_finding_of_its_section_in_file_order():
-    at = ("vms.yaml#0 (web) $.spec.{}.name: VirtualMachine vms/web names {} '{}', which {} after the upgrade to "
+    at = ("vms.yaml#0 (web) $.spec.{}.name: names {} '{}', which {} after the upgrade to "
           "bundle new.yaml: {}")
     assert [str(p) for p in every_section().problems()] == [
         at.format("instancetype", "instancetype", "a", "no longer resolves", "bundle new.yaml does not have it")
@@ -391,7 +391,7 @@ def test_from_v1_0_0_to_todays_build_lists_what_breaks_and_exits_1(vms):
     run = refs("vms.yaml", "--from", old)
     assert run.exit_code == 1
     def broken(line: int, owner: str, name: str, use: str) -> str:
-        return (f"vms.yaml:{line}:11: error: VirtualMachine {owner} $.spec.preference.name: VirtualMachine {owner} "
+        return (f"vms.yaml:{line}:11: error: VirtualMachine {owner} $.spec.preference.name: "
                 f"names preference '{name}', which no longer resolves after the upgrade to the built-in catalog: the "
                 f"built-in catalog does not have it: {name} was removed in v1.2.1; use '{use}' [upgrade-breaks]\n")
 

@@ -99,7 +99,7 @@ class Upgrade:
             for entry in entries:
                 for reference in entry.references:
                     found.append(Problem(reference.location, (
-                        f"{owner_text(reference.owner)} names {entry.family} {quoted(entry.name)}, which {verb} "
+                        f"names {entry.family} {quoted(entry.name)}, which {verb} "
                         f"after the upgrade to {self.new.described}: {entry.what}"), rule))
         return sort_problems(found)
 

@@ -55,12 +55,13 @@ def owner_text(owner: Owner) -> str:
 
 
 def names(reference: Reference) -> str:
-    """``VirtualMachine web names preference 'fedora'``: the start of every finding about one reference
-    (``names a preference known only when applied``, for a name that cannot be known offline)."""
+    """``names preference 'fedora'``: the start of every finding about one reference (``names a preference known
+    only when applied``, for a name that cannot be known offline). The object it is written in is the finding's
+    own (``VirtualMachine shop/web $.spec.preference.name: names ...``: report.py), said once."""
     if reference.name is None:
         article = "an" if reference.family == "instancetype" else "a"
-        return f"{owner_text(reference.owner)} names {article} {reference.family} known only when applied"
-    return f"{owner_text(reference.owner)} names {reference.family} {quoted(reference.name)}"
+        return f"names {article} {reference.family} known only when applied"
+    return f"names {reference.family} {quoted(reference.name)}"
 
 
 def one_of(words: Sequence[str]) -> str:
