@@ -38,7 +38,6 @@ from .render.bundles import Rendered, render_bundles, template_folders
 from .expand.kubevirt import Adjustment, for_release
 from .schemas.releases import Release, newest
 from .source.documents import BundleDoc
-from .source.objects import read_bundles
 from .source.inputfiles import usable_folder
 from .validate.provenance import point_at_sources
 from .write import checksums
@@ -186,9 +185,18 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     own = instancetypes + prefs
     own = stamp(own, catalog.settings.vendor, version, labels=catalog.settings.extra_labels,
                 annotations=catalog.settings.extra_annotations)
-    retained = read_bundles(options.retain_from, option="--retain-from") if options.retain_from else []
+    retained = _retained(options.retain_from)
     kept = retained_objects(retained, own, catalog.retirements)
     return catalog, version, unique([*own, *kept])
+
+
+def _retained(bundles: Sequence[Path]) -> list[BundleDoc]:
+    """The objects of the old bundles --retain-from names, read by the one reader of objects (none without it)."""
+    if not bundles:
+        return []
+    from .source.objects import read_bundles  # only a build that retains reads objects
+
+    return read_bundles(bundles, option="--retain-from")
 
 
 def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, bytes]:

@@ -21,14 +21,14 @@ from ..report import FORMATS
 from ..result import Result
 from ..source import inputfiles
 from . import streams
-from .build import build
 from .options import GROUP_FORMAT, FORMAT_HELP, DocumentCount, SizeParam, emit
 from .version import version_option
 
-#: Commands that live in modules of their own, imported only when they run (or help
-#: lists them): a build does not pay for the validator's, expander's, lister's or schema
-#: importer's imports.
+#: Every command, in a module of its own, imported only when it runs (or help lists them):
+#: a build does not pay for the validator's, expander's, lister's or schema importer's
+#: imports, nor a listing for the build's writer (click's documented lazy loading).
 LAZY_COMMANDS = {
+    "build": ("generator.cli.build", "build"),
     "validate": ("generator.cli.validate", "validate"),
     "expand": ("generator.cli.expand", "expand_command"),
     "schema": ("generator.cli.schema", "schema"),
@@ -126,5 +126,3 @@ def main(ctx: click.Context, max_file_size: int, max_documents: int, report_form
     # in force while the command runs, restored after it (a test may run many commands in one process)
     ctx.with_resource(inputfiles.limited(inputfiles.Limits(max_file_size, max_documents)))
 
-
-main.add_command(build)

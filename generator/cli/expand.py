@@ -192,8 +192,10 @@ def expanded(results: Sequence[Expanded]) -> Iterator[Mapping[str, Any]]:
 @click.option("--output", "-o", "output", default="yaml", show_default=True, type=click.Choice(["yaml", "json"]),
               help="Format of the expanded VirtualMachines (--format json reports them as 'vms' whatever this says).")
 def expand_command(vms: Sequence[str], bundles: Sequence[Path], arch: str, output: str) -> Result:
-    """Print each VirtualMachine of VM... (files, folders, or - for standard input) expanded with its instancetype
-    and preference.
+    """Print VirtualMachines expanded with their instancetype and preference.
+
+    Reads every VirtualMachine of VM... (files, folders, or - for standard
+    input; documents, kind: List dumps, JSON).
 
     Follows KubeVirt: creation defaults (architecture, machine type, a disk per
     volume, the pod network), the spread-topology check, the instancetype (a VM
