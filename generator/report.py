@@ -24,6 +24,7 @@ every command reports the same way; ``render`` is the validation report.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Sequence
 
@@ -142,12 +143,43 @@ def finding_line(problem: Problem) -> str:
     return escape.text(f"{place(problem.location)}: {severity(problem)}: {message} [{problem.rule}]")
 
 
+#: A finding said at more places than this (the same rule, severity and message: one unknown name in a
+#: cluster's thousands of VirtualMachines) is shown at its first GROUP_SHOWN places in text, and counted.
+GROUP_FROM = 20
+GROUP_SHOWN = 5
+#: Most characters of the message a group's count quotes.
+GROUP_EXCERPT = 200
+
+
 def text(problems: Sequence[Problem], documents: int | None = None) -> str:
-    """One line per finding (``finding_line``), then, for a validation of ``documents`` objects, its summary."""
-    lines = [finding_line(p) for p in problems]
+    """One line per finding (``finding_line``), then, for a validation of ``documents`` objects, its summary.
+
+    A report of thousands of findings stays one a person can read: a finding said at
+    more than GROUP_FROM places is shown at its first GROUP_SHOWN and then counted
+    (``citgen: 4995 more places of the finding above ...``); JSON, SARIF and GitHub
+    list every place.
+    """
+    groups = Counter(_group(p) for p in problems)
+    shown: Counter[tuple[str, str, str]] = Counter()
+    lines = []
+    for problem in problems:
+        key = _group(problem)
+        shown[key] += 1
+        if groups[key] <= GROUP_FROM or shown[key] <= GROUP_SHOWN:
+            lines.append(finding_line(problem))
+    for key, count in groups.items():
+        if count > GROUP_FROM:
+            lines.append(escape.text(f"citgen: {count - GROUP_SHOWN} more places of the {key[0]} "
+                                     f"{excerpt(key[2], GROUP_EXCERPT)!r} [{key[1]}] not shown; --format json or sarif lists "
+                                     "every place"))
     if documents is not None:
         lines.append(summary(problems, documents))
     return "".join(f"{line}\n" for line in lines)
+
+
+def _group(problem: Problem) -> tuple[str, str, str]:
+    """What makes two findings the same one at two places: severity, rule and message."""
+    return severity(problem), problem.rule, problem.message
 
 
 def _record(problem: Problem) -> Dict[str, object]:

@@ -138,3 +138,20 @@ def test_problems_pointed_at_a_catalogs_lines_are_counted_apart_from_documents()
     assert summary([at_overlay], 244) == "1 problem in 244 documents, pointed at the catalog's lines"
     assert summary([at_overlay, PROBLEMS[0]], 244) == (
         "2 problems in 244 documents: 1 in 1 of them, 1 pointed at the catalog's lines")
+
+
+def test_a_finding_said_at_thousands_of_places_is_shown_at_its_first_and_counted():
+    same = [Problem(Location("vms.yaml", 10 * n, 11, ("spec",), n, f"vm{n}", "VirtualMachine"),
+                    "names instancetype 'u1.huge', which the built-in catalog does not have", "unknown-name")
+            for n in range(1, 5001)]
+    other = Problem(Location("vms.yaml", 15, 3, ("spec",), 1, "vm1", "VirtualMachine"), "another", "kind")
+    lines = text(sort_problems([*same, other])).splitlines()
+    assert lines[:6] == [finding_line(p) for p in sort_problems([*same[:5], other])]
+    assert lines[6:] == ["citgen: 4995 more places of the error \"names instancetype 'u1.huge', which the built-in "
+                         "catalog does not have\" [unknown-name] not shown; --format json or sarif lists every place"]
+    assert len(json.loads(json_report(same, 5000))) == 5000  # every place, for programs
+
+
+def test_twenty_places_of_one_finding_are_all_shown():
+    same = [Problem(Location("vms.yaml", n, 1), "x", "kind") for n in range(1, 21)]
+    assert text(same).splitlines() == [finding_line(p) for p in same]
