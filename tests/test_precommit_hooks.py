@@ -232,8 +232,8 @@ def test_a_guest_os_map_the_names_file_names_is_checked(gitops_repo: Path, envir
     done = pre_commit(gitops_repo, environment, "citgen-refs")
     assert done.returncode == 1
     assert ("manifests/forklift/osmap.yaml:9:17: error: ConfigMap konveyor-forklift/forklift-ovirt-osmap "
-            "$.data.windows_2022: ConfigMap konveyor-forklift/forklift-ovirt-osmap names preference 'windows.2022', which the build for KubeVirt "
-            "v1.8 of the built-in catalog does not have; did you mean") in done.stdout, done.stdout
+            "$.data.windows_2022: names preference 'windows.2022', which the build for KubeVirt v1.8 of the built-in "
+            "catalog does not have; did you mean") in done.stdout, done.stdout
     # only the changed file is read
     assert "3 references checked against the build for KubeVirt v1.8 of the built-in catalog; 1 file read; " \
            "1 finding" in done.stdout
@@ -283,8 +283,9 @@ def test_a_definition_in_an_unchanged_file_is_read_when_the_hook_checks_the_whol
            vm("small", "shop", "fedora", "shop.small").replace("    name: shop.small\n", namespaced))
     changed = pre_commit(gitops_repo, environment, "citgen-refs")
     assert changed.returncode == 1  # only the VM's file is read: its instancetype is unknown
-    assert ("VirtualMachine shop/small names instancetype 'shop.small', which the build for KubeVirt v1.8 of the "
-            "built-in catalog does not have") in changed.stdout, changed.stdout
+    assert ("manifests/apps/small.yaml:9:11: error: VirtualMachine shop/small $.spec.instancetype.name: names "
+            "instancetype 'shop.small', which the build for KubeVirt v1.8 of the built-in catalog does not have") \
+        in changed.stdout, changed.stdout
     section = documented_section("gitops.md", HOOK_SECTION)
     folder = re.search(r"`(args: \[[^`]*manifests/\])`", section).group(1)
     assert "`pass_filenames: false`" in section
