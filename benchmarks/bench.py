@@ -53,6 +53,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import yaml
+
 REPO = Path(__file__).resolve().parent.parent
 ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 FACTORS = (10, 100)
@@ -781,7 +783,31 @@ def measure_refs(tmp: Path, runs: int, warmup: bool, vms: int) -> dict[str, Any]
                             lambda: objects, warmup=False)
               for name, label, code in (("floor", "yaml.load, CSafeLoader", FLOOR),
                                         ("paused", "the same, collector paused", FLOOR_PAUSED))}
-    return {"vms": vms, "objects": objects, "bytes": size, "runs": min(runs, 3), "formats": formats, **floors}
+    json_dumps = write_json_dumps(dump, tmp)
+    as_json = {name: measure(f"{case}, as {name}", [*citgen_command(), "refs", str(path)], tmp, min(runs, 3),
+                             lambda: objects, warmup)
+               for name, path in json_dumps.items()}
+    json_floor = measure("   floor: json.loads", [sys.executable, "-c", JSON_FLOOR, str(json_dumps["JSON"])], tmp,
+                         min(runs, 3), lambda: objects, warmup=False)
+    return {"vms": vms, "objects": objects, "bytes": size, "runs": min(runs, 3), "formats": formats, **floors,
+            "json": as_json, "json_floor": json_floor,
+            "json_bytes": {name: path.stat().st_size for name, path in json_dumps.items()}}
+
+
+#: The floor of a JSON dump: the JSON decoder alone (its parser is C), in a process of its own.
+JSON_FLOOR = "import json, sys; json.loads(open(sys.argv[1], encoding='utf-8').read())"
+#: Targets of issue 40 for the dump as kubectl writes JSON (4-space indent) and minified (one line).
+TARGET_JSON_FLOOR_RATIO = 3.0
+TARGET_MINIFIED_RATIO = 1.5
+
+
+def write_json_dumps(dump: Path, tmp: Path) -> dict[str, Path]:
+    """The YAML dump as ``kubectl get -o json`` writes it (indented by 4) and minified, one line."""
+    data = yaml.load(dump.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    written = {"JSON": tmp / "cluster-dump.json", "minified JSON": tmp / "cluster-dump.min.json"}
+    written["JSON"].write_text(json.dumps(data, indent=4), encoding="utf-8")
+    written["minified JSON"].write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    return written
 
 
 def print_refs(refs: dict[str, Any]) -> None:
@@ -798,6 +824,24 @@ def print_refs(refs: dict[str, Any]) -> None:
         print(f"  {label:<24} {f.wall:>8.3f} {f.cpu:>8.3f} {f.peak / MIB:>9.1f}   "
               f"{f.wall / floor.wall:>9.2f} {f.cpu / floor.cpu:>10.2f}   "
               f"{f.wall / paused.wall:>15.2f} {f.cpu / paused.cpu:>11.2f}")
+    print()
+
+
+def print_json_refs(refs: dict[str, Any]) -> None:
+    """The dump as JSON, indented and minified, against the JSON decoder alone."""
+    floor = refs["json_floor"]
+    print(f"citgen refs of the same dump as JSON (median of {refs['runs']}) against json.loads of the indented one:")
+    print(f"  {'':<24} {'MiB':>8} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9}   {'x floor (wall, cpu)':>20}")
+    for label, f in [*refs["json"].items(), ("floor: json.loads", floor)]:
+        size = refs["json_bytes"].get(label, refs["json_bytes"]["JSON"]) / MIB
+        print(f"  {label:<24} {size:>8.1f} {f.wall:>8.3f} {f.cpu:>8.3f} {f.peak / MIB:>9.1f}   "
+              f"{f.wall / floor.wall:>9.2f} {f.cpu / floor.cpu:>10.2f}")
+    indented, minified = refs["json"]["JSON"], refs["json"]["minified JSON"]
+    ratio, flat = indented.wall / floor.wall, minified.wall / indented.wall
+    print(f"targets (issue 40): JSON <= {TARGET_JSON_FLOOR_RATIO:g}x json.loads: x{ratio:.2f}, "
+          f"{verdict(ratio <= TARGET_JSON_FLOOR_RATIO)}; peak < {TARGET_REFS_PEAK_MIB} MiB: {mib(indented.peak)}, "
+          f"{verdict(indented.peak < TARGET_REFS_PEAK_MIB * MIB)}; minified <= {TARGET_MINIFIED_RATIO:g}x the "
+          f"indented: x{flat:.2f}, {verdict(flat <= TARGET_MINIFIED_RATIO)}")
     print()
 
 
@@ -1045,6 +1089,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print_refs(refs)
     print_refs_targets(refs)
+    print()
+    print_json_refs(refs)
     if growth is not None:
         print()
         print_growth(growth)
@@ -1059,7 +1105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        for check, one, ten in growth or ()],
             "refs": {**{key: refs[key] for key in ("vms", "objects", "bytes")},
                      "formats": {fmt: f.as_json() for fmt, f in refs["formats"].items()},
-                     "floor": refs["floor"].as_json(), "floor_paused": refs["paused"].as_json()},
+                     "floor": refs["floor"].as_json(), "floor_paused": refs["paused"].as_json(),
+                     "json": {name: f.as_json() for name, f in refs["json"].items()},
+                     "json_floor": refs["json_floor"].as_json()},
         }
         if builds is not None:
             build, validate, scaled = builds["build"], builds["validate"], builds["scaled"]
