@@ -202,3 +202,16 @@ def test_a_file_refused_after_good_ones_refuses_the_whole_read(here):
     with pytest.raises(InputError) as raised:
         read_bundles([good, write("empty.yaml", "")])
     assert [p.location for p in raised.value.problems] == [Location("empty.yaml")]
+
+
+def test_a_list_s_own_fields_are_judged_like_any_object_s(here):
+    text = as_list(OBJECTS).replace("kind: List\n", "kind: List\nkind: List\n")
+    [message] = refusals([write("live.yaml", text)])
+    assert message.startswith("live.yaml:") and "duplicate key 'kind'" in message
+
+
+def test_a_json_list_with_a_key_written_twice_is_refused_as_the_yaml_one_is(here):
+    listed = {"apiVersion": "v1", "kind": "List", "items": OBJECTS}
+    text = json.dumps(listed, indent=2).replace('"kind": "List"', '"kind": "List", "kind": "List"')
+    [message] = refusals([write("live.json", text)])
+    assert "duplicate key 'kind'" in message

@@ -161,7 +161,9 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
     """Read one document's events: where it ends, and its items when it is a List to be read item by item.
 
     A List here is a mapping whose ``kind`` ends in ``List`` and whose ``items`` is a
-    list, with no anchors or aliases anywhere in the document.
+    list, with no anchors or aliases anywhere in the document and no key written twice
+    at its top: a List whose own fields the reader would refuse is read whole, as any
+    other document, so that the refusal is said.
     """
     depth = 0
     root_is_map = False
@@ -172,6 +174,7 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
     in_items = False
     item_start: Any = None
     referring = False
+    top_keys: set[str] = set()
     get = loader.get_event
     while True:
         event = get()
@@ -202,6 +205,9 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
         elif depth == 1 and root_is_map:
             if expecting_key:
                 key = event.value if cls is ScalarEvent else None
+                if key is not None:
+                    referring = referring or key in top_keys  # a duplicate: read whole, where it is refused
+                    top_keys.add(key)
             elif key == "kind" and cls is ScalarEvent:
                 kind = event.value
             elif key == "items" and cls is SequenceStartEvent:
