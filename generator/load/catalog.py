@@ -20,10 +20,10 @@ from ..model import Catalog, OlderField, OlderValue, Series, Settings, Size, Siz
 from ..problems import Location, Problem, excerpt
 from ..quantity import parse as parse_quantity
 from ..source import formats
-from ..source.inputcheck import checked, read_checked
+from ..source.inputcheck import checked, read_checked, read_checked_as_written
 from ..source.inputfiles import leads_outside, lookup, usable_folder, yaml_files
 from ..source.schema_fast import whole_number
-from ..source.yamlsrc import Document, load_file
+from ..source.yamlsrc import Document
 from .lifecycle import deprecation_of, merged, retirements_of, sizes_deprecated
 
 CATALOG_FILE = "catalog.yaml"
@@ -296,15 +296,11 @@ def _catalog_file(root: Path, problems: list[Problem]) -> tuple[Document | None,
     for whether, when catalog.yaml cannot be read at all (not YAML, a duplicate key):
     then its problems are the only ones said.
     """
-    try:
-        document = load_file(root / CATALOG_FILE, CATALOG_FILE, within=root)
-    except InputError as exc:
-        problems.extend(exc.problems)
-        return None, None
-    extends = isinstance(document.data, Mapping) and "extends" in document.data
-    fitting, found = checked(document, formats.CATALOG)
+    document, fitting, found = read_checked_as_written(root / CATALOG_FILE, CATALOG_FILE, formats.CATALOG, within=root)
     problems.extend(found)
-    return fitting, extends
+    if document is None:
+        return None, None
+    return fitting, isinstance(document.data, Mapping) and "extends" in document.data
 
 
 def series_files(root: Path) -> list[str]:

@@ -369,8 +369,18 @@ def read_checked(path: FilePath, display: str, schema: Mapping[str, Any], *,
     of which a symbolic link may not lead. The document is None when the file could
     not be read or nothing of it fits its format.
     """
+    _written, fitting, problems = read_checked_as_written(path, display, schema, within=within)
+    return fitting, problems
+
+
+def read_checked_as_written(path: FilePath, display: str, schema: Mapping[str, Any], *,
+                            within: FilePath | None = None) -> tuple[Document | None, Document | None, list[Problem]]:
+    """read_checked, and the document as written besides: for a loader that must know what a file says even
+    where it breaks its format (whether catalog.yaml extends the built-in catalog). None for both documents
+    when the file could not be read."""
     try:
         document = load_file(path, display, within=within)
     except InputError as exc:
-        return None, list(exc.problems)
-    return checked(document, schema)
+        return None, None, list(exc.problems)
+    fitting, problems = checked(document, schema)
+    return document, fitting, problems

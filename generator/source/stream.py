@@ -75,12 +75,23 @@ class Unit:
         return Location(self.file, line, found.column, self.path + tuple(path), self.doc, name, kind, namespace)
 
     def items(self) -> Iterator["Unit"]:
-        """The items of a document that is a bare YAML list, each a unit of its own; this unit otherwise."""
+        """The items of a document that is a bare YAML list, each a unit of its own; this unit otherwise.
+
+        Each item keeps the problems of its own values (those the reader found under its
+        index); a problem of the list itself stays with its first item.
+        """
         if not isinstance(self.data, list):
             yield self
             return
+        depth = len(self.path)
         for number, item in enumerate(self.data):
-            yield replace(self, path=self.path + (number,), data=item, within=self.within + (number,), problems=())
+            own = tuple(p for p in self.problems if _under(p, depth) == (number,) or (number == 0 and not _under(p, depth)))
+            yield replace(self, path=self.path + (number,), data=item, within=self.within + (number,), problems=own)
+
+
+def _under(problem: Problem, depth: int) -> Path:
+    """The step of ``problem``'s path below a unit's own ``depth``: the index of the item it is in, or nothing."""
+    return problem.location.path[depth:depth + 1]
 
 
 def _identity(data: Any) -> tuple[str | None, str | None]:
