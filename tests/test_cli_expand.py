@@ -174,7 +174,7 @@ def test_an_unknown_instancetype_says_where_it_was_searched(tmp_path: Path) -> N
     vm_file.write_text("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: x}\n"
                        "spec:\n  instancetype:\n    name: huge\n  template:\n    spec: {}\n")
     bundle = CASES / "conflicts" / "bundle.yaml"
-    said = f"{vm_file}:6:11: error: VirtualMachine x $.spec.instancetype.name: VirtualMachine x names instancetype 'huge'"
+    said = f"{vm_file}:6:11: error: VirtualMachine x $.spec.instancetype.name: names instancetype 'huge'"
     assert run(vm_file).stderr == f"{said}, which the built-in catalog does not have [unknown-name]\n"
     assert run(vm_file, "--bundle", bundle, "--bundle", bundle).stderr == (
         f"{said}, which bundles {bundle}, {bundle} does not have [unknown-name]\n")

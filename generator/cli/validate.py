@@ -172,7 +172,7 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt)
         return _findings(docs, problems, strict_warnings)
     if cross_product:  # the objects every command that expands VMs takes (tools/refs/target.py)
-        objects = target_objects(catalog=None if files else catalog, bundles=files).objects
+        objects = target_objects(catalog=None if files else catalog, bundles=files, option=None).objects
         if files:
             _pairable(files, objects)
         results = pair_matrix(objects, objects, arch=arch)

@@ -131,7 +131,7 @@ def _shown(paths: Sequence[Path]) -> str:
 
 
 def target_objects(catalog: Path | None = None, overlays: Sequence[Path] = (), bundles: Sequence[Path] = (),
-                   kubevirt: Release | None = None) -> Target:
+                   kubevirt: Release | None = None, *, option: str | None = "--bundle") -> Target:
     """The objects of ``bundles`` as published, or else the build of ``catalog`` (the built-in one by default).
 
     ``overlays`` are applied to the catalog after those its catalog.yaml lists;
@@ -146,7 +146,7 @@ def target_objects(catalog: Path | None = None, overlays: Sequence[Path] = (), b
             verb = "chooses" if len(given) == 1 else "choose"
             raise InputError.at(Location(given[0]), f"{', '.join(given)} {verb} a build, and --bundle names objects "
                                 "already built; give one or the other")
-        docs = read_bundles(bundles, option="--bundle")
+        docs = read_bundles(bundles, option=option)  # the option the bundles were given with (None: arguments)
         return Target(tuple(docs), f"bundle{'s' if len(bundles) > 1 else ''} {_shown(bundles)}")
     return _build(catalog, tuple(overlays), kubevirt)
 
