@@ -60,7 +60,7 @@ def test_a_missing_built_in_catalog_is_one_error_and_exit_code_two(monkeypatch):
     monkeypatch.setattr("generator.cli.version.builtin_catalog", missing)
     result = CliRunner().invoke(main, ["--version"])
     assert (result.exit_code, result.output.splitlines()) == (2, [
-        "error: the built-in catalog is missing from /x/generator; reinstall citgen",
+        "citgen: error: the built-in catalog is missing from /x/generator; reinstall citgen [input]",
         f"citgen {generator.__version__}: the built-in catalog cannot be read; reinstall citgen",
     ])
 
@@ -110,10 +110,10 @@ def test_a_broken_built_in_catalog_is_each_of_its_problems_on_standard_error(mon
         raise InputError([Problem(Location("catalog.yaml", 3), "expected a version"),
                           Problem(Location("series/u.yaml"), "no sizes")])
 
-    monkeypatch.setattr("generator.cli.version.load_catalog", broken)
+    monkeypatch.setattr("generator.load.catalog.load_catalog", broken)
     result = CliRunner().invoke(tiny(), ["--version"])
     assert (result.exit_code, result.stdout, result.stderr.splitlines()) == (2, "", [
-        "error: catalog.yaml:3: expected a version",
-        "error: series/u.yaml: no sizes",
+        "catalog.yaml:3: error: expected a version [input]",
+        "series/u.yaml: error: no sizes [input]",
         f"citgen {generator.__version__}: the built-in catalog cannot be read; reinstall citgen",
     ])

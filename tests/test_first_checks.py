@@ -97,8 +97,8 @@ def test_version_with_an_unreadable_built_in_catalog_says_so(tmp_path, monkeypat
     monkeypatch.setattr("generator.cli.version.builtin_catalog", lambda: tmp_path)
     result = CliRunner().invoke(main, ["--version"])
     assert (result.exit_code, result.output.splitlines()) == (2, [
-        "error: catalog.yaml:2:10: version: expected a string, got a list",
-        "error: series/sizes.yaml: no such file or folder",
+        "catalog.yaml:2:10: error: version: expected a string, got a list [input]",
+        "series/sizes.yaml: error: no such file or folder [input]",
         f"citgen {generator.__version__}: the built-in catalog cannot be read; reinstall citgen",
     ])
 

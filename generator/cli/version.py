@@ -15,12 +15,14 @@ import click
 
 from .. import __version__
 from ..errors import CitgenError
-from ..load.catalog import load_catalog
 from ..paths import builtin_catalog
+from ..problems import Location, Problem
 
 
 def version_line() -> str:
     """``citgen 0.1.0 (built-in catalog v1.8.0-dev)``: one line, so scripts can read it."""
+    from ..load.catalog import load_catalog  # read only when --version is given
+
     return f"citgen {__version__} (built-in catalog {load_catalog(builtin_catalog()).settings.version})"
 
 
@@ -30,9 +32,11 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     try:
         line = version_line()
     except (CitgenError, RuntimeError) as exc:  # an installation whose catalog is missing or broken
-        problems = getattr(exc, "problems", None) or [exc]
+        from ..report import finding_line
+
+        problems = getattr(exc, "problems", None) or [Problem(Location("citgen"), str(exc))]
         for problem in problems:
-            click.echo(f"error: {problem}", err=True)
+            click.echo(finding_line(problem), err=True)
         click.echo(f"citgen {__version__}: the built-in catalog cannot be read; reinstall citgen", err=True)
         ctx.exit(2)
     click.echo(line)
