@@ -69,9 +69,8 @@ def test_a_missing_instancetype_is_an_unknown_name_naming_the_bundle(tmp_path: P
     case = CASES / "conflicts"
     result = run(vm_file, "--bundle", case / "bundle.yaml")
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (f"{vm_file}:6:11: error: VirtualMachine x $.spec.instancetype.name: VirtualMachine x "
-                             f"names instancetype 'huge', which bundle {case / 'bundle.yaml'} does not have "
-                             "[unknown-name]\n")
+    assert result.stderr == (f"{vm_file}:6:11: error: VirtualMachine x $.spec.instancetype.name: names instancetype "
+                             f"'huge', which bundle {case / 'bundle.yaml'} does not have [unknown-name]\n")
 
 
 NO_VM = ": error: no VirtualMachine: the input holds {}; expected kubevirt.io/v1 VirtualMachines [input]"
@@ -82,23 +81,24 @@ NO_VM = ": error: no VirtualMachine: the input holds {}; expected kubevirt.io/v1
     [
         ("kind: [unclosed\n", 2,
          ":2:1: error: malformed YAML: did not find expected ',' or ']' (while parsing a flow sequence) [input]"),
-        ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n", 2, NO_VM.format("Pod objects")),
-        ("apiVersion: v1\nkind: VirtualMachine\nmetadata: {name: p}\n", 2, NO_VM.format("VirtualMachine objects")),
-        ("kind: VirtualMachine\nmetadata: {name: p}\n", 2, NO_VM.format("VirtualMachine objects")),
+        ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n", 2, NO_VM.format("Pod (v1) objects")),
+        ("apiVersion: v1\nkind: VirtualMachine\nmetadata: {name: p}\n", 2,
+         NO_VM.format("VirtualMachine (v1) objects")),
+        ("kind: VirtualMachine\nmetadata: {name: p}\n", 2, NO_VM.format("VirtualMachine (no apiVersion) objects")),
         ("- a list\n", 2, NO_VM.format("no objects")),
-        ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: p}\n", 1,
-         ":1:1: error: VirtualMachine p: the VirtualMachine has no spec [expand-input]"),
-        ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: p}\nspec: {}\n", 1,
-         ":1:1: error: VirtualMachine p: the VirtualMachine has no spec.template [expand-input]"),
-        ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nspec: {}\n", 1,
+        ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: p}\n", 2,
+         ":1:1: error: VirtualMachine p: the VirtualMachine has no spec [input]"),
+        ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: p}\nspec: {}\n", 2,
+         ":1:1: error: VirtualMachine p: the VirtualMachine has no spec.template [input]"),
+        ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nspec: {}\n", 2,
          ":1:1: error: VirtualMachine $.metadata: metadata must be a mapping holding at least the name "
          "[object-metadata]"),
     ],
 )
 def test_unusable_vm_files_are_refused_saying_why_in_the_file(tmp_path: Path, text: str, code: int,
                                                               said: str) -> None:
-    """A file without a kubevirt.io VirtualMachine is unusable input (exit 2); a VM that cannot be expanded is
-    refused as KubeVirt would refuse it (exit 1), beside the others."""
+    """A file without a kubevirt.io VirtualMachine, or with one the API server would not store or that cannot be
+    expanded at all, is unusable input (exit 2), and nothing is printed."""
     vm_file = tmp_path / "vm.yaml"
     vm_file.write_text(text)
     result = run(vm_file, "--bundle", CASES / "conflicts" / "bundle.yaml")
@@ -123,7 +123,7 @@ def test_a_vm_of_etcds_limit_is_read_and_one_byte_more_is_refused(tmp_path: Path
     assert yaml.safe_load(read.stdout)["metadata"]["name"] == "big"
     over = big_vm(tmp_path, MAX_OBJECT_BYTES + 1)
     refused = run(over, "--bundle", CASES / "conflicts" / "bundle.yaml")
-    assert (refused.exit_code, refused.stdout, refused.stderr) == (1, "", (
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (2, "", (
         f"{over}:1:1: error: VirtualMachine big: the VirtualMachine is 1572865 bytes as JSON; no API server stores an "
         "object over 1572864 bytes (1.5 MiB, etcd's limit on a request), so there is nothing to expand "
         "[object-metadata]\n"))
@@ -210,7 +210,7 @@ def test_what_the_api_server_refuses_of_the_expanded_vm_is_located_at_the_key_or
                   "        cpu: {sockets: 2, cores: 2, threads: 1}\n        bogus: 1\n        firmware:\n"
                   "          serial: 5\n")
     result = run(vm, "--bundle", tmp_path / "bundle.yaml")
-    assert (result.exit_code, result.stdout, result.stderr) == (1, "", (
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
         f"{vm}:10:9: error: VirtualMachine v $.spec.template.spec.domain.bogus: unknown field 'bogus' (the API server "
         "refuses this VirtualMachine) [schema]\n"
         f"{vm}:12:19: error: VirtualMachine v $.spec.template.spec.domain.firmware.serial: expected string, got "

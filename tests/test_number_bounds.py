@@ -206,7 +206,7 @@ def test_a_virtual_machine_s_number_of_too_many_digits(tmp_path, length):
                          ids=["1e999999999", "1e100", "a million digits"])
 def test_a_virtual_machine_s_quantity_past_the_bounds(tmp_path, memory):
     path = vm(tmp_path, memory)
-    refused(citgen("expand", str(path)), f"{path}: {QUANTITY.format(shown(memory))}", closing=None)
+    refused(citgen("expand", str(path)), f"{path}:1:1: VirtualMachine vm: {QUANTITY.format(shown(memory))}", closing=None)
 
 
 # --------------------------------------------------------------------------- options and environment variables

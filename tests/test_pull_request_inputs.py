@@ -492,8 +492,8 @@ def vm_file(tmp_path: Path, disks: int = 0, running: str = "") -> Path:
 def test_a_virtual_machine_the_api_server_refuses_is_not_expanded(tmp_path):
     result = citgen("expand", str(vm_file(tmp_path, running="  running: 'yes'\n")))
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith(f"error: {tmp_path / 'vm.yaml'}:6:12: spec.running: expected boolean, got "
-                                    "string 'yes' (the API server refuses this VirtualMachine)\n")
+    assert result.stderr == (f"{tmp_path / 'vm.yaml'}:6:12: error: VirtualMachine vm $.spec.running: expected boolean, "
+                             "got string 'yes' (the API server refuses this VirtualMachine) [schema]\n")
 
 
 def json_size(path: Path) -> int:
@@ -508,9 +508,9 @@ def test_a_virtual_machine_larger_than_etcd_stores_is_refused_before_it_is_expan
     assert size > 1_572_864
     result = citgen("expand", str(path))
     assert result.exit_code == 2
-    assert result.stderr == (f"error: {path}:1:1: the VirtualMachine is {size} bytes as JSON; no API server stores "
-                             "an object over 1572864 bytes (1.5 MiB, etcd's limit on a request), so there is nothing "
-                             "to expand\n")
+    assert result.stderr == (f"{path}:1:1: error: VirtualMachine vm: the VirtualMachine is {size} bytes as JSON; no API "
+                             "server stores an object over 1572864 bytes (1.5 MiB, etcd's limit on a request), so there "
+                             "is nothing to expand [object-metadata]\n")
 
 
 def test_a_virtual_machine_just_under_the_limit_is_expanded(tmp_path):

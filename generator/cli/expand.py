@@ -6,7 +6,9 @@ cluster. VMs are read by the one reader of objects (source/objects.py): a file, 
 folder, ``-`` or a pipe, every VirtualMachine of every document or List. Exit 0
 with the expanded VMs on stdout; 1 when KubeVirt would refuse one (its findings,
 each located in its file, with the rule ids ``refs`` gives the same checks:
-``unknown-name``, ``requirements``); 2 when the input is unusable.
+``unknown-name``, ``requirements``); 2 when the input is unusable: a VM the API
+server would not store (its metadata, schema or size), or that cannot be expanded
+at all, and then nothing is printed.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import yaml
 
 from .. import escape
 from ..errors import InputError
-from ..problems import Location, Problem
+from ..problems import Location, Problem, excerpt
 from ..result import Result
 from ..schemas import check_object
 from ..source.documents import BundleDoc
@@ -42,11 +44,17 @@ RULES = {"cpu": "requirements", "memory": "requirements", "architecture": "requi
 
 @dataclass(frozen=True)
 class Expanded:
-    """One VirtualMachine of the input: where it is, and its expansion or why KubeVirt refuses it."""
+    """One VirtualMachine of the input: where it is, and its expansion or why KubeVirt refuses it.
+
+    ``unusable``: the API server would not even store the VM (its metadata, its
+    schema, its size) or it cannot be expanded at all: the run's input is unusable
+    (exit 2), where a VM KubeVirt refuses to run is a finding (exit 1).
+    """
 
     unit: Unit
     vm: Mapping[str, Any] | None = None
     problems: tuple[Problem, ...] = ()
+    unusable: bool = False
 
 
 def is_vm(data: Any) -> bool:
@@ -69,11 +77,13 @@ def read_vms(paths: Sequence[str | Path]) -> list[Unit]:
         for unit in objects_of(text, source.shown):
             if isinstance(unit, Problem):
                 problems.append(unit)
-            elif is_vm(unit.data):
-                problems.extend(unit.problems)
+                continue
+            problems.extend(unit.problems)  # what the reader refused of any object: a tag, a duplicate key
+            if is_vm(unit.data):
                 vms.append(unit)
             elif isinstance(unit.data, dict):
-                others.add(str(unit.data.get("kind")))
+                version = unit.data.get("apiVersion")
+                others.add(f"{excerpt(str(unit.data.get('kind')))} ({excerpt(str(version)) if version else 'no apiVersion'})")
     if not vms and not problems:
         held = f"holds {', '.join(sorted(others)[:5])} objects" if others else "holds no objects"
         problems.append(Problem(Location(", ".join(s.shown for s in found.sources) or "citgen"),
@@ -150,7 +160,7 @@ def expand_one(unit: Unit, target: Target, arch: str) -> Expanded:
     """One VM expanded against ``target``'s objects, or the findings that refuse it."""
     problems = _metadata(unit)
     if problems:
-        return Expanded(unit, problems=tuple(problems))
+        return Expanded(unit, problems=tuple(problems), unusable=True)
     try:
         instancetype, preference = resolve(unit.data, target.objects)
         result: ExpandResult = expand(unit.data, instancetype, preference, arch=arch)
@@ -161,11 +171,11 @@ def expand_one(unit: Unit, target: Target, arch: str) -> Expanded:
         return Expanded(unit, problems=(Problem(unit.locate(("spec", exc.which), _name(unit)), str(exc),
                                                 "unknown-name"),))
     except UnusableInput as exc:
-        return Expanded(unit, problems=(Problem(unit.locate((), _name(unit)), str(exc), "expand-input"),))
+        return Expanded(unit, problems=(Problem(unit.locate((), _name(unit)), str(exc)),), unusable=True)
     if not result.ok:
         return Expanded(unit, problems=refusal(unit, result.errors))
     refused = schema_refusal(unit, result.vm)
-    return Expanded(unit, result.vm, refused) if refused else Expanded(unit, result.vm)
+    return Expanded(unit, result.vm, refused, unusable=True) if refused else Expanded(unit, result.vm)
 
 
 def _shown(vms: Sequence[Mapping[str, Any]], output: str) -> str:
@@ -209,5 +219,7 @@ def expand_command(vms: Sequence[str], bundles: Sequence[Path], arch: str, outpu
     done = list(expanded(results))
     problems = tuple(p for one in results for p in one.problems)
     data: dict[str, Any] = {"vms": done, **({"vm": done[0]} if len(results) == 1 and done else {})}
-    return Result("expand", problems=problems, product=_shown(done, output) if done else "", data=data,
-                  counts={"expanded": len(done), "refused": len(results) - len(done)}, pipeable=True)
+    unusable = any(one.unusable for one in results)
+    return Result("expand", problems=problems, product="" if unusable or not done else _shown(done, output),
+                  data=data, counts={"expanded": len(done), "refused": len(results) - len(done)}, pipeable=True,
+                  unusable=unusable)

@@ -43,6 +43,8 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 #: The files of a folder that are read: Kubernetes manifests, as kubectl reads a folder.
 SUFFIXES = (".yaml", ".yml", ".json")
+#: The file of a build's output folder that holds every object once.
+ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 #: The files that make a folder a kustomization (kustomize's own names).
 KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
@@ -67,7 +69,11 @@ class Source:
             return read_stream_text(stdin or sys.stdin.buffer, self.shown)
         if self.stream:
             try:
-                with open(self.path, "rb") as pipe:
+                # O_NONBLOCK: a FIFO nothing writes to would block the open for ever; once open, a read waits
+                # for what a writer sends, and a FIFO without one reads as empty
+                fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+                os.set_blocking(fd, True)
+                with os.fdopen(fd, "rb") as pipe:
                     return read_stream_text(pipe, self.shown)
             except OSError as exc:
                 raise InputError.at(Location(self.shown), f"cannot be read: {(exc.strerror or str(exc)).lower()}") \
@@ -143,6 +149,22 @@ def _named(path: Path, shown: str, problems: list[Problem], kustomized: list[str
                       for relative in files if relative.rpartition("/")[2] in KUSTOMIZATIONS)
     return [Source(f"{top}{relative}", path / relative, named=False) for relative in files
             if relative.endswith(SUFFIXES)]
+
+
+def build_bundle(folder: Path, shown: str) -> Path | None:
+    """The all-bundle of a folder ``citgen build`` wrote, or None when the folder holds none.
+
+    Found rather than named, it must be a regular file, as every file found is: a
+    FIFO or a device put there is refused, never waited on.
+    """
+    bundle = folder / ALL_BUNDLE
+    found = lookup(bundle, f"{shown.rstrip('/')}/{ALL_BUNDLE}")
+    if found is None:
+        return None
+    if not stat.S_ISREG(found.st_mode):
+        raise InputError.at(Location(f"{shown.rstrip('/')}/{ALL_BUNDLE}"),
+                            f"is {file_kind(found.st_mode)}, not a regular file; citgen reads only regular files")
+    return bundle
 
 
 def _once(found: list[Source]) -> tuple[Source, ...]:

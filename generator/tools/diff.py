@@ -23,12 +23,11 @@ from ..model import KINDS, label
 from .. import escape
 from ..problems import Location, Path as KeyPath, Problem, jsonpath
 from ..source.documents import BundleDoc
-from ..source.objects import STDIN, read_bundles
+from ..source.objects import ALL_BUNDLE, STDIN, build_bundle, read_bundles
 from ..source.inputfiles import lookup
 
 VERSION_LABEL = label("common-instancetypes-version")
 DEPRECATED_LABEL = label("deprecated")
-ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 _KIND_ORDER = {kind: i for i, kind in enumerate(KINDS)}
 
 
@@ -115,8 +114,9 @@ def bundle_files(path: Path) -> list[Path]:
     there = lookup(path, str(path))  # a link to nothing or in a loop, a folder that cannot be entered: refused
     if there is None:
         raise InputError.at(Location(str(path)), "no such file or folder")
-    if stat.S_ISDIR(there.st_mode) and lookup(path / ALL_BUNDLE, str(path / ALL_BUNDLE)) is not None:
-        return [path / ALL_BUNDLE]  # a build's folder: its all-bundle holds every object once
+    bundle = build_bundle(path, str(path)) if stat.S_ISDIR(there.st_mode) else None
+    if bundle is not None:
+        return [bundle]  # a build's folder: its all-bundle holds every object once
     return [path]  # a file, a pipe, or a folder of objects, read as every command reads them
 
 

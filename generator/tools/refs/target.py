@@ -34,14 +34,13 @@ from ...model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Lifecy
 from ...problems import Location
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc
-from ...source.objects import STDIN, read_bundles
+from ...source.objects import ALL_BUNDLE, STDIN, build_bundle, read_bundles
 from ...source.inputfiles import lookup
 from ...suggest import Index
 from ...golower import go_lower
 from .model import Definition, Family, Reference
 
 #: The catalog's all-bundle: what a build output folder holds every object in.
-ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 #: What marks a folder as a catalog.
 CATALOG_FILE = "catalog.yaml"
 
@@ -185,8 +184,9 @@ def target_at(path: Path, option: str) -> Target:
         return Target(tuple(read_bundles([path], option=option)), f"bundle {_shown((path,))}")
     if lookup(path / CATALOG_FILE) is not None:
         return target_objects(catalog=path)
-    if lookup(path / ALL_BUNDLE) is not None:
-        return Target(tuple(read_bundles([path / ALL_BUNDLE], option=option)), f"build {path}")
+    bundle = build_bundle(path, str(path))
+    if bundle is not None:
+        return Target(tuple(read_bundles([bundle], option=option)), f"build {path}")
     return Target(tuple(read_bundles([path], option=option)), f"bundle {_shown((path,))}")  # as any folder is read
 
 
