@@ -16,7 +16,7 @@ from generator.model import label
 def names(*args: str) -> list[str]:
     result = CliRunner().invoke(main, ["list", "-o", "name", *args])
     assert result.exit_code == 0, result.output
-    return result.output.split()
+    return result.stdout.split()
 
 
 def test_a_label_selector_filters_like_kubectl():
@@ -33,7 +33,7 @@ def test_series_vcpu_and_memory_filters():
 def test_the_table_shows_class_vcpus_memory_features_and_the_oldest_kubevirt():
     result = CliRunner().invoke(main, ["list", "--series", "rt", "--cpu", "1"])
     features = "dedicatedCPUPlacement,hugepages,isolateEmulatorThread,numa,realtime"
-    assert result.output.splitlines() == [
+    assert result.stdout.splitlines() == [
         "NAME         CLASS      VCPUS   MEMORY   FEATURES" + " " * 62 + "KUBEVIRT",
         f"rt1.medium   realtime   1       4Gi      {features}   v1.1",  # spec.annotations came in v1.1
         f"rt1.micro    realtime   1       1Gi      {features}   v1.1",
@@ -44,7 +44,7 @@ def test_the_table_shows_class_vcpus_memory_features_and_the_oldest_kubevirt():
 def kubevirt_column(*args: str) -> dict[str, str]:
     result = CliRunner().invoke(main, ["list", *args])
     assert result.exit_code == 0, result.output
-    return {line.split()[0]: line.split()[-1] for line in result.output.splitlines()[1:]}
+    return {line.split()[0]: line.split()[-1] for line in result.stdout.splitlines()[1:]}
 
 
 def test_the_oldest_kubevirt_is_the_release_of_the_newest_field_an_object_has():
@@ -68,7 +68,7 @@ def test_list_kubevirt_shows_what_a_build_for_that_release_holds():
 def test_list_kubevirt_json_records_carry_the_release_and_the_objects_as_built_for_it():
     result = CliRunner().invoke(main, ["list", "--preferences", "--kubevirt", "1.3", "-o", "json", "-l", "arch=arm64"])
     assert result.exit_code == 0
-    records = json.loads(result.output)
+    records = json.loads(result.stdout)
     assert [r["name"] for r in records] == ["fedora.arm64", "rhel.10.arm64", "rhel.9.arm64"]
     for record in records:  # preferredArchitecture (v1.7) left out, and the label read off it
         assert record["kubevirt"] == "v1.1"
@@ -87,7 +87,7 @@ def test_preferences_are_browsed_the_same_way():
     assert names("--preferences", "-l", "required-architecture=arm64") == ["fedora.arm64", "rhel.10.arm64",
                                                                            "rhel.9.arm64"]
     result = CliRunner().invoke(main, ["list", "--preferences", "--cpu", "8"])
-    assert [line.split()[0] for line in result.output.splitlines()[1:]] == ["centos.stream9.dpdk", "rhel.8.dpdk",
+    assert [line.split()[0] for line in result.stdout.splitlines()[1:]] == ["centos.stream9.dpdk", "rhel.8.dpdk",
                                                                             "rhel.9.dpdk"]
 
 
@@ -103,7 +103,7 @@ def test_preferences_are_browsed_the_same_way():
 ])
 def test_the_preference_table_shows_what_each_requires_and_a_dash_for_what_it_does_not(args, table):
     result = CliRunner().invoke(main, ["list", "--preferences", *args])
-    assert (result.exit_code, result.output.splitlines()) == (0, table)
+    assert (result.exit_code, result.stdout.splitlines()) == (0, table)
 
 
 def test_a_bad_selector_or_memory_is_a_usage_error():
@@ -161,32 +161,32 @@ def test_the_table_shows_a_deprecated_column_only_when_something_listed_is_depre
     result = CliRunner().invoke(main, ["list", "--catalog", vendor, "--series", "o1", "--series", "u1", "--cpu", "1",
                                        "--memory", "1Gi"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == [
+    assert result.stdout.splitlines() == [
         "NAME       CLASS             VCPUS   MEMORY   FEATURES   KUBEVIRT   DEPRECATED",
         "o1.micro   overcommitted     1       1Gi      -          v1.0       since v1.9.0, use u1.micro -> u1.small",
         "u1.micro   general.purpose   1       1Gi      -          v1.0       use u1.small",
     ]
     beside = CliRunner().invoke(main, ["list", "--catalog", vendor, "--series", "o1", "--series", "u1", "--cpu", "1",
                                        "--memory", "2Gi"])
-    assert beside.output.splitlines() == [
+    assert beside.stdout.splitlines() == [
         "NAME       CLASS             VCPUS   MEMORY   FEATURES   KUBEVIRT   DEPRECATED",
         "o1.small   overcommitted     1       2Gi      -          v1.0       since v1.9.0, use u1.small",
         "u1.small   general.purpose   1       2Gi      -          v1.0       -",
     ]
     assert "DEPRECATED" not in CliRunner().invoke(main, ["list", "--catalog", vendor, "--series", "u1",
-                                                         "--cpu", "2"]).output
-    assert "DEPRECATED" not in CliRunner().invoke(main, ["list"]).output
+                                                         "--cpu", "2"]).stdout
+    assert "DEPRECATED" not in CliRunner().invoke(main, ["list"]).stdout
 
 
 def test_a_deprecated_preference_that_says_nothing_more_is_marked_yes(vendor):
     result = CliRunner().invoke(main, ["list", "--catalog", vendor, "--preferences", "-l", "deprecated"])
-    assert result.output.splitlines()[1].split()[0] == "cirros"
-    assert result.output.splitlines()[1].split()[-1] == "yes"
+    assert result.stdout.splitlines()[1].split()[0] == "cirros"
+    assert result.stdout.splitlines()[1].split()[-1] == "yes"
 
 
 def test_json_records_say_since_the_replacement_and_where_it_leads(vendor):
     result = CliRunner().invoke(main, ["list", "--catalog", vendor, "-o", "json", "--series", "o1", "--cpu", "1"])
-    records = {r["name"]: r["deprecated"] for r in json.loads(result.output)}
+    records = {r["name"]: r["deprecated"] for r in json.loads(result.stdout)}
     assert records == {
         "o1.medium": {"since": "v1.9.0", "replacement": "u1.medium", "chain": ["u1.medium"], "current": "u1.medium"},
         "o1.micro": {"since": "v1.9.0", "replacement": "u1.micro", "chain": ["u1.micro", "u1.small"],
@@ -195,7 +195,7 @@ def test_json_records_say_since_the_replacement_and_where_it_leads(vendor):
                     "current": "u1.small"},
         "o1.small": {"since": "v1.9.0", "replacement": "u1.small", "chain": ["u1.small"], "current": "u1.small"},
     }
-    current = json.loads(CliRunner().invoke(main, ["list", "-o", "json", "--series", "u1", "--cpu", "8"]).output)
+    current = json.loads(CliRunner().invoke(main, ["list", "-o", "json", "--series", "u1", "--cpu", "8"]).stdout)
     assert [(r["name"], r["deprecated"]) for r in current] == [("u1.2xlarge", None)]
 
 
@@ -205,6 +205,6 @@ def test_an_object_with_a_field_no_kubevirt_release_has_shows_a_dash_for_the_old
     (tmp_path / "o.yaml").write_text("series:\n  change:\n    n:\n      spec:\n        bogusField: 1\n")
     result = CliRunner().invoke(main, ["list", "--catalog", str(tmp_path), "--series", "n", "--cpu", "4",
                                        "--memory", "8Gi"])
-    assert (result.exit_code, result.output.splitlines()) == (0, [
+    assert (result.exit_code, result.stdout.splitlines()) == (0, [
         "NAME       CLASS     VCPUS   MEMORY   FEATURES                                                KUBEVIRT",
         "n1.large   network   4       8Gi      dedicatedCPUPlacement,hugepages,isolateEmulatorThread   -"])

@@ -110,7 +110,7 @@ def test_each_object_names_the_oldest_kubevirt_that_accepts_it_as_citgen_list_do
     listed = {}
     for args in (["list"], ["list", "--preferences"]):
         result = CliRunner().invoke(main, [*args, "-o", "json"])
-        listed.update({r["name"]: r["kubevirt"] for r in json.loads(result.output)})
+        listed.update({r["name"]: r["kubevirt"] for r in json.loads(result.stdout)})
     shown = {r["name"]: r["kubevirt"] for r in (*data["instancetypes"], *data["preferences"])}
     assert shown == listed
     assert (shown["windows.11.virtio"], shown["fedora.arm64"], shown["cx1.large"]) == ("v1.9", "v1.7", "v1.3")

@@ -84,7 +84,8 @@ def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: i
     """
     query = Query(family="preference" if preferences else "instancetype", series=tuple(series), cpu=cpu,
                   memory=memory_, selector=selector or ())
-    found, _, objects = catalog_objects(BuildOptions(catalog=catalog))
+    options = BuildOptions(catalog=catalog)
+    found, version, objects = catalog_objects(options)
     if kubevirt is not None:
         objects, _ = for_release(objects, kubevirt, found.settings.spellings)
     chosen = query.select(objects)
@@ -104,4 +105,6 @@ def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: i
         shown = escape.json_text(records, indent=2, sort_keys=True) + "\n"
     else:
         shown = text_table(header, rows)
-    return Result("list", product=shown, counts={query.family + "s": len(chosen)}, data={"objects": records})
+    said = f"{options.named(version)}: {len(chosen)} {query.family}{'' if len(chosen) == 1 else 's'}"
+    return Result("list", product=shown, notes=(said,), counts={query.family + "s": len(chosen)},
+                  data={"catalog": options.record(version), "objects": records})

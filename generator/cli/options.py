@@ -224,9 +224,33 @@ class SizeParam(click.ParamType):
             refuse(str(exc), param, ctx)
 
 
-catalog_option = click.option(
-    "--catalog", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Catalog directory (default: the built-in catalog).")
+CATALOG_HELP = ("Catalog directory, or 'builtin' for the built-in catalog (default: the catalog the working "
+                "directory is in, the nearest folder from it up holding catalog.yaml; else the built-in one).")
+
+
+def _catalog(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """--catalog as a folder; ``builtin`` is the built-in catalog (a folder of that name is ``./builtin``)."""
+    from ..paths import BUILTIN, builtin_catalog
+
+    if value is None:
+        return None  # the catalog the working directory is in, else the built-in one (paths.catalog_folder)
+    return builtin_catalog() if value == BUILTIN else Path(value)
+
+
+def default_out(name: str) -> Path:
+    """An output folder's default (``--out``): ``name`` in the folder of the catalog the user is in, else here.
+
+    A click default, read once the options given are: --catalog given means ./``name``
+    (paths.home_folder). Relative, as the user would write it, so that a working
+    directory deleted meanwhile is refused at the option like any relative path.
+    """
+    from ..paths import home_folder
+
+    return home_folder(click.get_current_context().params.get("catalog")) / name
+
+
+catalog_option = click.option("--catalog", type=click.Path(file_okay=False), default=None, callback=_catalog,
+                              help=CATALOG_HELP)
 
 
 def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
