@@ -140,6 +140,11 @@ def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
     return {**catalog.settings.parameters, "gpu": gpu}  # read only where a device is configured (load/gpu.py)
 
 
+def left_out_series(catalog: Catalog, options: BuildOptions) -> tuple[Series, ...]:
+    """The series a build of ``catalog`` with ``options`` leaves out for want of a GPU device (load/gpu.py)."""
+    return tuple(left_out(catalog.series, _parameters(catalog, options)))
+
+
 def _preference_problems(root: Path) -> list[Problem]:
     """What is wrong with a catalog's preferences, to report beside what is wrong elsewhere."""
     from .expand.preferences import build_preferences
@@ -248,7 +253,7 @@ def generate(options: BuildOptions = BuildOptions(),
     current = [p for p in found if p.older_release is None]  # findings newer than a retained object's
     newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
     problems = tuple(p for p in current if not p.is_warning)
-    skipped = tuple(left_out(catalog.series, _parameters(catalog, options)))
+    skipped = left_out_series(catalog, options)
     return Build(catalog, version, tuple(objects), rendered.bundles, parsed.documents, problems, files,
                  left_out=skipped, newer_rule_findings=newer, warnings=tuple(p for p in current if p.is_warning),
                  kubevirt=release, adjustments=tuple(adjustments), source=options.named(version),

@@ -208,3 +208,40 @@ def test_an_object_with_a_field_no_kubevirt_release_has_shows_a_dash_for_the_old
     assert (result.exit_code, result.stdout.splitlines()) == (0, [
         "NAME       CLASS     VCPUS   MEMORY   FEATURES                                                KUBEVIRT",
         "n1.large   network   4       8Gi      dedicatedCPUPlacement,hugepages,isolateEmulatorThread   -"])
+
+
+# --------------------------------------------------------------------------- the GN series, built only with a device
+
+
+def test_listing_gn_without_a_device_says_why_it_is_empty():
+    """`list --series gn` printed an empty table and nothing else."""
+    result = CliRunner().invoke(main, ["list", "--catalog", "builtin", "--series", "gn"])
+    assert result.stdout == "NAME   CLASS   VCPUS   MEMORY   FEATURES   KUBEVIRT\n"
+    assert result.stderr.endswith(": 0 instancetypes; gn is the GN series, which is built only with a GPU device "
+                                  "(--gpu-device nvidia.com/<model>, or parameters.gpu.deviceName in the catalog)\n")
+
+
+def test_a_gpu_device_lists_gn_and_the_summary_says_nothing_of_it():
+    result = CliRunner().invoke(main, ["list", "--series", "gn", "-o", "name", "--gpu-device", "nvidia.com/L4",
+                                       "--gpu-count", "2"])
+    assert result.stdout.split() == ["gn1.2xlarge", "gn1.4xlarge", "gn1.8xlarge", "gn1.xlarge"]
+    assert result.stderr.endswith(": 4 instancetypes\n")
+    records = json.loads(CliRunner().invoke(main, ["list", "--series", "gn", "--gpu-device", "nvidia.com/L4",
+                                                   "--gpu-count", "2", "--format", "json"]).stdout)
+    assert records["leftOut"] == [] and records["objects"][0]["spec"]["gpus"][0]["deviceName"] == "nvidia.com/L4"
+    assert [g["name"] for g in records["objects"][0]["spec"]["gpus"]] == ["gpu1", "gpu2"]  # --gpu-count 2
+
+
+def test_a_listing_of_every_series_names_the_series_left_out_and_one_of_others_does_not():
+    every = CliRunner().invoke(main, ["list", "-o", "name", "--cpu", "1"])
+    assert every.stderr.endswith("; GN series left out: no GPU device configured; pass --gpu-device "
+                                 "nvidia.com/<model> or set parameters.gpu.deviceName\n")
+    assert json.loads(CliRunner().invoke(main, ["list", "--format", "json", "--cpu", "1"]).stdout)["leftOut"] == ["gn"]
+    assert CliRunner().invoke(main, ["list", "-o", "name", "--series", "u", "--cpu", "1"]).stderr.endswith(
+        ": 4 instancetypes\n")
+
+
+def test_a_wrong_gpu_device_is_refused_as_build_refuses_it():
+    result = CliRunner().invoke(main, ["list", "--gpu-device", "amd.com/gpu"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: --gpu-device: 'amd.com/gpu' is not an NVIDIA "
+                                                              "device")

@@ -253,6 +253,26 @@ catalog_option = click.option("--catalog", type=click.Path(file_okay=False), def
                               help=CATALOG_HELP)
 
 
+def gpu_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """--gpu-device and --gpu-count, for every command that builds a catalog (or judges against one).
+
+    GN is built only with a device (load/gpu.py): without these a command that judges
+    VMs against the catalog's build would find no GN object, and says why when it
+    meets a GN name.
+    """
+    decorators = (
+        click.option("--gpu-device", metavar="nvidia.com/MODEL",
+                     help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
+                          "(here or as parameters.gpu.deviceName)."),
+        click.option("--gpu-count", type=GpuCount(),
+                     help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); "
+                          "needs a device."),
+    )
+    for decorate in reversed(decorators):
+        function = decorate(function)
+    return function
+
+
 def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """The options that decide which catalog a build makes, for every command that builds one.
 
@@ -265,12 +285,7 @@ def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--version",
                      help="Catalog version stamped as the common-instancetypes-version label "
                           "(default: catalog.yaml's version, or --release where there is one)."),
-        click.option("--gpu-device", metavar="nvidia.com/MODEL",
-                     help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
-                          "(here or as parameters.gpu.deviceName)."),
-        click.option("--gpu-count", type=GpuCount(),
-                     help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); "
-                          "needs a device."),
+        gpu_options,
         click.option("--retain-from", multiple=True,
                      type=click.Path(dir_okay=False, path_type=Path),
                      help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
