@@ -10,7 +10,9 @@ holding a catalog.yaml (``find_catalog``); the built-in catalog where there is
 none; ``--catalog`` choosing explicitly (``--catalog builtin`` the built-in one,
 as a catalog.yaml's ``extends: builtin`` names it). A citgen installed from one
 checkout and run in another clone of this repository therefore builds that
-clone's catalog, and every summary names the catalog it used (``catalog_name``).
+clone's catalog, and every summary names the catalog it used (``catalog_name``):
+``catalog ./ v1.9.0``, or ``built-in catalog v1.8.0-dev`` for the built-in one,
+found in the checkout citgen runs from or not.
 """
 
 from __future__ import annotations
@@ -50,10 +52,17 @@ def find_catalog() -> Path | None:
 
 
 def catalog_folder(catalog: Path | None) -> Path:
-    """The folder of the catalog a command works on: ``catalog`` if given, else the one the user is in, else built-in."""
+    """The folder of the catalog a command works on: ``catalog`` if given, else the one the user is in, else built-in.
+
+    The catalog found is the built-in one itself where citgen runs from the checkout it
+    is installed from (an editable install): it is then named so.
+    """
     if catalog is not None:
         return Path(catalog)
-    return find_catalog() or builtin_catalog()
+    found = find_catalog()
+    if found is None or found.resolve() == builtin_catalog().resolve():
+        return builtin_catalog()
+    return found
 
 
 def home_folder(catalog: Path | None) -> Path:

@@ -60,11 +60,10 @@ def test_build_writes_the_bundles_of_the_catalog_it_is_run_in_from_any_folder_of
 
 
 def test_catalog_builtin_and_a_catalog_given_are_what_they_name(clone: Path, tmp_path: Path):
-    listed = run("list", "--catalog", "builtin", "-o", "name", "--series", "u", "--cpu", "1")
-    assert (listed.stdout, listed.stderr) == ("u1.medium\nu1.micro\nu1.nano\nu1.small\n",
-                                              f"{builtin_name()}: 4 instancetypes\n")
-    elsewhere = run("list", "--catalog", str(clone), "-o", "name", "--series", "u", "--cpu", "1")
-    assert elsewhere.stderr == f"catalog {clone}/ {VERSION}: 4 instancetypes\n"
+    listed = run("list", "--catalog", "builtin", "--series", "u", "--cpu", "1")
+    assert listed.stdout.endswith(f"\n\n{builtin_name()}: 4 instancetypes\n")
+    elsewhere = run("list", "--catalog", str(clone), "--series", "u", "--cpu", "1")
+    assert elsewhere.stdout.endswith(f"\n\ncatalog {clone}/ {VERSION}: 4 instancetypes\n")
     # --catalog builds where the command is run, as it always has, not into the catalog named
     assert run("build", "--catalog", str(clone)).exit_code == 0
     assert (clone / "docs" / "bundles" / "CHECKSUMS.sha256").is_file()
@@ -91,7 +90,7 @@ def test_a_vendor_catalog_made_by_init_in_a_new_git_repository_is_the_one_its_co
     found = json.loads(listed.stdout)
     assert found["catalog"] == {"path": ".", "builtIn": False, "version": "v0.1.0-dev"}
     assert {o["labels"]["instancetype.kubevirt.io/vendor"] for o in found["objects"]} == {"acme.example.com"}
-    assert run("list", "-o", "name", "--series", "u", "--cpu", "1").stderr == "catalog ./ v0.1.0-dev: 4 instancetypes\n"
+    assert run("list", "--series", "u", "--cpu", "1").stdout.endswith("\n\ncatalog ./ v0.1.0-dev: 4 instancetypes\n")
 
 
 def test_init_still_refuses_a_folder_holding_anything_else(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

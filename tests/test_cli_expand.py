@@ -158,7 +158,7 @@ def test_an_unknown_instancetype_says_where_it_was_searched(tmp_path: Path) -> N
                        "spec:\n  instancetype:\n    name: huge\n  template:\n    spec: {}\n")
     bundle = CASES / "conflicts" / "bundle.yaml"
     said = f'error: {vm_file}:6:11: spec.instancetype.name: VirtualMachineClusterInstancetype "huge" not found'
-    assert run(vm_file).stderr == f"{said} (searched the catalog's all-bundle)\n"
+    assert run(vm_file).stderr == f"{said} (searched the all-bundle of the built-in catalog)\n"
     assert run(vm_file, "--bundle", bundle, "--bundle", bundle).stderr == f"{said} (searched {bundle}, {bundle})\n"
 
 

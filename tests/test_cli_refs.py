@@ -64,7 +64,7 @@ def test_a_vm_naming_catalog_objects_that_fit_is_clean(here):
     write(here, "vm.yaml", vm("web", "u1.medium", "fedora"))
     run = refs("vm.yaml")
     assert (run.exit_code, run.stdout, run.stderr) == (
-        0, "2 references checked against the built-in catalog; 1 file read; nothing found\n", "")
+        0, "2 references checked against the built-in catalog v1.8.0-dev; 1 file read; nothing found\n", "")
 
 
 def test_a_file_that_is_no_manifest_is_skipped_and_counted(here):
@@ -72,7 +72,7 @@ def test_a_file_that_is_no_manifest_is_skipped_and_counted(here):
     (here / "params.yaml").write_text("instancetype: u1.medium\nreplicas: 3\n", encoding="utf-8")
     run = refs(here)
     assert run.exit_code == 0, run.output
-    assert run.stdout == ("2 references checked against the built-in catalog; 2 files read, 1 skipped (no "
+    assert run.stdout == ("2 references checked against the built-in catalog v1.8.0-dev; 2 files read, 1 skipped (no "
                           "Kubernetes manifests and no references); nothing found\n")
 
 
@@ -89,7 +89,7 @@ def wrong(here: Path) -> Path:
 def test_findings_are_located_problems_and_exit_1(wrong):
     run = refs("vms.yaml")
     assert run.exit_code == 1
-    assert run.stdout == "4 references checked against the built-in catalog; 1 file read; 2 findings\n"
+    assert run.stdout == "4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings\n"
     assert run.stderr == (
         "error: vms.yaml#0 (web) $.spec.preference.name: VirtualMachine shop/web names preference 'centos.8.stream', "
         "which the built-in catalog does not have: centos.8.stream was renamed centos.stream8 in v0.4.0, then "
@@ -133,14 +133,14 @@ def test_markdown_of_a_clean_run_says_nothing_found_and_the_summary(here):
     write(here, "vm.yaml", vm("web", "u1.medium", "fedora"))
     run = refs("vm.yaml", "--format", "markdown")
     assert (run.exit_code, run.stdout) == (0, "### citgen refs: nothing found\n\n2 references checked against the "
-                                              "built-in catalog; 1 file read; nothing found\n")
+                                              "built-in catalog v1.8.0-dev; 1 file read; nothing found\n")
 
 
 def test_github_annotates_each_finding_at_its_line(wrong):
     run = refs("vms.yaml", "--format", "github")
     assert run.exit_code == 1
     lines = run.stdout.splitlines()
-    assert lines[0] == "4 references checked against the built-in catalog; 1 file read; 2 findings"
+    assert lines[0] == "4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings"
     assert lines[1].startswith("::error file=vms.yaml,line=10,col=11,title=unknown-name::#0 (web) "
                                "$.spec.preference.name: VirtualMachine shop/web names preference 'centos.8.stream'")
     assert lines[2].startswith("::error file=vms.yaml,line=27,col=11,title=kind::")
@@ -151,7 +151,7 @@ def test_markdown_is_a_pull_request_comment_of_the_findings(wrong):
     assert run.exit_code == 1
     assert run.stdout.startswith("### citgen refs: 2 findings\n\n| where | finding | rule |\n| --- | --- | --- |\n"
                                  "| `vms.yaml:10:11` | VirtualMachine shop/web names preference 'centos.8.stream', ")
-    assert run.stdout.endswith("\n\n4 references checked against the built-in catalog; 1 file read; 2 findings\n")
+    assert run.stdout.endswith("\n\n4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings\n")
 
 
 def test_names_from_manifests_are_escaped_in_every_format(here):
@@ -214,7 +214,7 @@ def test_a_template_parameter_without_a_default_is_counted_as_unchecked(here):
     write(here, "template.yaml", template)
     run = refs("template.yaml")
     assert (run.exit_code, run.stdout) == (
-        0, "1 reference checked against the built-in catalog, 1 unchecked (no value offline); 1 file read; "
+        0, "1 reference checked against the built-in catalog v1.8.0-dev, 1 unchecked (no value offline); 1 file read; "
            "nothing found\n")
 
 
@@ -349,7 +349,7 @@ def test_a_catalog_and_its_overlay_are_the_target(here):
     assert refs("vm.yaml", "--catalog", "catalog").exit_code == 0
     run = refs("vm.yaml", "--catalog", "catalog", "--overlay", "drop-fedora.yaml")
     assert run.exit_code == 1
-    assert run.stdout == ("2 references checked against catalog catalog with overlay drop-fedora.yaml; 1 file read; "
+    assert run.stdout == ("2 references checked against catalog catalog v1.8.0-dev with overlay drop-fedora.yaml; 1 file read; "
                           "1 finding\n")
     assert "names preference 'fedora', which catalog catalog with overlay drop-fedora.yaml does not have" in run.stderr
 
@@ -388,7 +388,7 @@ def test_an_upgrade_that_breaks_a_name_is_reported_in_text_and_exit_1(here):
         "A VirtualMachine already running keeps the copy of its instancetype and preference it stored (its "
         "ControllerRevision) and runs on; what breaks is creating it again from its manifest (a GitOps re-sync, a "
         "new cluster, a restore), and every VirtualMachine that has none yet.\n\n"
-        f"from bundle {old} to the built-in catalog: 1 reference to 1 object broken, 0 to 0 objects newly "
+        f"from bundle {old} to the built-in catalog v1.8.0-dev: 1 reference to 1 object broken, 0 to 0 objects newly "
         "deprecated, 0 to 0 objects changed in meaning; 2 references checked, 1 file read\n")
     assert run.stderr == (
         "error: vm.yaml#0 (web) $.spec.preference.name: VirtualMachine shop/web names preference 'centos.stream8', "
@@ -443,7 +443,7 @@ def test_a_file_that_is_not_yaml_beside_one_that_is_is_a_problem_and_exit_1(here
     run = refs(".")
     assert run.exit_code == 1
     assert run.stderr.startswith("error: broken.yaml:2:1: malformed YAML: ")
-    assert run.stdout == ("2 references checked against the built-in catalog; 2 files read, 1 problem reading them; "
+    assert run.stdout == ("2 references checked against the built-in catalog v1.8.0-dev; 2 files read, 1 problem reading them; "
                           "nothing found\n")
 
 

@@ -33,7 +33,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.pipeline import BuildOptions, catalog_objects
 from tests.conftest import SWAGGER, shared_file
-from tests.helpers import REPO, citgen_forked, copy_catalog, snapshot
+from tests.helpers import REPO, citgen_forked, copy_catalog, default_build, snapshot
 
 pytestmark = pytest.mark.heavy(8)  # seconds of a worker's time: a citgen process per folder and file of a catalog
 
@@ -295,7 +295,8 @@ def test_a_readme_an_editor_saved_is_updated_and_written_back_as_it_was_saved(tm
     path = tmp_path / "README.md"
     path.write_bytes(mark + (PAIRS + "Text after the tables.\n").encode().replace(b"\n", ends))
     updated = citgen("readme", "--file", path)
-    assert (updated.exit_code, updated.stdout) == (0, f"updated the tables in {path}\n")
+    assert (updated.exit_code, updated.stdout) == (0, f"{BuildOptions().named(default_build().version)}: "
+                                                      f"updated the tables in {path}\n")
     raw = path.read_bytes()
     assert raw.startswith(mark + BEGIN.format("series").encode() + ends)
     assert raw[len(mark):].count(b"\xef\xbb\xbf") == 0

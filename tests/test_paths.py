@@ -122,8 +122,9 @@ def test_a_summary_names_the_catalog_by_its_folder_or_as_the_built_in_one(tmp_pa
     assert catalog_record(None, "v1.9.0") == {"path": ".", "builtIn": False, "version": "v1.9.0"}
 
 
-def test_a_checkout_is_the_catalog_its_own_commands_find(monkeypatch):
-    """In a clone of this repository, commands work on that clone's catalog, named as the folder it is."""
+def test_the_checkout_citgen_runs_from_is_its_built_in_catalog_found_there_or_not(monkeypatch):
+    """An editable install run in its own checkout finds the built-in catalog, and names it so."""
     monkeypatch.chdir(REPO / "docs")
-    assert find_catalog() == Path("..") and (REPO / "catalog.yaml").is_file()
-    assert catalog_name(None, "v1.8.0-dev") == "catalog ../ v1.8.0-dev"
+    assert find_catalog() == Path("..") and builtin_catalog() == REPO
+    assert catalog_folder(None) == REPO and home_folder(None) == Path("..")
+    assert catalog_name(None, "v1.8.0-dev") == "built-in catalog v1.8.0-dev"

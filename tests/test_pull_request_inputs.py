@@ -287,8 +287,8 @@ def run_citgen(*args: str, **kwargs) -> subprocess.CompletedProcess:
 
 def test_a_full_standard_output_ends_the_run_with_one_line_and_status_2():
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "generator", "list", "--format", "json"], stdout=full,
-                              stderr=subprocess.PIPE, env=child_env(), timeout=120)
+        done = subprocess.run([sys.executable, "-m", "generator", "list"], stdout=full, stderr=subprocess.PIPE,
+                              env=child_env(), timeout=120)
     assert (done.returncode, done.stderr) == (
         2, b"citgen: cannot write the report to standard output: No space left on device\n")
 
@@ -327,8 +327,8 @@ def in_a_deleted_directory(tmp_path: Path, *args: str) -> subprocess.CompletedPr
 
 
 def test_a_deleted_working_directory_leaves_a_command_with_no_relative_path_running(tmp_path):
-    done = in_a_deleted_directory(tmp_path, "list", "-o", "name")  # no catalog to find there: the built-in one
-    assert done.returncode == 0 and done.stderr.startswith("built-in catalog ")
+    done = in_a_deleted_directory(tmp_path, "list", "-o", "name")
+    assert done.returncode == 0 and done.stderr == ""
     assert "u1.large\n" in done.stdout
 
 

@@ -17,6 +17,7 @@ import yaml
 
 from .. import escape
 from ..errors import InputError, ValidationFailed
+from ..load.gpu import opt_in_note
 from ..problems import Location, Problem
 from ..result import Result
 from ..schemas import check_object
@@ -25,7 +26,7 @@ from ..source.yamlsrc import Document, load_file
 from ..tools.refs.target import target_objects
 from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
 from ..tools.vmexpand.mutate import MACHINE_TYPES
-from .options import command
+from .options import command, gpu_options
 
 #: The largest object etcd stores by default (its --max-request-bytes): 1.5 MiB.
 MAX_OBJECT_BYTES = 1_572_864
@@ -90,16 +91,20 @@ def refusal(document: Document, errors: Sequence[ExpandError]) -> ValidationFail
     return failed
 
 
-def run(vm_path: Path, bundles: Sequence[Path], arch: str) -> tuple[Document, ExpandResult]:
+def run(vm_path: Path, bundles: Sequence[Path], arch: str, gpu_device: str | None = None,
+        gpu_count: int | None = None) -> tuple[Document, ExpandResult]:
     """Load, resolve and expand; input mistakes raise InputError naming the file."""
     document = load_vm(vm_path)
-    objects: list[Mapping[str, Any]] = target_objects(bundles=bundles).objects  # the built-in catalog's by default
+    target = target_objects(bundles=bundles, gpu_device=gpu_device, gpu_count=gpu_count)  # the catalog's by default
+    objects: list[Mapping[str, Any]] = target.objects
     try:
         instancetype, preference = resolve(document.data, objects)
     except MatcherError as exc:
         where = document.source.locate(("spec", exc.which, "name"))
-        searched = ", ".join(str(b) for b in bundles) if bundles else "the catalog's all-bundle"
-        raise InputError.at(where, f"{exc} (searched {searched})") from None
+        searched = ", ".join(str(b) for b in bundles) if bundles else f"the all-bundle of {target.described}"
+        named = ((document.data.get("spec") or {}).get(exc.which) or {}).get("name")
+        note = opt_in_note(named, target.opt_in) if exc.which == "instancetype" and isinstance(named, str) else None
+        raise InputError.at(where, f"{exc} (searched {searched})" + (f": {note}" if note else "")) from None
     except UnusableInput as exc:
         raise InputError.at(Location(str(vm_path)), str(exc)) from None
     try:
@@ -118,7 +123,9 @@ def run(vm_path: Path, bundles: Sequence[Path], arch: str) -> tuple[Document, Ex
               help="The cluster's default architecture, used when neither the VM nor its preference names one.")
 @click.option("--output", "-o", "output", default="yaml", show_default=True, type=click.Choice(["yaml", "json"]),
               help="Format of the expanded VirtualMachine (--format json reports it as 'vm' whatever this says).")
-def expand_command(vm: Path, bundles: Sequence[Path], arch: str, output: str) -> Result:
+@gpu_options
+def expand_command(vm: Path, bundles: Sequence[Path], arch: str, output: str, gpu_device: str | None,
+                   gpu_count: int | None) -> Result:
     """Print VM (a VirtualMachine file) expanded with its instancetype and preference.
 
     Follows KubeVirt: creation defaults (architecture, machine type, a disk per
@@ -127,7 +134,7 @@ def expand_command(vm: Path, bundles: Sequence[Path], arch: str, output: str) ->
     leaves unset), then the preference's requirements. A refused VM prints
     KubeVirt's messages and exits 1.
     """
-    document, result = run(vm, bundles, arch)
+    document, result = run(vm, bundles, arch, gpu_device, gpu_count)
     if not result.ok:
         raise refusal(document, result.errors)
     refused = schema_refusal(document, result.vm)

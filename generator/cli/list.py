@@ -84,9 +84,12 @@ def list_(catalog: Path | None, gpu_device: str | None, gpu_count: int | None, p
     added when a listed object is deprecated: since which release, and what to
     use instead (the replacement, followed to a current object).
 
-    The GN series is built, and listed, only with a GPU device (--gpu-device,
-    or parameters.gpu.deviceName in the catalog); the summary says when it was
-    left out, and --series gn says why it lists nothing.
+    The table ends with a summary naming the catalog listed (the one the
+    working directory is in, else the built-in one) and how many objects it
+    shows. The GN series is built, and listed, only with a GPU device
+    (--gpu-device, or parameters.gpu.deviceName in the catalog); the summary
+    says when it was left out, and --series gn says why it lists nothing (on
+    standard error with -o name or json).
     """
     query = Query(family="preference" if preferences else "instancetype", series=tuple(series), cpu=cpu,
                   memory=memory_, selector=selector or ())
@@ -118,6 +121,11 @@ def list_(catalog: Path | None, gpu_device: str | None, gpu_count: int | None, p
         said += "; " + "; ".join(why)
     elif skipped and not series:  # --series naming others: the series left out were not asked for
         said += f"; {left_out_note(skipped)}"
-    return Result("list", product=shown, notes=(said,), counts={query.family + "s": len(chosen)},
-                  data={"catalog": options.record(version), "objects": records,
+    # The table, for people, ends with the summary, as `ls -l` starts with its total; names and JSON stay
+    # what a script reads, and only an explanation (why --series gn is empty) goes to standard error.
+    if output == "table":
+        shown += f"\n{said}\n"
+    return Result("list", product=shown, notes=() if output == "table" or not why else (said,),
+                  counts={query.family + "s": len(chosen)},
+                  data={"catalog": options.record(version), "summary": said, "objects": records,
                         "leftOut": [s.prefix for s in skipped]})

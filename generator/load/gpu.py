@@ -100,8 +100,12 @@ def opt_in_note(name: str, series: Iterable[Series]) -> str | None:
     found = series_of(name, series)
     if found is None:
         return None
-    subject = f"{name} belongs to" if "." in name else f"{name} is"
-    return (f"{subject} the {found.prefix.upper()} series, which is built only with a GPU device "
+    return f"{name} belongs to {series_note(found)}" if "." in name else f"{name} is {series_note(found)}"
+
+
+def series_note(series: Series) -> str:
+    """``the GN series, which is built only with a GPU device (...)``: what opt_in_note says of a series."""
+    return (f"the {series.prefix.upper()} series, which is built only with a GPU device "
             f"(--gpu-device nvidia.com/<model>, or parameters.gpu.deviceName in the catalog)")
 
 

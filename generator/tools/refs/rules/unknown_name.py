@@ -6,7 +6,9 @@ manifests read define themselves (a VirtualMachineInstancetype beside its
 VirtualMachine, in the same namespace). When the target's lifecycle data knows the
 name was renamed or removed (catalog.yaml's ``retired``), the finding tells that
 history, step by step along the replacements, and names what to use today;
-otherwise it suggests the nearest names of the same family.
+when the name belongs to a series the build leaves out for want of a GPU device
+(GN), it says so and how to build it; otherwise it suggests the nearest names of
+the same family.
 
 A reference whose name cannot be known offline (a template parameter without a
 default) is counted as unchecked and never reported.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterator, Sequence
 
+from ....load.gpu import opt_in_note
 from ....problems import Problem
 from ..target import Resolution
 from .base import JudgeContext, history, names, one_of, quoted
@@ -58,6 +61,8 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
                         "; KubeVirt looks a namespaced kind up in the namespace of the object naming it")
         elif record is not None:
             message += f": {history(record, ctx.target.lifecycle, ctx.target.described)}"
+        elif reference.family == "instancetype" and (note := opt_in_note(reference.name, ctx.target.opt_in)):
+            message += f": {note}"  # not another series' name that looks alike
         else:
             nearest = suggestions(reference.name, ctx.resolver.names(reference.family))
             if nearest:
