@@ -242,6 +242,14 @@ def test_an_object_renamed_by_one_overlay_and_narrowed_out_by_another_blames_the
     assert "rhel.9.dpdk" in found[0] and "also shaped by" not in found[0]
 
 
+def test_two_overlays_narrowing_the_sizes_are_both_named_the_last_blamed():
+    found = problems(("o.yaml", "series:\n  keep: [u, o]\n"),
+                     ("p.yaml", "sizes:\n  keep: [nano, micro, small, medium]\n"),
+                     ("q.yaml", "sizes:\n  drop: [micro]\n"))
+    assert len(found) == 1 and found[0].startswith("q.yaml:1:1: sizes: makes preference 'centos.stream9.dpdk' ")
+    assert found[0].endswith(" (also shaped by p.yaml:1) [requirements-met]")
+
+
 def test_what_each_overlay_line_decides_of_an_object():
     assert decided(at(5, 1, "series", "change", "u", "spec", "cpu", "model")) == (("spec", "cpu", "model"),)
     assert decided(at(5, 1, "preferences", "change", "f", "overrideSpec", "devices")) == (("spec", "devices"),)

@@ -96,11 +96,16 @@ def deciding(lines: tuple[Location, ...], path: KeyPath) -> tuple[Location, ...]
 
 
 def catalog_wide(changes: Sequence[Change]) -> tuple[Location, ...]:
-    """The overlay line a problem on an object no overlay changed is blamed on; () if there is none."""
+    """The overlay lines a problem on an object no overlay changed is blamed on, the last blamed; () if none.
+
+    Of the first kind in FALLBACK that any overlay wrote, every such line in the order
+    applied: with two overlays narrowing the sizes, either may have removed what the
+    object needs, so the last is blamed and the earlier named ("also shaped by").
+    """
     for keys in FALLBACK:
         found = [c.location for c in changes if c.subject[0] == "catalog" and c.subject[1] in keys]
         if found:
-            return (found[-1],)
+            return tuple(dict.fromkeys(found))
     return ()
 
 
