@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.pipeline import BuildOptions
-from tests.helpers import default_build
+from tests.helpers import builtin_name, default_build
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).parent / "cases"
@@ -343,7 +343,7 @@ def test_build_check_in_text_json_and_github(tmp_path: Path):
 
 def test_site_in_text_json_and_github(tmp_path: Path, site_build):
     one, text = site_build  # the session's `citgen site --out ONE` (tests/conftest.py)
-    assert text.exit_code == 0 and text.stdout.startswith(f"wrote 3 files to {one} (index.html: ")
+    assert text.exit_code == 0 and text.stdout.startswith(f"{builtin_name()}: wrote 3 files to {one} (index.html: ")
     code, found = report("site", "--out", tmp_path / "two")
     assert (code, found["command"], found["files"]) == (0, "site", ["CHECKSUMS.sha256", "catalog.json", "index.html"])
     assert found["counts"]["indexBytes"] == (tmp_path / "two" / "index.html").stat().st_size

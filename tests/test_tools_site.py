@@ -28,7 +28,7 @@ from generator.tools.site.data import quantity, ratio
 from generator.tools.vmexpand import expand
 from generator.tools.vmexpand.matrix import matrix
 
-from tests.helpers import default_build, snapshot
+from tests.helpers import builtin_name, default_build, snapshot
 
 
 def site(out: Path, *args: str) -> dict:
@@ -51,7 +51,7 @@ def test_the_site_is_a_page_its_data_and_their_checksums(site_build):
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
     size = (out / "index.html").stat().st_size
-    assert result.output == f"wrote 3 files to {out} (index.html: {size // 1024} KiB)\n"
+    assert result.output == f"{builtin_name()}: wrote 3 files to {out} (index.html: {size // 1024} KiB)\n"
 
 
 def test_the_page_for_the_built_in_catalog_is_under_500_kb(site_dir: Path):
