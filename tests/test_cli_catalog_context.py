@@ -45,7 +45,8 @@ def test_build_check_in_a_clone_reports_its_edited_series_file(clone: Path):
     series.write_text(series.read_text().replace("displayName: General Purpose", "displayName: Everyday"))
     stale = run("build", "--check")
     assert stale.exit_code == 1
-    assert stale.stdout.splitlines()[0] == f"catalog ../ {VERSION}: ../bundles is out of date: 7 stale, 0 missing, 0 extra"
+    assert stale.stdout.splitlines()[0] == (
+        f"catalog ../ {VERSION}: ../bundles is out of date: 7 stale, 0 missing, 0 extra")
     assert "  stale:   common-instancetypes-all-bundle.yaml" in stale.stdout
 
 

@@ -240,7 +240,8 @@ def test_listing_gn_without_a_device_says_why_it_is_empty():
     why = ("gn is the GN series, which is built only with a GPU device (--gpu-device nvidia.com/<model>, or "
            "parameters.gpu.deviceName in the catalog)")
     result = CliRunner().invoke(main, ["list", "--catalog", "builtin", "--series", "gn"])
-    assert result.stdout == f"NAME   CLASS   VCPUS   MEMORY   FEATURES   KUBEVIRT\n\n{builtin_name()}: 0 instancetypes; {why}\n"
+    assert result.stdout == (
+        f"NAME   CLASS   VCPUS   MEMORY   FEATURES   KUBEVIRT\n\n{builtin_name()}: 0 instancetypes; {why}\n")
     named = CliRunner().invoke(main, ["list", "--catalog", "builtin", "--series", "gn", "-o", "name"])
     assert (named.stdout, named.stderr) == ("", f"{builtin_name()}: 0 instancetypes; {why}\n")
 

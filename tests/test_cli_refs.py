@@ -151,7 +151,8 @@ def test_markdown_is_a_pull_request_comment_of_the_findings(wrong):
     assert run.exit_code == 1
     assert run.stdout.startswith("### citgen refs: 2 findings\n\n| where | finding | rule |\n| --- | --- | --- |\n"
                                  "| `vms.yaml:10:11` | VirtualMachine shop/web names preference 'centos.8.stream', ")
-    assert run.stdout.endswith("\n\n4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings\n")
+    assert run.stdout.endswith("\n\n4 references checked against the built-in catalog v1.8.0-dev; 1 file read; "
+                               "2 findings\n")
 
 
 def test_names_from_manifests_are_escaped_in_every_format(here):
@@ -349,7 +350,8 @@ def test_a_catalog_and_its_overlay_are_the_target(here):
     assert refs("vm.yaml", "--catalog", "catalog").exit_code == 0
     run = refs("vm.yaml", "--catalog", "catalog", "--overlay", "drop-fedora.yaml")
     assert run.exit_code == 1
-    assert run.stdout == ("2 references checked against catalog catalog v1.8.0-dev with overlay drop-fedora.yaml; 1 file read; "
+    assert run.stdout == ("2 references checked against catalog catalog v1.8.0-dev with overlay drop-fedora.yaml; "
+                          "1 file read; "
                           "1 finding\n")
     assert "names preference 'fedora', which catalog catalog with overlay drop-fedora.yaml does not have" in run.stderr
 
@@ -443,7 +445,8 @@ def test_a_file_that_is_not_yaml_beside_one_that_is_is_a_problem_and_exit_1(here
     run = refs(".")
     assert run.exit_code == 1
     assert run.stderr.startswith("error: broken.yaml:2:1: malformed YAML: ")
-    assert run.stdout == ("2 references checked against the built-in catalog v1.8.0-dev; 2 files read, 1 problem reading them; "
+    assert run.stdout == ("2 references checked against the built-in catalog v1.8.0-dev; 2 files read, "
+                          "1 problem reading them; "
                           "nothing found\n")
 
 

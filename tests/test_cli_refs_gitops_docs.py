@@ -89,7 +89,8 @@ def test_the_ci_step_passes_a_repository_whose_names_resolve(gitops: Path):
     (command,) = ci_commands()
     run = citgen(command)
     assert run.exit_code == 0, run.output
-    assert run.stdout == ("8 references checked against the build for KubeVirt v1.8 of the built-in catalog v1.8.0-dev; 3 files "
+    assert run.stdout == ("8 references checked against the build for KubeVirt v1.8 of the built-in catalog "
+                          "v1.8.0-dev; 3 files "
                           "read; nothing found\n")
 
 

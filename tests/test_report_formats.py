@@ -34,7 +34,7 @@ def citgen(*args: object):
 
 
 def named() -> str:
-    """How a summary names the catalog the working directory is in (``catalog ./ v1.8.0-dev``), else the built-in one."""
+    """How a summary names the catalog the working directory is in (``catalog ./ v1.8.0``), else the built-in one."""
     return BuildOptions().named(default_build().version)
 
 

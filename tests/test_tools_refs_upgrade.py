@@ -442,7 +442,8 @@ def test_a_build_output_folder_and_a_catalog_folder_are_sides_too(vms, previous_
     copy_catalog(tmp_path / "catalog")
     run = refs("vms.yaml", "--from", previous_output, "--to", tmp_path / "catalog")
     assert run.exit_code == 0, run.output
-    assert run.stdout.endswith(f"from build {previous_output} to catalog {tmp_path / 'catalog'} v1.8.0-dev: 0 references to 0 "
+    assert run.stdout.endswith(f"from build {previous_output} to catalog {tmp_path / 'catalog'} v1.8.0-dev: "
+                               "0 references to 0 "
                                "objects broken, 0 to 0 objects newly deprecated, 0 to 0 objects changed in meaning; "
                                "10 references checked, 1 file read\n")
 

@@ -262,6 +262,7 @@ def test_a_catalog_whose_objects_fail_validation_gets_no_site_files(tmp_path: Pa
     with pytest.raises(InputError) as refused:
         site_files(BuildOptions(catalog=root))
     assert str(refused.value) == (
-        f"{root / 'o.yaml'}:1:48: series.change.u1.spec.cpu.dedicatedCpuPlacement: makes instancetype 'u1.medium' invalid (and 1 more: u1.small): "
+        f"{root / 'o.yaml'}:1:48: series.change.u1.spec.cpu.dedicatedCpuPlacement: makes instancetype 'u1.medium' "
+        "invalid (and 1 more: u1.small): "
         "$.spec.cpu.dedicatedCpuPlacement: unknown field 'dedicatedCpuPlacement'; did you mean "
         "'dedicatedCPUPlacement'? [schema]")

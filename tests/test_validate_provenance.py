@@ -187,7 +187,8 @@ def test_validate_of_the_catalog_reports_it_at_the_same_line_with_exit_1(tmp_pat
     result = CliRunner().invoke(main, ["validate", "--catalog", "catalog"])
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        f"catalog/overlay{U_SPEC[1:]}: {BROKEN_U} [schema]", "1 problem in 244 documents, pointed at the catalog's lines"]
+        f"catalog/overlay{U_SPEC[1:]}: {BROKEN_U} [schema]",
+        "1 problem in 244 documents, pointed at the catalog's lines"]
 
 
 # --------------------------------------------------------------------------- any number of overlays

@@ -82,7 +82,8 @@ def checked(options: BuildOptions, out: Path) -> Result:
     if result.problems:
         raise InputError(list(result.problems))
     freshness = compare(out, result.files)
-    data = {"out": str(out), "catalog": result.source_record, "upToDate": freshness.fresh, "stale": [s.name for s in freshness.stale],
+    data = {"out": str(out), "catalog": result.source_record, "upToDate": freshness.fresh,
+            "stale": [s.name for s in freshness.stale],
             "missing": list(freshness.missing), "extra": list(freshness.extra),
             "summaries": {s.name: s.summary for s in freshness.stale if s.summary}}
     counts = {"files": freshness.files, "stale": len(freshness.stale), "missing": len(freshness.missing),
