@@ -12,7 +12,13 @@ the objects (Kubernetes documents) handled per second:
    instancetypes, the 100x one kept to show that time and memory grow linearly;
 4. ``citgen refs`` of a cluster dump (``kubectl get vm,datasource -A -o yaml``: 10,000
    VirtualMachines and as many DataSources in one List), in each report format, beside
-   its floor: the same dump read by PyYAML's C loader alone, in a process of its own.
+   its floor: the same dump read by PyYAML's C loader alone, in a process of its own;
+5. growth (issue 41): work that must stay linear, each input at 1x and 10x: ``citgen
+   refs`` of 1,500 cluster instancetypes and 1,500 VMs each naming one with a letter
+   more (every VM an unknown name, every definition a candidate for its did-you-mean),
+   and ``citgen list`` of a catalog retiring 2,000 names each replaced by the next (a
+   chain followed from each of its names). ``--growth`` runs only these; ``--quick``
+   leaves them out.
 
 Every build is shown beside its floor (benchmarks/floor.py): a plain script, with no
 citgen code, that starts Python, imports yaml, jinja2 and click, and writes the same
@@ -46,6 +52,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
+
+import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
@@ -136,11 +144,12 @@ def citgen_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from generator.cli import main; sys.exit(main())"]
 
 
-def run(argv: Sequence[str], cwd: Path) -> Sample:
+def run(argv: Sequence[str], cwd: Path, allowed: tuple[int, ...] = (0,)) -> Sample:
     """Run one child to completion and read its own resource usage from the kernel.
 
     os.wait4 gives the rusage of exactly this child (not of every child so far, as
     RUSAGE_CHILDREN would), so CPU time and peak RSS belong to the measured run.
+    An exit status not ``allowed`` stops the benchmark (``citgen refs`` exits 1 with findings).
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
@@ -148,7 +157,7 @@ def run(argv: Sequence[str], cwd: Path) -> Sample:
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
+        if proc.returncode not in allowed:
             err.seek(0)
             out.seek(0)
             raise SystemExit(f"bench: {' '.join(argv)} exited with {proc.returncode}:\n"
@@ -157,11 +166,11 @@ def run(argv: Sequence[str], cwd: Path) -> Sample:
 
 
 def measure(case: str, argv: Sequence[str], cwd: Path, runs: int, objects: Callable[[], int],
-            warmup: bool = True) -> Figures:
+            warmup: bool = True, allowed: tuple[int, ...] = (0,)) -> Figures:
     """Median figures of ``runs`` runs, after one unmeasured warm-up run (disk cache, bytecode)."""
     if warmup:
-        run(argv, cwd)
-    return medians(case, [run(argv, cwd) for _ in range(runs)], objects())
+        run(argv, cwd, allowed)
+    return medians(case, [run(argv, cwd, allowed) for _ in range(runs)], objects())
 
 
 def medians(case: str, samples: Sequence[Sample], objects: int) -> Figures:
@@ -398,6 +407,94 @@ def write_cluster_dump(path: Path, vms: int) -> int:
         out.writelines(DUMP_DATA_SOURCE.format(**_dump_fields(i)) for i in range(vms))
         out.write('kind: List\nmetadata:\n  resourceVersion: ""\n')
     return 2 * vms
+
+
+# --------------------------------------------------------------------------- growth: inputs grown 10x
+
+#: The growth checks of issue 41, each an input of ``n`` things at 1x and 10x: the time of work that stays
+#: linear grows about 10x; work comparing every thing with every other grows 100x.
+GROWTH = (
+    ("did-you-mean", "refs: {n} definitions, {n} VMs naming a near miss", 1500),
+    ("chains", "list: a catalog retiring {n} names, each replaced by the next", 2000),
+)
+GROWTH_FACTOR = 10
+#: What --quick takes of each 1x input.
+GROWTH_QUICK = 10
+
+NEAR_MISS = """\
+---
+apiVersion: instancetype.kubevirt.io/v1beta1
+kind: VirtualMachineClusterInstancetype
+metadata:
+  name: it-{i:06d}
+spec:
+  cpu:
+    guest: 1
+  memory:
+    guest: 1Gi
+---
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: vm-{i:06d}
+  namespace: ns-{ns}
+spec:
+  instancetype:
+    name: it-{i:06d}x
+  preference:
+    name: fedora
+"""
+
+
+def write_near_misses(path: Path, n: int) -> None:
+    """``n`` cluster instancetypes and ``n`` VirtualMachines each naming one with a letter more: every VM is an
+    unknown name, and every definition a candidate for its did-you-mean."""
+    with path.open("w", encoding="utf-8") as out:
+        out.writelines(NEAR_MISS.format(i=i, ns=i % 40) for i in range(n))
+
+
+def write_chained_catalog(folder: Path, n: int) -> None:
+    """A catalog extending the built-in one whose catalog.yaml retires ``n`` preference names, each replaced by
+    the next, the last by fedora: a chain of ``n`` replacements, followed from each of its names."""
+    folder.mkdir()
+    lines = ["extends: builtin", "retired:", "  preferences:"]
+    lines += [f"    old-{i:06d}: {{since: v1.0.0, replacement: {f'old-{i + 1:06d}' if i + 1 < n else 'fedora'}}}"
+              for i in range(n)]
+    (folder / "catalog.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def measure_growth(tmp: Path, runs: int, warmup: bool, quick: bool) -> list[tuple[str, Figures, Figures]]:
+    """Each growth check at 1x and 10x, as a user runs it (a process each)."""
+    rows = []
+    for check, what, base in GROWTH:
+        base = base // GROWTH_QUICK if quick else base
+        figures = []
+        for n in (base, base * GROWTH_FACTOR):
+            if check == "did-you-mean":
+                path = tmp / f"near-misses-{n}.yaml"
+                write_near_misses(path, n)
+                argv = [*citgen_command(), "refs", str(path)]
+            else:
+                path = tmp / f"chained-{n}"
+                write_chained_catalog(path, n)
+                argv = [*citgen_command(), "list", "--preferences", "--catalog", str(path)]
+            figures.append(measure(f"{check}, {what.format(n=n)}", argv, tmp, min(runs, 3), lambda: n, warmup,
+                                   allowed=(0, 1)))
+        rows.append((check, figures[0], figures[1]))
+    return rows
+
+
+def print_growth(rows: Sequence[tuple[str, Figures, Figures]]) -> None:
+    print(f"growth (issue 41): each input at 1x and {GROWTH_FACTOR}x, as a process (interpreter start included); "
+          f"linear work grows about {GROWTH_FACTOR}x, work comparing all with all {GROWTH_FACTOR ** 2}x:")
+    for check, one, ten in rows:
+        ratio = ten.wall / one.wall if one.wall else 0.0
+        cpu = ten.cpu / one.cpu if one.cpu else 0.0
+        print(f"  {one.case:<78} {one.wall:>8.3f} s  {one.cpu:>8.3f} s cpu  {mib(one.peak):>10}")
+        print(f"  {ten.case:<78} {ten.wall:>8.3f} s  {ten.cpu:>8.3f} s cpu  {mib(ten.peak):>10}   "
+              f"x{ratio:.1f} wall, x{cpu:.1f} cpu, "
+              f"{verdict(cpu <= GROWTH_FACTOR * 1.5)} (at most about {GROWTH_FACTOR}x)")
+    print()
 
 
 # --------------------------------------------------------------------------- a vendor catalog with overlays
@@ -686,7 +783,31 @@ def measure_refs(tmp: Path, runs: int, warmup: bool, vms: int) -> dict[str, Any]
                             lambda: objects, warmup=False)
               for name, label, code in (("floor", "yaml.load, CSafeLoader", FLOOR),
                                         ("paused", "the same, collector paused", FLOOR_PAUSED))}
-    return {"vms": vms, "objects": objects, "bytes": size, "runs": min(runs, 3), "formats": formats, **floors}
+    json_dumps = write_json_dumps(dump, tmp)
+    as_json = {name: measure(f"{case}, as {name}", [*citgen_command(), "refs", str(path)], tmp, min(runs, 3),
+                             lambda: objects, warmup)
+               for name, path in json_dumps.items()}
+    json_floor = measure("   floor: json.loads", [sys.executable, "-c", JSON_FLOOR, str(json_dumps["JSON"])], tmp,
+                         min(runs, 3), lambda: objects, warmup=False)
+    return {"vms": vms, "objects": objects, "bytes": size, "runs": min(runs, 3), "formats": formats, **floors,
+            "json": as_json, "json_floor": json_floor,
+            "json_bytes": {name: path.stat().st_size for name, path in json_dumps.items()}}
+
+
+#: The floor of a JSON dump: the JSON decoder alone (its parser is C), in a process of its own.
+JSON_FLOOR = "import json, sys; json.loads(open(sys.argv[1], encoding='utf-8').read())"
+#: Targets of issue 40 for the dump as kubectl writes JSON (4-space indent) and minified (one line).
+TARGET_JSON_FLOOR_RATIO = 3.0
+TARGET_MINIFIED_RATIO = 1.5
+
+
+def write_json_dumps(dump: Path, tmp: Path) -> dict[str, Path]:
+    """The YAML dump as ``kubectl get -o json`` writes it (indented by 4) and minified, one line."""
+    data = yaml.load(dump.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    written = {"JSON": tmp / "cluster-dump.json", "minified JSON": tmp / "cluster-dump.min.json"}
+    written["JSON"].write_text(json.dumps(data, indent=4), encoding="utf-8")
+    written["minified JSON"].write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    return written
 
 
 def print_refs(refs: dict[str, Any]) -> None:
@@ -703,6 +824,24 @@ def print_refs(refs: dict[str, Any]) -> None:
         print(f"  {label:<24} {f.wall:>8.3f} {f.cpu:>8.3f} {f.peak / MIB:>9.1f}   "
               f"{f.wall / floor.wall:>9.2f} {f.cpu / floor.cpu:>10.2f}   "
               f"{f.wall / paused.wall:>15.2f} {f.cpu / paused.cpu:>11.2f}")
+    print()
+
+
+def print_json_refs(refs: dict[str, Any]) -> None:
+    """The dump as JSON, indented and minified, against the JSON decoder alone."""
+    floor = refs["json_floor"]
+    print(f"citgen refs of the same dump as JSON (median of {refs['runs']}) against json.loads of the indented one:")
+    print(f"  {'':<24} {'MiB':>8} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9}   {'x floor (wall, cpu)':>20}")
+    for label, f in [*refs["json"].items(), ("floor: json.loads", floor)]:
+        size = refs["json_bytes"].get(label, refs["json_bytes"]["JSON"]) / MIB
+        print(f"  {label:<24} {size:>8.1f} {f.wall:>8.3f} {f.cpu:>8.3f} {f.peak / MIB:>9.1f}   "
+              f"{f.wall / floor.wall:>9.2f} {f.cpu / floor.cpu:>10.2f}")
+    indented, minified = refs["json"]["JSON"], refs["json"]["minified JSON"]
+    ratio, flat = indented.wall / floor.wall, minified.wall / indented.wall
+    print(f"targets (issue 40): JSON <= {TARGET_JSON_FLOOR_RATIO:g}x json.loads: x{ratio:.2f}, "
+          f"{verdict(ratio <= TARGET_JSON_FLOOR_RATIO)}; peak < {TARGET_REFS_PEAK_MIB} MiB: {mib(indented.peak)}, "
+          f"{verdict(indented.peak < TARGET_REFS_PEAK_MIB * MIB)}; minified <= {TARGET_MINIFIED_RATIO:g}x the "
+          f"indented: x{flat:.2f}, {verdict(flat <= TARGET_MINIFIED_RATIO)}")
     print()
 
 
@@ -902,6 +1041,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="one run per case, no warm-up, the 10x synthetic catalog but not the 100x one, and a dump of "
                              f"{DUMP_VMS_QUICK} VMs (a smoke test)")
     parser.add_argument("--refs", action="store_true", help="only case 4, citgen refs of a cluster dump")
+    parser.add_argument("--growth", action="store_true",
+                        help="only the growth checks: did-you-mean and chains of replacements at 1x and 10x")
     parser.add_argument("--runs", type=int, default=None,
                         help="measured runs per case (default 5, --quick 1; case 4: at most 3, and 1 in a "
                              "full run without --runs)")
@@ -917,6 +1058,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     factors = FACTORS[:1] if args.quick else FACTORS
     warmup = not args.quick  # a smoke test checks that every case runs, not how steady its figures are
 
+    if args.growth:
+        with tempfile.TemporaryDirectory(prefix="citgen-bench-") as tmp_name:
+            print(f"citgen benchmark: Python {sys.version.split()[0]} on {os.cpu_count()} cores, growth checks only")
+            print()
+            print_growth(measure_growth(Path(tmp_name), runs, warmup, args.quick))
+        return 0
+
     with tempfile.TemporaryDirectory(prefix="citgen-bench-") as tmp_name:
         tmp = Path(tmp_name)
         extra = ["--helm-package"] if supports("--helm-package", tmp) else []
@@ -931,6 +1079,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # once after the warm-up, to stay within a few minutes; --refs or --runs asks for more.
         refs_runs = runs if args.refs or args.runs else 1
         refs = measure_refs(tmp, refs_runs, warmup, DUMP_VMS_QUICK if args.quick else DUMP_VMS)
+        # the growth checks take a minute on their own: --growth runs them, and so does a full run
+        growth = None if args.refs or args.quick else measure_growth(tmp, refs_runs, warmup, args.quick)
 
     if builds is not None:
         print_builds(builds, refs, args.quick)
@@ -939,6 +1089,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print_refs(refs)
     print_refs_targets(refs)
+    print()
+    print_json_refs(refs)
+    if growth is not None:
+        print()
+        print_growth(growth)
     if builds is not None:
         print()
         print(summary(builds))
@@ -946,9 +1101,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         report: dict[str, Any] = {
             "python": sys.version.split()[0], "cores": os.cpu_count(), "runs": runs, "quick": args.quick,
+            "growth": [{"check": check, "1x": one.as_json(), f"{GROWTH_FACTOR}x": ten.as_json()}
+                       for check, one, ten in growth or ()],
             "refs": {**{key: refs[key] for key in ("vms", "objects", "bytes")},
                      "formats": {fmt: f.as_json() for fmt, f in refs["formats"].items()},
-                     "floor": refs["floor"].as_json(), "floor_paused": refs["paused"].as_json()},
+                     "floor": refs["floor"].as_json(), "floor_paused": refs["paused"].as_json(),
+                     "json": {name: f.as_json() for name, f in refs["json"].items()},
+                     "json_floor": refs["json_floor"].as_json()},
         }
         if builds is not None:
             build, validate, scaled = builds["build"], builds["validate"], builds["scaled"]

@@ -16,7 +16,8 @@ nothing else escapes, so that a fix to one format reaches all its writers:
   release notes, README tables, the Helm chart's README;
 - ``html`` and ``html_script``: the catalog page;
 - ``json_text``: every JSON citgen writes, reports and files alike;
-- ``github_data`` and ``github_property``: GitHub Actions workflow commands.
+- ``github_data`` and ``github_property``: GitHub Actions workflow commands;
+- ``cel_string``: CEL string literals (the admission policy's expressions).
 
 The module is a foundation (docs/architecture.md): it imports nothing of ours, so
 the problems, the outputs, the reporters and the tools can all use it.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import html as _html
 import io
 import json as _json
+import re
 from typing import Any, Callable
 
 
@@ -201,3 +203,33 @@ def github_data(value: str) -> str:
 def github_property(value: str) -> str:
     """``value`` as a workflow command's property (``file=``, ``title=``): as ``github_data``, and ``:`` and ``,``."""
     return _github(value, _GITHUB_PROPERTY)
+
+
+def _cel_escape(char: str) -> str:
+    """One character as a CEL string literal writes it by its code point, never as a surrogate pair."""
+    point = ord(char)
+    if 0xD800 <= point <= 0xDFFF:  # a lone surrogate (Python can hold one) is no Unicode text: CEL has none
+        return "\\uFFFD"
+    return f"\\u{point:04X}" if point <= 0xFFFF else f"\\U{point:08X}"
+
+
+#: What a CEL string literal cannot write as itself: all but printable ASCII, and the quote and the backslash.
+_CEL_ESCAPED = re.compile(r'[^\x20\x21\x23-\x5b\x5d-\x7e]')
+_CEL_SHORT = {'"': '\\"', "\\": "\\\\"}
+
+
+def cel_string(value: str) -> str:
+    """``value`` as a CEL string literal in double quotes that reads back as ``value``.
+
+    As CEL's language definition writes string literals (cel-spec's
+    langdef.md, "String and Bytes Values"): ``\\"`` and ``\\\\`` for the quote
+    and the backslash, and every character outside printable ASCII as its
+    code point, ``\\uXXXX`` in the Basic Multilingual Plane and ``\\UXXXXXXXX``
+    beyond it. JSON writes a character beyond the plane as two ``\\u``
+    surrogates, which CEL does not define: cel-go 0.23 and later (Kubernetes
+    1.33 and later) and Google's C++ CEL refuse the expression. A lone
+    surrogate is no character at all and is written as U+FFFD. Every
+    character being ASCII, no line break, bidirectional mark or terminal
+    escape of the value is in the expression's text as itself.
+    """
+    return '"' + _CEL_ESCAPED.sub(lambda found: _CEL_SHORT.get(found[0]) or _cel_escape(found[0]), value) + '"'

@@ -103,7 +103,7 @@ class Lifecycle:
     status: str
     since: str | None = None
     replacement: str | None = None
-    chain: tuple[str, ...] = ()
+    chain: Sequence[str] = ()  # a tuple, or load.lifecycle.Chain: the names read when used
     current: str | None = None
     retired: str | None = None
     renamed: bool = False

@@ -37,7 +37,7 @@ from .render import rendering
 from .render.bundles import Rendered, render_bundles, template_folders
 from .expand.kubevirt import Adjustment, for_release
 from .schemas.releases import Release, newest
-from .source.documents import BundleDoc, read_bundles
+from .source.documents import BundleDoc
 from .source.inputfiles import usable_folder
 from .validate.provenance import point_at_sources
 from .write import checksums
@@ -109,7 +109,7 @@ def _option_problems(options: BuildOptions) -> list[Problem]:
         wrong = label_value_problem(options.version)
         if wrong:
             problems.append(Problem(Location("--version"), f"{wrong}; {stamped}"))
-    if options.release is not None and not RELEASE.match(options.release):
+    if options.release is not None and not RELEASE.fullmatch(options.release):
         problems.append(Problem(Location("--release"), f"expected a release such as v1.2.3, got {options.release!r}"))
     elif options.release is not None and options.version is None:
         wrong = label_value_problem(options.release)
@@ -203,8 +203,18 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     own = instancetypes + prefs
     own = stamp(own, catalog.settings.vendor, version, labels=catalog.settings.extra_labels,
                 annotations=catalog.settings.extra_annotations)
-    kept = retained_objects(read_bundles(options.retain_from), own, catalog.retirements)  # none without --retain-from
+    retained = _retained(options.retain_from)
+    kept = retained_objects(retained, own, catalog.retirements)
     return catalog, version, unique([*own, *kept])
+
+
+def _retained(bundles: Sequence[Path]) -> list[BundleDoc]:
+    """The objects of the old bundles --retain-from names, read by the one reader of objects (none without it)."""
+    if not bundles:
+        return []
+    from .source.objects import read_bundles  # only a build that retains reads objects
+
+    return read_bundles(bundles, option="--retain-from")
 
 
 def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, bytes]:
@@ -220,7 +230,7 @@ def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, 
 def _outputs(catalog: Catalog, version: str, objects: Sequence[CatalogObject], rendered: Rendered,
              parsed: Parsed, options: BuildOptions) -> dict[str, bytes]:
     """Every file a build writes: the bundles (and their release names), checksums, and the other outputs."""
-    policy = build_policy(catalog, objects, options.policy)
+    policy = build_policy(catalog, objects, options.policy, options.kubevirt or newest())
     written = {**rendered.bundles, POLICY_FILE: policy_text(policy)} if policy is not None else rendered.bundles
     files = release_files(written, options.release)
     files.update(output_files(OutputContext(catalog, version, objects, rendered.bundles, options.helm_package,

@@ -67,6 +67,9 @@ class Location:
     path: Path = ()
     doc: int | None = None
     name: str | None = None
+    #: The object's kind and namespace, where the problem is on an object: a report names it ``Kind ns/name``.
+    kind: str | None = None
+    namespace: str | None = None
 
     def __str__(self) -> str:
         if self.doc is not None:
@@ -94,7 +97,8 @@ class Location:
 
     def at(self, *more: PathPart) -> "Location":
         """The same place, one or more keys deeper (line unchanged)."""
-        return Location(self.file, self.line, self.column, self.path + more, self.doc, self.name)
+        return Location(self.file, self.line, self.column, self.path + more, self.doc, self.name, self.kind,
+                        self.namespace)
 
 
 #: The severity of a finding that KubeVirt accepts with a warning.

@@ -1,30 +1,39 @@
-"""Reporters: the same list of Problems printed for a person, a program or GitHub.
+"""Reporters: the same Problems printed for a person, a program, GitHub, a pull request or code scanning.
+
+One convention for every command (docs/errors.md, "The report convention"):
+
+- **text**: one line per finding, as compilers and linters write them, so that
+  editors and terminals jump to it: ``FILE:LINE:COL: SEVERITY: MESSAGE [RULE]``,
+  the object (``Kind namespace/name``) and its JSON path opening the message
+  (``finding_line``). Findings are a checking command's output, on standard output;
+  what stops a run is on standard error, in the same lines.
+- **json**: one object (``envelope``), or a validation's list of records;
+- **github**: workflow commands, an annotation per finding and ``::notice`` for the rest;
+- **markdown**: a pull-request comment (a command's own rendition where it has one);
+- **sarif**: SARIF 2.1.0 (sarif.py), for GitHub code scanning.
 
 Problems are sorted before they reach a reporter and every reporter is a pure
 function of them, so the same input always prints the same bytes, which lets
-CI diff reports and tests compare them exactly.
-
-Findings of checks newer than the release of the object they are on (an old
-bundle's labels a later release introduced) are reported apart, after the real
-problems, so that the real problems stand out and none of them hides among
-hundreds of findings that an old release could not have avoided.
+CI diff reports and tests compare them exactly. A finding of a check newer than
+its object's release is a ``note``: shown in every format, never counted.
 
 ``show(result, fmt)`` prints any command's Result (result.py) in any format, so
-every command reports the same way; ``render`` and the three functions below it
-are the validation report that ``validate`` prints as its own output.
+every command reports the same way; ``render`` is the validation report.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, Sequence
 
 from . import escape
-from .problems import Location, Problem, jsonpath, sort_problems
+from .problems import PATH_EXCERPT, Location, Problem, dotted, excerpt, jsonpath, sort_problems
 from .result import Result
 
-FORMATS = ("text", "json", "github")
+#: Every format every command reports in (--format, on the group or the command).
+FORMATS = ("text", "json", "github", "markdown", "sarif")
 
 
 def _plural(n: int, word: str) -> str:
@@ -43,7 +52,9 @@ def _warnings(problems: Sequence[Problem]) -> list[Problem]:
 
 
 def _touched(problems: Sequence[Problem]) -> int:
-    return len({(p.location.file, p.location.doc) for p in problems if p.location.doc is not None})
+    """How many objects the problems are on (the items of a List share their document)."""
+    return len({(p.location.file, p.location.doc, p.location.path[:2] if p.location.path[:1] == ("items",) else ())
+                for p in problems if p.location.doc is not None})
 
 
 def _releases(newer: Sequence[Problem]) -> str:
@@ -82,30 +93,93 @@ def summary(problems: Sequence[Problem], documents: int) -> str:
     return line
 
 
-def _newer_line(problem: Problem) -> str:
-    """A finding of a newer check: as any problem, with the release that introduced the check."""
-    return escape.text(f"{problem.location}: {problem.message} [{problem.rule}, since {problem.since}]")
+SEVERITY_NOTE = "note"
 
 
-def text(problems: Sequence[Problem], documents: int) -> str:
-    """One line per problem as ``str(problem)`` shows it, newer-rule findings apart, then the summary."""
-    real, newer = _split(problems)
-    warned = _warnings(problems)
-    lines = [escape.text(str(p)) for p in real]
-    if warned:
-        if real:
-            lines.append("")
-        lines.append("warnings (KubeVirt admits these objects and warns; not counted without --warnings-as-errors):")
-        lines += [escape.text(str(p)) for p in warned]
-        lines.append("")
-    if newer:
-        if real and not warned:  # after warnings, their closing blank line already sets this apart
-            lines.append("")
-        lines.append(f"from rules newer than the objects' {_releases(newer)} (not counted):")
-        lines += [_newer_line(p) for p in newer]
-        lines.append("")
-    lines.append(summary(problems, documents))
-    return "\n".join(lines) + "\n"
+def severity(problem: Problem) -> str:
+    """How a finding counts, as compilers and linters say it: ``error``, ``warning``, or ``note`` for a finding of a
+    check newer than its object's release (shown, never counted)."""
+    return SEVERITY_NOTE if problem.older_release is not None else problem.severity
+
+
+def place(loc: Location) -> str:
+    """Where a finding is, as editors and terminals jump to it: ``FILE:LINE:COL`` as far as they are known.
+
+    An option (``--out``) or the run itself (``citgen``) stands where a file would.
+    """
+    where = excerpt(loc.file, PATH_EXCERPT)
+    if loc.line is not None:
+        where += f":{loc.line}"
+        if loc.column is not None:
+            where += f":{loc.column}"
+    return where
+
+
+def subject(loc: Location) -> str:
+    """What in the file a finding is about, before its message: the object (``Kind namespace/name``) and its JSON
+    path, or a catalog file's key path; the document's number where no line says which object it is."""
+    if loc.doc is None:
+        return dotted(loc.path)
+    named = f"{loc.namespace}/{loc.name}" if loc.namespace and loc.name else loc.name
+    parts = [excerpt(part, PATH_EXCERPT) for part in (loc.kind, named) if part]
+    if loc.line is None:
+        parts.append(f"(document {loc.doc})")
+    if loc.path:
+        parts.append(jsonpath(loc.path))
+    return " ".join(parts)
+
+
+def finding_line(problem: Problem) -> str:
+    """One finding on one line, the same in every command: ``FILE:LINE:COL: SEVERITY: MESSAGE [RULE]``.
+
+    The object and JSON path open the message (``VirtualMachineClusterInstancetype
+    u1.large $.spec.cpu.guest: ...``); a finding of a check newer than its object's
+    release says so at its end.
+    """
+    about = subject(problem.location)
+    message = f"{about}: {problem.message}" if about else problem.message
+    if problem.older_release is not None:
+        message += f" (rule since {problem.since}, newer than the object's release {problem.older_release})"
+    return escape.text(f"{place(problem.location)}: {severity(problem)}: {message} [{problem.rule}]")
+
+
+#: A finding said at more places than this (the same rule, severity and message: one unknown name in a
+#: cluster's thousands of VirtualMachines) is shown at its first GROUP_SHOWN places in text, and counted.
+GROUP_FROM = 20
+GROUP_SHOWN = 5
+#: Most characters of the message a group's count quotes.
+GROUP_EXCERPT = 200
+
+
+def text(problems: Sequence[Problem], documents: int | None = None) -> str:
+    """One line per finding (``finding_line``), then, for a validation of ``documents`` objects, its summary.
+
+    A report of thousands of findings stays one a person can read: a finding said at
+    more than GROUP_FROM places is shown at its first GROUP_SHOWN and then counted
+    (``citgen: 4995 more places of the finding above ...``); JSON, SARIF and GitHub
+    list every place.
+    """
+    groups = Counter(_group(p) for p in problems)
+    shown: Counter[tuple[str, str, str]] = Counter()
+    lines = []
+    for problem in problems:
+        key = _group(problem)
+        shown[key] += 1
+        if groups[key] <= GROUP_FROM or shown[key] <= GROUP_SHOWN:
+            lines.append(finding_line(problem))
+    for key, count in groups.items():
+        if count > GROUP_FROM:
+            lines.append(escape.text(f"citgen: {count - GROUP_SHOWN} more places of the {key[0]} "
+                                     f"{excerpt(key[2], GROUP_EXCERPT)!r} [{key[1]}] not shown; --format json or sarif lists "
+                                     "every place"))
+    if documents is not None:
+        lines.append(summary(problems, documents))
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _group(problem: Problem) -> tuple[str, str, str]:
+    """What makes two findings the same one at two places: severity, rule and message."""
+    return severity(problem), problem.rule, problem.message
 
 
 def _record(problem: Problem) -> Dict[str, object]:
@@ -115,6 +189,8 @@ def _record(problem: Problem) -> Dict[str, object]:
         "line": loc.line,
         "column": loc.column,
         "document": loc.doc,
+        "kind": loc.kind,
+        "namespace": loc.namespace,
         "name": loc.name,
         "path": jsonpath(loc.path) if loc.doc is not None else ".".join(map(str, loc.path)) or None,
         "rule": problem.rule,
@@ -126,7 +202,8 @@ def _record(problem: Problem) -> Dict[str, object]:
 
 
 def json_report(problems: Sequence[Problem], documents: int) -> str:
-    """A JSON list with one object per problem (file, line, column, document, name, path, rule, message).
+    """A JSON list with one object per problem (file, line, column, document, kind, namespace, name, path, rule,
+    severity, message).
 
     ``since`` is the release that introduced the check, or null for a check as old
     as the catalog; ``newerThanRelease`` is the object's release when the check is
@@ -135,38 +212,32 @@ def json_report(problems: Sequence[Problem], documents: int) -> str:
     return escape.json_text([_record(p) for p in problems], indent=2) + "\n"
 
 
-def _where(loc: Location) -> str:
-    """The part of a location GitHub's file and line do not show: document and path."""
-    if loc.doc is None:
-        return ".".join(map(str, loc.path))
-    where = f"#{loc.doc}" + (f" ({loc.name})" if loc.name else "")
-    return f"{where} {jsonpath(loc.path)}" if loc.path else where
+def _is_file(loc: Location) -> bool:
+    """Whether a location is in a file a code-scanning tool can annotate (not an option, the run or a stream)."""
+    return not (loc.file.startswith(("-", "<")) or loc.file == "citgen")
 
 
 def annotation(problem: Problem) -> str:
     """One problem as a GitHub Actions workflow command: file, line and column as properties.
 
-    A finding of a check newer than its object's release is a ``::warning``.
+    An error is ``::error``, a warning ``::warning``, a finding of a check newer than
+    its object's release ``::notice``.
     """
     loc = problem.location
-    where = _where(loc)
-    if loc.file.startswith("-") or loc.file == "citgen":  # an option, or the run itself: no file to annotate
-        props, where = [], f"{loc.file}: {where}" if where else loc.file
-    else:
-        props = [f"file={escape.github_property(loc.file)}"]
-    if loc.line is not None:
+    about = subject(loc)
+    props = [f"file={escape.github_property(loc.file)}"] if _is_file(loc) else []
+    if not props:
+        about = f"{loc.file}: {about}" if about else loc.file
+    if loc.line is not None and props:
         props.append(f"line={loc.line}")
         if loc.column is not None:
             props.append(f"col={loc.column}")
     props.append(f"title={escape.github_property(problem.rule)}")
-    message = f"{where}: {problem.message}" if where else problem.message
-    if problem.is_warning and problem.older_release is None:
-        return f"::warning {','.join(props)}::{escape.github_data(message)}"
-    if problem.older_release is None:
-        return f"::error {','.join(props)}::{escape.github_data(message)}"
-    # shown, but not as an error: the object's release predates the check
-    message += f" (rule since {problem.since}, newer than the object's release {problem.older_release})"
-    return f"::warning {','.join(props)}::{escape.github_data(message)}"
+    message = f"{about}: {problem.message}" if about else problem.message
+    if problem.older_release is not None:
+        message += f" (rule since {problem.since}, newer than the object's release {problem.older_release})"
+    level = {"note": "notice"}.get(severity(problem), severity(problem))
+    return f"::{level} {','.join(props)}::{escape.github_data(message)}"
 
 
 def notice(command: str, line: str) -> str:
@@ -175,10 +246,7 @@ def notice(command: str, line: str) -> str:
 
 
 def github(problems: Sequence[Problem], documents: int) -> str:
-    """GitHub Actions ``::error`` workflow commands, one per problem, then a notice with the summary.
-
-    A finding of a check newer than its object's release is a ``::warning``.
-    """
+    """GitHub Actions workflow commands, one per problem, then a notice with the summary."""
     lines = [annotation(p) for p in problems]
     lines.append(notice("validate", summary(problems, documents)))
     return "\n".join(lines) + "\n"
@@ -192,8 +260,8 @@ REPORTERS: Dict[str, Callable[[Sequence[Problem], int], str]] = {
 
 
 def render(problems: Sequence[Problem], documents: int, fmt: str = "text") -> str:
-    """The report of ``problems`` found in ``documents`` objects in format ``fmt``."""
-    return REPORTERS[fmt](problems, documents)
+    """The report of ``problems`` found in ``documents`` objects in format ``fmt`` (text, json or github)."""
+    return REPORTERS[fmt](sort_problems(problems), documents)
 
 
 # --- any command's Result -----------------------------------------------------------------------
@@ -216,21 +284,20 @@ def _findings(result: Result) -> list[Problem]:
 
 
 def show_text(result: Result) -> Shown:
-    """The text report, for people: the product and what the command says on standard output.
+    """The text report, for people: findings, product and what the command says on standard output.
 
-    A validation's findings are its report and go to standard output with their
-    summary (``text`` above); problems that stopped a command go to standard error
-    as ``error: <location>: <message>``, warnings as ``warning: ...``, followed by
-    the notes. Each problem and each line said is one line (escape.text); the
-    product is its writer's, which escapes what it quotes.
+    Findings are a checking command's output: one line each (``finding_line``) on
+    standard output, a validation's closed by its summary; what stopped a run
+    (a refusal, exit 2) is on standard error in the same lines, and so are the
+    notes. Each line said is one line (escape.text); the product is its writer's,
+    which escapes what it quotes.
     """
-    stdout = (text(_findings(result), result.documents or 0) if result.is_report else "") + result.product
-    errors = "" if result.is_report else "".join(
-        [f"error: {escape.text(str(p))}\n" for p in result.problems]
-        + [f"warning: {escape.text(str(p))}\n" for p in result.warnings])
     outputs = _lines([escape.text(line) for line in result.outputs])
     notes = _lines([escape.text(line) for line in result.notes])
-    return Shown(stdout + outputs, errors + notes)
+    if result.unusable or result.pipeable:
+        return Shown(result.product + outputs, text(_findings(result)) + notes)
+    findings = text(_findings(result), result.documents if result.is_report else None)
+    return Shown(findings + result.product + outputs, notes)
 
 
 def envelope(result: Result) -> Dict[str, Any]:
@@ -264,17 +331,56 @@ def show_json(result: Result) -> Shown:
 
 
 def show_github(result: Result) -> Shown:
-    """GitHub Actions workflow commands on standard output: an ``::error`` per problem, notices for the rest.
+    """GitHub Actions workflow commands on standard output: one annotation per finding, notices for the rest.
 
     A validation's findings are annotated as ``github`` above does; any other
-    command's problems become ``::error`` lines, its product is printed as it is,
-    and what it says (outputs and notes) becomes ``::notice title=citgen <command>``.
+    command's findings become annotations, its product is printed as it is, and
+    what it says (outputs and notes) becomes ``::notice title=citgen <command>``.
     """
     if result.is_report:
         return Shown(github(_findings(result), result.documents or 0))
-    lines = [annotation(p) for p in (*result.problems, *result.warnings)]
+    lines = [annotation(p) for p in _findings(result)]
     lines += [notice(result.command, line) for line in (*result.outputs, *result.notes)]
     return Shown(inert(result.product) + _lines(lines))
+
+
+def show_markdown(result: Result) -> Shown:
+    """Markdown for a pull-request comment or a release: the command's own rendition where it has one (``diff``'s
+    release notes, ``refs``' upgrade table), else its findings as a table and its product as a block."""
+    rendition = result.renditions.get("markdown")
+    if rendition is not None and not result.unusable:
+        return Shown(rendition + _lines([escape.markdown(line) for line in result.outputs]),
+                     _lines([escape.text(line) for line in result.notes]))
+    return Shown(markdown_report(result))
+
+
+def markdown_report(result: Result) -> str:
+    """Any Result in Markdown: a heading, a table of its findings (every cell escaped), its product, what it says."""
+    md, code, cell = escape.markdown, escape.markdown_code, escape.markdown_cell
+    findings = _findings(result)
+    heading = f"### citgen {md(result.command)}: " + (_plural(len(findings), "finding") if findings else "nothing found")
+    lines = [heading, ""]
+    if findings:
+        lines += ["| where | severity | finding | rule |", "| --- | --- | --- | --- |"]
+        for p in findings:
+            about = subject(p.location)
+            message = f"{about}: {p.message}" if about else p.message
+            lines.append(f"| {cell(code(place(p.location)))} | {severity(p)} | {cell(md(message))} | "
+                         f"{cell(code(p.rule))} |")
+        lines.append("")
+    if result.is_report and result.documents is not None:
+        lines += [md(summary(findings, result.documents)), ""]
+    if result.product:
+        lines += ["```text", result.product.rstrip("\n").replace("```", "`\u200b``"), "```", ""]
+    lines += [md(line) for line in (*result.outputs, *result.notes)]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def show_sarif(result: Result) -> Shown:
+    """SARIF 2.1.0 on standard output, for GitHub code scanning and every tool that reads it (sarif.py)."""
+    from .sarif import sarif_log  # only a SARIF report needs it
+
+    return Shown(escape.json_text(sarif_log(result, _findings(result)), indent=2) + "\n")
 
 
 def inert(text: str) -> str:
@@ -300,18 +406,11 @@ SHOWN: Dict[str, Callable[[Result], Shown]] = {
     "text": show_text,
     "json": show_json,
     "github": show_github,
+    "markdown": show_markdown,
+    "sarif": show_sarif,
 }
 
 
 def show(result: Result, fmt: str = "text") -> Shown:
-    """``result`` in format ``fmt``: one of FORMATS, or a format of the command's own (``renditions``).
-
-    A command's own format shows its product that way and everything else as text
-    does; a Result without that rendition (a refusal) is shown as text.
-    """
-    if fmt in SHOWN:
-        return SHOWN[fmt](result)
-    rendition = result.renditions.get(fmt)
-    if rendition is None:
-        return show_text(result)
-    return show_text(replace(result, product=rendition))
+    """``result`` in format ``fmt``, one of FORMATS: every command reports in every format."""
+    return SHOWN[fmt](result)

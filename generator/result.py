@@ -70,6 +70,10 @@ class Result:
     renditions
         The product in formats only this command has, by format name (``diff``'s
         ``markdown``, the release-note section); printed instead of the product.
+    pipeable
+        The product is data another program reads (``expand``'s VirtualMachines):
+        the findings go to standard error in the text format, so that standard
+        output holds nothing else.
     """
 
     command: str
@@ -86,6 +90,7 @@ class Result:
     unusable: bool = False
     json_document: Any = None
     renditions: Mapping[str, str] = field(default_factory=dict)
+    pipeable: bool = False
 
     @property
     def exit_code(self) -> int:

@@ -209,3 +209,12 @@ def helm_engine() -> Any:
             pytest.fail("helm-python-sdk is required under CI")
         pytest.skip("helm-python-sdk is not installed")
     return helm_python
+
+
+def finding(where_and_message: str, severity: str = "error", rule: str = "input") -> str:
+    """'PLACE: MESSAGE' as citgen reports a finding or refusal (report.py): 'PLACE: SEVERITY: MESSAGE [RULE]'.
+
+    The place is everything before the first ': ' (``FILE:LINE:COL``, an option, ``citgen``).
+    """
+    where, message = where_and_message.split(": ", 1)
+    return f"{where}: {severity}: {message} [{rule}]"

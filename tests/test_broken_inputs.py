@@ -2,7 +2,8 @@
 
 Each folder of tests/cases/broken/ holds the files that differ from the built-in
 catalog and an ``expected.txt`` with exactly what ``citgen build`` must print on
-stderr. For every case the build must exit with 2, print those lines and no
+stderr, each refusal written ``error: PLACE: MESSAGE`` (``expected``) and printed
+in the report convention as ``PLACE: error: MESSAGE [input]``. For every case the build must exit with 2, print those lines and no
 traceback, and leave an earlier build's output directory byte-for-byte as it was
 (with no temporary directory left beside it).
 """
@@ -20,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from tests.helpers import copy_catalog, snapshot
+from tests.helpers import copy_catalog, finding, snapshot
 
 pytestmark = pytest.mark.heavy(8)  # seconds of a worker's time: run early (conftest.py)
 
@@ -29,6 +30,12 @@ CASES = Path(__file__).parent / "cases" / "broken"
 
 def case_names() -> list[str]:
     return sorted(p.name for p in CASES.iterdir() if (p / "expected.txt").is_file())
+
+
+def expected(case: Path) -> list[str]:
+    """The lines of the case's expected.txt as citgen prints them: each ``error: PLACE: MESSAGE`` a finding line."""
+    lines = (case / "expected.txt").read_text(encoding="utf-8").splitlines()
+    return [finding(line.removeprefix("error: ")) if line.startswith("error: ") else line for line in lines]
 
 
 def lay_out(case: Path, root: Path) -> None:
@@ -56,8 +63,7 @@ def test_a_broken_catalog_is_refused_with_located_messages(name: str, workdir: P
 
     code, stderr, output = run_build(workdir)
 
-    expected = (case / "expected.txt").read_text(encoding="utf-8").splitlines()
-    assert stderr == expected
+    assert stderr == expected(case)
     assert code == 2
     assert "Traceback" not in output
     assert snapshot(workdir / "out") == before

@@ -56,7 +56,7 @@ def group() -> click.Group:
 
 
 @pytest.mark.parametrize(("given", "stdout", "stderr"), [
-    ([], "", "error: here: broken\ncitgen: 1 problem\n"),
+    ([], "", "here: error: broken [input]\ncitgen: 1 problem\n"),
     (["--format", "github"], "::error file=here,title=input::broken\n::notice title=citgen plain::citgen: 1 problem\n",
      ""),
 ])

@@ -92,7 +92,7 @@ def test_version_option_stamps_the_version_label(tmp_path):
 def test_a_bad_release_name_is_refused_and_nothing_is_written(tmp_path):
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--release", "1.8"])
     assert result.exit_code == 2
-    assert "--release: expected a release such as v1.2.3, got '1.8'" in result.output
+    assert "--release: error: expected a release such as v1.2.3, got '1.8'" in result.output
     assert not (tmp_path / "out").exists()
 
 

@@ -23,8 +23,8 @@ def test_a_spec_fragment_that_breaks_the_crd_schema_is_caught_at_its_line(catalo
     result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert result.output.splitlines() == [
-        "error: series/u.yaml:12:5: spec.cpu.dedicatedCpuPlacement: unknown field 'dedicatedCpuPlacement'; "
-        "did you mean 'dedicatedCPUPlacement'?",
+        "series/u.yaml:12:5: error: spec.cpu.dedicatedCpuPlacement: unknown field 'dedicatedCpuPlacement'; "
+        "did you mean 'dedicatedCPUPlacement'? [input]",
         "citgen: 1 problem, nothing written",
     ]
     assert not (tmp_path / "out").exists()
@@ -38,7 +38,8 @@ def test_rendered_objects_that_fail_validation_are_refused_and_nothing_is_writte
     (out / "CHECKSUMS.sha256").write_text("an earlier build\n")
     result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(out)])
     assert result.exit_code == 2
-    assert ("error: common-instancetypes-all-bundle.yaml#55 (u1.2xlarge) $.spec.annotationz: "
+    assert ("common-instancetypes-all-bundle.yaml: error: VirtualMachineClusterInstancetype u1.2xlarge (document 55) "
+            "$.spec.annotationz: "
             "unknown field 'annotationz'; did you mean 'annotations'? (defined in series/u.yaml:1) [schema]"
             ) in result.output.splitlines()
     assert result.output.rstrip().endswith("problems, nothing written")
@@ -52,9 +53,9 @@ def test_a_vendor_that_breaks_the_label_rules_is_refused(catalog, tmp_path):
     result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert result.stderr == (
-        "error: catalog.yaml:5:9: vendor: '-acme-' is not a valid label value: a valid label must be an empty "
+        "catalog.yaml:5:9: error: vendor: '-acme-' is not a valid label value: a valid label must be an empty "
         "string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-        "alphanumeric character\ncitgen: 1 problem, nothing written\n")
+        "alphanumeric character [input]\ncitgen: 1 problem, nothing written\n")
 
 
 def test_a_deprecated_series_is_labelled_deprecated(catalog, tmp_path):

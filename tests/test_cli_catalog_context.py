@@ -108,5 +108,5 @@ def test_a_broken_catalog_found_from_the_working_directory_is_reported_at_its_fi
     (tmp_path / "catalog.yaml").write_text("vendr: acme.example.com\n")
     monkeypatch.chdir(tmp_path)
     refused = run("list")
-    assert refused.exit_code == 2 and refused.stderr.startswith("error: catalog.yaml:1:1: ")
+    assert refused.exit_code == 2 and refused.stderr.startswith("catalog.yaml:1:1: error: ")
     assert run("list", "--catalog", "builtin", "-o", "name").exit_code == 0

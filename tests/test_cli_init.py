@@ -59,13 +59,14 @@ def test_a_second_init_into_the_same_directory_is_refused_and_keeps_the_first(tm
     assert run(target, "--vendor", "first.io").exit_code == 0
     again = run(target, "--vendor", "second.io")
     assert (again.exit_code, again.output) == (2, (
-        f"error: {target}: refusing to initialise a directory that is not empty; choose a new or empty directory\n"))
+        f"{target}: error: refusing to initialise a directory that is not empty; choose a new or empty directory "
+        "[input]\n"))
     assert vendor_of(target) == "first.io"
 
 
 def test_a_directory_whose_parent_is_missing_is_refused_with_exit_code_2(tmp_path: Path):
     result = run(tmp_path / "no" / "c")
     assert (result.exit_code, result.output) == (2, (
-        f"error: {tmp_path / 'no' / 'c'}: cannot create the catalog: {tmp_path / 'no'} does not exist; "
-        "create it first\n"))
+        f"{tmp_path / 'no' / 'c'}: error: cannot create the catalog: {tmp_path / 'no'} does not exist; "
+        "create it first [input]\n"))
     assert not (tmp_path / "no").exists()

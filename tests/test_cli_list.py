@@ -102,7 +102,8 @@ def test_list_kubevirt_json_records_carry_the_release_and_the_objects_as_built_f
 def test_an_unknown_kubevirt_release_is_refused_with_the_known_ones():
     result = CliRunner().invoke(main, ["list", "--kubevirt", "v2.0"])
     assert result.exit_code == 2
-    assert "--kubevirt: 'v2.0' is a release citgen has no schemas for; expected one of v1.0, v1.1" in result.output
+    assert "--kubevirt: error: 'v2.0' is a release citgen has no schemas for; expected one of v1.0, v1.1" in \
+        result.output
 
 
 def test_preferences_are_browsed_the_same_way():
@@ -132,7 +133,7 @@ def test_a_bad_selector_or_memory_is_a_usage_error():
     result = CliRunner().invoke(main, ["list", "-l", "=4"])
     assert result.exit_code == 2 and "cannot read label selector '=4'" in result.output
     result = CliRunner().invoke(main, ["list", "--memory", "4GB"])
-    assert result.exit_code == 2 and "--memory: '4GB' is not a Kubernetes quantity" in result.output
+    assert result.exit_code == 2 and "--memory: error: '4GB' is not a Kubernetes quantity" in result.output
 
 
 @pytest.mark.parametrize(
@@ -268,5 +269,5 @@ def test_a_listing_of_every_series_names_the_series_left_out_and_one_of_others_d
 
 def test_a_wrong_gpu_device_is_refused_as_build_refuses_it():
     result = CliRunner().invoke(main, ["list", "--gpu-device", "amd.com/gpu"])
-    assert result.exit_code == 2 and result.stderr.startswith("error: --gpu-device: 'amd.com/gpu' is not an NVIDIA "
+    assert result.exit_code == 2 and result.stderr.startswith("--gpu-device: error: 'amd.com/gpu' is not an NVIDIA "
                                                               "device")

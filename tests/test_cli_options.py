@@ -175,7 +175,8 @@ def test_a_path_may_hold_any_character_and_an_option_the_function_is_not_given_i
 
 def test_a_refusal_runs_nothing_and_is_reported_in_the_text_format_on_standard_error_by_default() -> None:
     done = CliRunner().invoke(make_probe(), ["--gpu-count", "0", "--name", "fine"])
-    assert (done.exit_code, done.stdout, done.stderr) == (2, "", "error: --gpu-count: expected 1 to 16 GPUs, got 0\n")
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        2, "", "--gpu-count: error: expected 1 to 16 GPUs, got 0 [input]\n")
 
 
 def test_a_result_s_outputs_go_to_standard_output_as_they_are() -> None:
@@ -218,18 +219,18 @@ def test_a_command_without_a_name_is_reported_as_citgen() -> None:
 
 def test_a_closing_ends_a_refusal_with_the_count_of_its_problems() -> None:
     done = CliRunner().invoke(refusing(closing="citgen: {problems}, nothing written"), [])
-    assert (done.exit_code, done.stderr) == (2, "error: a.yaml: first\nerror: b.yaml: second\n"
+    assert (done.exit_code, done.stderr) == (2, "a.yaml: error: first [input]\nb.yaml: error: second [input]\n"
                                                 "citgen: 2 problems, nothing written\n")
-    assert CliRunner().invoke(refusing(), []).stderr == "error: a.yaml: first\nerror: b.yaml: second\n"
+    assert CliRunner().invoke(refusing(), []).stderr == "a.yaml: error: first [input]\nb.yaml: error: second [input]\n"
 
 
-def test_every_command_takes_format_and_its_own_formats_are_offered_and_explained() -> None:
-    plain, own = make_probe(), refusing(formats={"markdown": "a table for a pull request", "tsv": "a sheet"})
+def test_every_command_takes_every_format_and_its_own_markdown_is_explained() -> None:
+    plain, own = make_probe(), refusing(formats={"markdown": "a table for a pull request"})
     assert plain.params[-1].get_help_record(click.Context(plain)) == (
-        "--format [text|json|github]", FORMAT_HELP + "  [default: text, or citgen --format]")
+        "--format [text|json|github|markdown|sarif]", FORMAT_HELP + "  [default: text, or citgen --format]")
     assert own.params[-1].get_help_record(click.Context(own)) == (
-        "--format [text|json|github|markdown|tsv]",
-        FORMAT_HELP + " markdown: a table for a pull request. tsv: a sheet.  [default: text, or citgen --format]")
+        "--format [text|json|github|markdown|sarif]",
+        FORMAT_HELP + " Here markdown is a table for a pull request.  [default: text, or citgen --format]")
 
 
 def test_a_command_that_returns_no_result_is_a_programming_error_named_after_the_command() -> None:
@@ -268,8 +269,9 @@ def test_the_build_options_are_named_and_explained_in_this_order() -> None:
                                           "configured (here or as parameters.gpu.deviceName)."),
         ("--gpu-count COUNT", "GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); needs a "
                               "device."),
-        ("--retain-from FILE", "Old bundle whose objects the catalog no longer defines are carried over exactly as "
-                               "released (instancetype.kubevirt.io/v1beta1 only), labelled deprecated. Repeatable."),
+        ("--retain-from BUNDLE", "Old bundle (a file, a folder, - or a pipe) whose objects the catalog no longer "
+                                 "defines are carried over exactly as released (instancetype.kubevirt.io/v1beta1 "
+                                 "only), labelled deprecated. Repeatable."),
         ("--overlay FILE", "Overlay file changing the catalog without copying it; applied in order. Repeatable."),
         ("--kubevirt vX.Y", "Build for this KubeVirt release (default: the newest release citgen knows; v1.8, 1.8 "
                             "and v1.8.4 all mean v1.8)."),
@@ -294,11 +296,15 @@ def test_the_build_options_hand_over_paths_counts_a_release_and_repeated_files_i
         ("version", "v9")]) + "\n")
 
 
-@pytest.mark.parametrize("option", ["--retain-from", "--overlay"])
-def test_a_directory_given_for_a_bundle_or_an_overlay_is_a_usage_error(option: str) -> None:
-    done = CliRunner().invoke(make_builder(), [option, "."])
+def test_a_directory_given_for_an_overlay_is_a_usage_error() -> None:
+    done = CliRunner().invoke(make_builder(), ["--overlay", "."])
     assert (done.exit_code, done.stderr.splitlines()[-1]) == (
-        2, f"Error: Invalid value for '{option}': File '.' is a directory.")
+        2, "Error: Invalid value for '--overlay': File '.' is a directory.")
+
+
+def test_a_folder_given_for_a_bundle_is_read_as_every_folder_of_objects_is() -> None:
+    done = CliRunner().invoke(make_builder(), ["--retain-from", "."])
+    assert done.exit_code == 0, done.output  # the builder only echoes its options; reading is the pipeline's
 
 
 def test_the_gpu_count_and_the_release_are_refused_as_problems_like_every_checked_option() -> None:

@@ -107,8 +107,8 @@ def test_a_catalog_without_a_readme_is_told_how_to_make_one(tmp_path: Path):
     catalog = copy_catalog(tmp_path / "catalog")
     result = run("--catalog", catalog)
     assert (result.exit_code, result.output) == (2, (
-        f"error: {catalog / 'README.md'}: the catalog has no README.md for the tables; create one holding the table "
-        "markers (`citgen readme --help` shows them), or name another file with --file\ncitgen: 1 problem\n"))
+        f"{catalog / 'README.md'}: error: the catalog has no README.md for the tables; create one holding the table "
+        "markers (`citgen readme --help` shows them), or name another file with --file [input]\ncitgen: 1 problem\n"))
 
 
 def test_a_readme_that_is_a_link_is_refused_and_its_target_left_alone(tmp_path: Path):
@@ -117,8 +117,8 @@ def test_a_readme_that_is_a_link_is_refused_and_its_target_left_alone(tmp_path: 
     os.symlink(elsewhere, catalog / "README.md")
     result = run("--catalog", catalog)
     assert (result.exit_code, result.output) == (2, (
-        f"error: {catalog / 'README.md'}: is a symbolic link; citgen replaces the README it writes the tables into "
-        "and never writes through a link: name the file itself with --file\ncitgen: 1 problem\n"))
+        f"{catalog / 'README.md'}: error: is a symbolic link; citgen replaces the README it writes the tables into "
+        "and never writes through a link: name the file itself with --file [input]\ncitgen: 1 problem\n"))
     assert elsewhere.read_text() == MARKERS
     assert run("--file", catalog / "README.md").exit_code == 2
 

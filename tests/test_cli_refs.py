@@ -89,14 +89,15 @@ def wrong(here: Path) -> Path:
 def test_findings_are_located_problems_and_exit_1(wrong):
     run = refs("vms.yaml")
     assert run.exit_code == 1
-    assert run.stdout == "4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings\n"
-    assert run.stderr == (
-        "error: vms.yaml#0 (web) $.spec.preference.name: VirtualMachine shop/web names preference 'centos.8.stream', "
+    assert run.stdout == (
+        "vms.yaml:10:11: error: VirtualMachine shop/web $.spec.preference.name: names preference 'centos.8.stream', "
         "which the built-in catalog does not have: centos.8.stream was renamed centos.stream8 in v0.4.0, then "
         "centos.stream8 was removed in v1.2.1; use 'centos.stream9' [unknown-name]\n"
-        "error: vms.yaml#1 (db) $.spec.preference.name: VirtualMachine shop/db names preference 'windows.11' by kind "
+        "vms.yaml:27:11: error: VirtualMachine shop/db $.spec.preference.name: names preference 'windows.11' by kind "
         "'vmcp', which KubeVirt does not accept: 'vmcp' is kubectl's short name for "
-        "VirtualMachineClusterPreference; write VirtualMachineClusterPreference [kind]\n")
+        "VirtualMachineClusterPreference; write VirtualMachineClusterPreference [kind]\n"
+        "4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings\n")
+    assert run.stderr == ""
 
 
 def test_json_reports_each_finding_with_its_line_and_every_reference(wrong):
@@ -140,30 +141,34 @@ def test_github_annotates_each_finding_at_its_line(wrong):
     run = refs("vms.yaml", "--format", "github")
     assert run.exit_code == 1
     lines = run.stdout.splitlines()
-    assert lines[0] == "4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings"
-    assert lines[1].startswith("::error file=vms.yaml,line=10,col=11,title=unknown-name::#0 (web) "
-                               "$.spec.preference.name: VirtualMachine shop/web names preference 'centos.8.stream'")
-    assert lines[2].startswith("::error file=vms.yaml,line=27,col=11,title=kind::")
+    assert len(lines) == 3
+    assert lines[0].startswith("::error file=vms.yaml,line=10,col=11,title=unknown-name::VirtualMachine shop/web "
+                               "$.spec.preference.name: names preference 'centos.8.stream'")
+    assert lines[1].startswith("::error file=vms.yaml,line=27,col=11,title=kind::VirtualMachine shop/db ")
+    assert lines[2] == ("::notice title=citgen refs::4 references checked against the built-in catalog v1.8.0-dev; 1 file read; "
+                        "2 findings")
 
 
 def test_markdown_is_a_pull_request_comment_of_the_findings(wrong):
     run = refs("vms.yaml", "--format", "markdown")
     assert run.exit_code == 1
-    assert run.stdout.startswith("### citgen refs: 2 findings\n\n| where | finding | rule |\n| --- | --- | --- |\n"
-                                 "| `vms.yaml:10:11` | VirtualMachine shop/web names preference 'centos.8.stream', ")
-    assert run.stdout.endswith("\n\n4 references checked against the built-in catalog v1.8.0-dev; 1 file read; "
-                               "2 findings\n")
+    assert run.stdout.startswith("### citgen refs: 2 findings\n\n| where | severity | finding | rule |\n"
+                                 "| --- | --- | --- | --- |\n"
+                                 "| `vms.yaml:10:11` | error | VirtualMachine shop/web \\$.spec.preference.name: names "
+                                 "preference 'centos.8.stream', ")
+    assert run.stdout.endswith("\n\n4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings\n")
 
 
 def test_names_from_manifests_are_escaped_in_every_format(here):
     hostile = "x\n::error::owned\x1b[31m<img src=y>|"
     write(here, "vm.yaml", vm("web", hostile, "fedora"))
     text = refs("vm.yaml")
-    assert "names instancetype 'x\\n::error::owned\\x1b[31m<img src=y>|'" in text.stderr
+    assert "names instancetype 'x\\n::error::owned\\x1b[31m<img src=y>|'" in text.stdout
     assert "\x1b" not in text.output and "\n::error" not in text.output
     github = refs("vm.yaml", "--format", "github").stdout
     commands = [line for line in github.splitlines() if line.lstrip().startswith("::")]
-    assert len(commands) == 1 and commands[0].startswith("::error file=vm.yaml,line=8,col=11,title=unknown-name::")
+    assert len(commands) == 2 and commands[0].startswith("::error file=vm.yaml,line=8,col=11,title=invalid-name::")
+    assert commands[1].startswith("::notice title=citgen refs::")
     assert "'x\\n::error::owned\\x1b[31m<img src=y>|'" in commands[0]
     report = json.loads(refs("vm.yaml", "--format", "json").stdout)
     assert report["references"][0]["name"] == hostile
@@ -188,7 +193,7 @@ def test_a_kubectl_list_dump_is_read_item_by_item(here):
     assert run.exit_code == 1
     assert [(p["line"], p["path"], p["rule"], p["message"]) for p in report["problems"]] == [
         (28, "$.items[1].metadata.labels['instancetype.kubevirt.io/default-preference']", "unknown-name",
-         "DataSource images/centos names preference 'centos.stream8', which the built-in catalog does not have: "
+         "names preference 'centos.stream8', which the built-in catalog does not have: "
          "centos.stream8 was removed in v1.2.1; use 'centos.stream9'")]
     assert report["counts"]["checked"] == 4
 
@@ -202,9 +207,11 @@ def test_a_template_parameter_default_naming_an_unknown_preference_is_a_finding_
     write(here, "template.yaml", template)
     run = refs("template.yaml")
     assert run.exit_code == 1
-    assert run.stderr == (
-        "error: template.yaml#0 (fedora-vm) $.parameters[1].value: Template fedora-vm names preference "
-        "'fedora.cloud', which the built-in catalog does not have; did you mean 'fedora'? [unknown-name]\n")
+    assert run.stdout == (
+        "template.yaml:9:10: error: Template fedora-vm $.parameters[1].value: names preference "
+        "'fedora.cloud', which the built-in catalog does not have; did you mean 'fedora'? [unknown-name]\n"
+        "2 references checked against the built-in catalog v1.8.0-dev; 1 file read; 1 finding\n")
+    assert run.stderr == ""
 
 
 def test_a_template_parameter_without_a_default_is_counted_as_unchecked(here):
@@ -222,10 +229,11 @@ def test_a_template_parameter_without_a_default_is_counted_as_unchecked(here):
 def test_an_instancetype_too_small_for_the_preference_is_refused_as_kubevirt_refuses_it(here):
     write(here, "vm.yaml", vm("win", "u1.small", "windows.11"))
     run = refs("vm.yaml")
-    assert run.stderr == (
-        "error: vm.yaml#0 (win) $.spec.instancetype.name: VirtualMachine shop/win names instancetype 'u1.small' "
+    assert (run.stdout, run.stderr) == (
+        "vm.yaml:8:11: error: VirtualMachine shop/win $.spec.instancetype.name: names instancetype 'u1.small' "
         "and preference 'windows.11', which KubeVirt refuses together: insufficient CPU resources of 1 vCPU "
-        "provided by instance type, preference requires 2 vCPU [requirements]\n")
+        "provided by instance type, preference requires 2 vCPU [requirements]\n"
+        "2 references checked against the built-in catalog v1.8.0-dev; 1 file read; 1 finding\n", "")
 
 
 def test_a_namespaced_object_defined_beside_the_vm_resolves(here):
@@ -242,12 +250,15 @@ def test_places_a_user_names_are_read(here):
     osmap = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "forklift-vsphere-osmap"},
              "data": {"centos7_64Guest": "centos.7", "rhel9_64Guest": "rhel.9"}}
     write(here, "osmap.yaml", osmap)
-    assert refs("osmap.yaml").stdout.startswith("0 references checked")
+    unnamed = refs("osmap.yaml")
+    assert (unnamed.exit_code, unnamed.stdout) == (2, "")
+    assert unnamed.stderr.startswith("citgen: error: nothing to check: no reference to an instancetype or preference "
+                                     "in the 1 file read")
     run = refs("osmap.yaml", "--names", "preference=ConfigMap/forklift-*-osmap:data.*")
     assert run.exit_code == 1
-    assert "ConfigMap forklift-vsphere-osmap names preference 'centos.7'" in run.stderr
+    assert "ConfigMap forklift-vsphere-osmap $.data.centos7_64Guest: names preference 'centos.7'" in run.stdout
     (here / "refs.yaml").write_text("names:\n  - preference=ConfigMap/forklift-*-osmap:data.*\n", encoding="utf-8")
-    assert refs("osmap.yaml", "--names-file", "refs.yaml").stderr == run.stderr
+    assert refs("osmap.yaml", "--names-file", "refs.yaml").stdout == run.stdout
 
 
 @pytest.mark.parametrize(("spec", "said"), [
@@ -259,7 +270,7 @@ def test_places_a_user_names_are_read(here):
 def test_a_place_that_is_not_one_is_refused_at_the_option(here, spec, said):
     write(here, "vm.yaml", vm("web", "u1.medium", "fedora"))
     run = refs("vm.yaml", "--names", spec)
-    assert (run.exit_code, run.stderr) == (2, f"error: --names: {said}\n")
+    assert (run.exit_code, run.stderr) == (2, f"--names: error: {said} [input]\n")
 
 
 def test_a_place_parameter_names_the_option_it_reads_in_its_refusal():
@@ -313,7 +324,7 @@ def test_a_chart_rendered_by_helm_is_checked_from_standard_input(helm, here):
     assert run.exit_code == 1
     assert [(p["file"], p["name"], p["rule"]) for p in report["problems"]] == [("<stdin>", "legacy", "unknown-name")]
     assert report["problems"][0]["message"] == (
-        "VirtualMachine shop/legacy names preference 'centos.stream8', which the built-in catalog does not have: "
+        "names preference 'centos.stream8', which the built-in catalog does not have: "
         "centos.stream8 was removed in v1.2.1; use 'centos.stream9'")
     assert report["counts"]["checked"] == 4
 
@@ -325,10 +336,11 @@ def test_a_published_bundle_is_the_target_as_it_is(here):
     write(here, "vm.yaml", vm("old", "u1.medium", "centos.stream8"), vm("win", "u1.large", "windows.2k12"))
     run = refs("vm.yaml", "--bundle", shared_file(V1_0_0))
     assert run.exit_code == 1
-    assert run.stderr == (
-        f"error: vm.yaml#1 (win) $.spec.preference.name: VirtualMachine shop/win names preference 'windows.2k12', "
+    assert (run.stdout, run.stderr) == (
+        f"vm.yaml:26:11: error: VirtualMachine shop/win $.spec.preference.name: names preference 'windows.2k12', "
         f"which bundle {V1_0_0} deprecated (labelled instancetype.kubevirt.io/deprecated, no replacement named); it "
-        "leaves the catalog in a later release [deprecated]\n")
+        "leaves the catalog in a later release [deprecated]\n"
+        f"4 references checked against bundle {V1_0_0}; 1 file read; 1 finding\n", "")
 
 
 def test_the_build_for_a_kubevirt_release_leaves_out_what_that_release_cannot_run(here):
@@ -336,11 +348,12 @@ def test_the_build_for_a_kubevirt_release_leaves_out_what_that_release_cannot_ru
     assert refs("vm.yaml").exit_code == 0
     run = refs("vm.yaml", "--kubevirt", "v1.8")
     assert run.exit_code == 1
-    assert run.stderr == (
-        "error: vm.yaml#0 (secure) $.spec.preference.name: VirtualMachine shop/secure names preference "
+    assert (run.stdout, run.stderr) == (
+        "vm.yaml:10:11: error: VirtualMachine shop/secure $.spec.preference.name: names preference "
         "'fedora.s390x.secex', which the build for KubeVirt v1.8 of the built-in catalog leaves out: its "
-        "spec.preferredLaunchSecurity came in KubeVirt v1.9 [release]\n")
-    assert run.stdout.startswith("2 references checked against the build for KubeVirt v1.8 of the built-in catalog")
+        "spec.preferredLaunchSecurity came in KubeVirt v1.9 [release]\n"
+        "2 references checked against the build for KubeVirt v1.8 of the built-in catalog v1.8.0-dev; 1 file read; "
+        "1 finding\n", "")
 
 
 def test_a_catalog_and_its_overlay_are_the_target(here):
@@ -350,21 +363,25 @@ def test_a_catalog_and_its_overlay_are_the_target(here):
     assert refs("vm.yaml", "--catalog", "catalog").exit_code == 0
     run = refs("vm.yaml", "--catalog", "catalog", "--overlay", "drop-fedora.yaml")
     assert run.exit_code == 1
-    assert run.stdout == ("2 references checked against catalog catalog v1.8.0-dev with overlay drop-fedora.yaml; "
-                          "1 file read; "
-                          "1 finding\n")
-    assert "names preference 'fedora', which catalog catalog with overlay drop-fedora.yaml does not have" in run.stderr
+    finding, closing = run.stdout.splitlines()
+    assert closing == ("2 references checked against catalog catalog v1.8.0-dev with overlay drop-fedora.yaml; 1 file read; "
+                       "1 finding")
+    assert finding.startswith("vm.yaml:10:11: error: VirtualMachine shop/web $.spec.preference.name: names preference "
+                              "'fedora', which catalog catalog with overlay drop-fedora.yaml does not have")
+    assert run.stderr == ""
 
 
 @pytest.mark.parametrize(("given", "said"), [
     (["--bundle", "b.yaml", "--catalog", "catalog"],
-     "error: --catalog: --catalog chooses a build, and --bundle names objects already built; give one or the other\n"),
-    (["--to", "b.yaml"], "error: --to: --to names the catalog upgraded to; give --from, the one upgraded from, too\n"),
+     "--catalog: error: --catalog chooses a build, and --bundle names objects already built; give one or the other "
+     "[input]\n"),
+    (["--to", "b.yaml"], "--to: error: --to names the catalog upgraded to; give --from, the one upgraded from, too "
+                         "[input]\n"),
     (["--from", "b.yaml", "--to", "b.yaml", "--kubevirt", "v1.8"],
-     "error: --kubevirt: --kubevirt chooses the target, and --to already names it; give one or the other\n"),
+     "--kubevirt: error: --kubevirt chooses the target, and --to already names it; give one or the other [input]\n"),
     (["--from", "b.yaml", "--to", "b.yaml", "--catalog", "catalog", "--overlay", "o.yaml", "--bundle", "b.yaml"],
-     "error: --catalog: --catalog, --overlay, --bundle chooses the target, and --to already names it; give one or "
-     "the other\n"),
+     "--catalog: error: --catalog, --overlay, --bundle chooses the target, and --to already names it; give one or "
+     "the other [input]\n"),
 ])
 def test_options_that_cannot_go_together_are_refused(here, given, said):
     write(here, "vm.yaml", vm("web", "u1.medium", "fedora"))
@@ -383,19 +400,18 @@ def test_an_upgrade_that_breaks_a_name_is_reported_in_text_and_exit_1(here):
     run = refs("vm.yaml", "--from", old)
     assert run.exit_code == 1
     assert run.stdout == (
+        "vm.yaml:10:11: error: VirtualMachine shop/web $.spec.preference.name: names preference 'centos.stream8', "
+        "which no longer resolves after the upgrade to the built-in catalog: the built-in catalog does not have it: "
+        "centos.stream8 was removed in v1.2.1; use 'centos.stream9' [upgrade-breaks]\n"
         "Names that no longer resolve:\n"
         "  preference centos.stream8 (VirtualMachineClusterPreference), 1 reference: the built-in catalog does not "
-        "have it: centos.stream8 was removed in v1.2.1; use 'centos.stream9'\n"
-        "    vm.yaml:10:11 VirtualMachine shop/web\n\n"
+        "have it: centos.stream8 was removed in v1.2.1; use 'centos.stream9'\n\n"
         "A VirtualMachine already running keeps the copy of its instancetype and preference it stored (its "
         "ControllerRevision) and runs on; what breaks is creating it again from its manifest (a GitOps re-sync, a "
         "new cluster, a restore), and every VirtualMachine that has none yet.\n\n"
         f"from bundle {old} to the built-in catalog v1.8.0-dev: 1 reference to 1 object broken, 0 to 0 objects newly "
         "deprecated, 0 to 0 objects changed in meaning; 2 references checked, 1 file read\n")
-    assert run.stderr == (
-        "error: vm.yaml#0 (web) $.spec.preference.name: VirtualMachine shop/web names preference 'centos.stream8', "
-        "which no longer resolves after the upgrade to the built-in catalog: the built-in catalog does not have it: "
-        "centos.stream8 was removed in v1.2.1; use 'centos.stream9' [upgrade-breaks]\n")
+    assert run.stderr == ""
 
 
 def test_an_upgrade_in_json_gives_its_counts_what_breaks_and_what_was_skipped(here):
@@ -423,14 +439,14 @@ def test_an_upgrade_in_json_gives_its_counts_what_breaks_and_what_was_skipped(he
 
 def test_nothing_read_is_exit_2(here):
     run = refs("missing.yaml")
-    assert (run.exit_code, run.stdout, run.stderr) == (2, "", "error: missing.yaml: no such file or folder\n")
+    assert (run.exit_code, run.stdout, run.stderr) == (2, "", "missing.yaml: error: no such file or folder [input]\n")
 
 
 def test_a_folder_without_a_file_is_nothing_read_said_at_citgen(here):
     (here / "empty").mkdir()
     run = refs("empty")
     assert (run.exit_code, run.stdout, run.stderr) == (
-        2, "", "error: citgen: no file to read: name manifests, folders or -\ncitgen: nothing could be read\n")
+        2, "", "citgen: error: no file to read: name manifests, folders or - [input]\ncitgen: nothing could be read\n")
     report = json.loads(refs("empty", "--format", "json").stdout)
     assert {key: report[key] for key in ("command", "counts", "exitCode", "notes", "ok", "outputs")} == {
         "command": "refs", "counts": {}, "exitCode": 2, "notes": ["citgen: nothing could be read"], "ok": False,
@@ -444,10 +460,11 @@ def test_a_file_that_is_not_yaml_beside_one_that_is_is_a_problem_and_exit_1(here
     (here / "broken.yaml").write_text("spec: [unclosed\n", encoding="utf-8")
     run = refs(".")
     assert run.exit_code == 1
-    assert run.stderr.startswith("error: broken.yaml:2:1: malformed YAML: ")
-    assert run.stdout == ("2 references checked against the built-in catalog v1.8.0-dev; 2 files read, "
-                          "1 problem reading them; "
-                          "nothing found\n")
+    assert run.stderr == ""
+    finding, closing = run.stdout.splitlines()
+    assert finding.startswith("broken.yaml:2:1: error: malformed YAML: ") and finding.endswith(" [input]")
+    assert closing == ("2 references checked against the built-in catalog v1.8.0-dev; 2 files read, 1 problem reading them; "
+                       "nothing found")
 
 
 # --------------------------------------------------------------------------- hostile names, in every format

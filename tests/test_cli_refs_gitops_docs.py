@@ -89,9 +89,8 @@ def test_the_ci_step_passes_a_repository_whose_names_resolve(gitops: Path):
     (command,) = ci_commands()
     run = citgen(command)
     assert run.exit_code == 0, run.output
-    assert run.stdout == ("8 references checked against the build for KubeVirt v1.8 of the built-in catalog "
-                          "v1.8.0-dev; 3 files "
-                          "read; nothing found\n")
+    assert run.stdout == ("::notice title=citgen refs::8 references checked against the build for KubeVirt v1.8 of "
+                          "the built-in catalog v1.8.0-dev; 3 files read; nothing found\n")  # the step reports for GitHub
 
 
 def test_the_ci_step_annotates_each_finding_on_its_line(gitops: Path):
@@ -120,9 +119,10 @@ def test_a_rendered_chart_and_a_cluster_dump_are_read_on_standard_input(gitops: 
         run = citgen(line.split(" | ")[1], stdin)
         assert run.exit_code == 1, run.output
         assert "names preference 'centos.stream8', which the build for KubeVirt v1.8 of the built-in catalog " \
-               "does not have: centos.stream8 was removed in v1.2.1; use 'centos.stream9' [unknown-name]" in run.stderr
-        assert run.stdout.startswith("4 references checked against the build for KubeVirt v1.8"), run.stdout
-    assert "$.items[1].metadata.labels['instancetype.kubevirt.io/default-preference']" in run.stderr
+               "does not have: centos.stream8 was removed in v1.2.1; use 'centos.stream9' [unknown-name]" in run.stdout
+        assert run.stdout.splitlines()[-1].startswith("4 references checked against the build for KubeVirt v1.8")
+        assert run.stderr == ""
+    assert "$.items[1].metadata.labels['instancetype.kubevirt.io/default-preference']" in run.stdout
 
 
 def test_the_upgrade_check_is_a_ready_comment_of_what_breaks(gitops: Path):

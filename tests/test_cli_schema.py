@@ -53,7 +53,7 @@ def test_a_file_named_after_a_release_tag_is_a_release_file_and_any_other_an_ope
         tmp_path: Path, name: str, message: str):
     (tmp_path / name).write_text("{}")
     result = run("import", tmp_path / name, "--out", tmp_path / "out")
-    assert (result.exit_code, result.output) == (2, f"error: {tmp_path / name}: {message}\n")
+    assert (result.exit_code, result.output) == (2, f"{tmp_path / name}: error: {message} [input]\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -61,16 +61,17 @@ def test_a_folder_is_read_as_release_files(tmp_path: Path):
     (tmp_path / "releases").mkdir()
     result = run("import", tmp_path / "releases", "--out", tmp_path / "out")
     assert (result.exit_code, result.output) == (
-        2, f"error: {tmp_path / 'releases'}: holds no release file (v1.8.4.json and the like)\n")
+        2, f"{tmp_path / 'releases'}: error: holds no release file (v1.8.4.json and the like) [input]\n")
 
 
 def test_a_missing_path_and_a_link_to_nothing_are_refused(tmp_path: Path):
-    assert run("import", tmp_path / "missing").output == f"error: {tmp_path / 'missing'}: file not found\n"
+    assert run("import", tmp_path / "missing").output == (
+        f"{tmp_path / 'missing'}: error: no such file or folder [input]\n")
     (tmp_path / "link").symlink_to(tmp_path / "nothing")
     result = run("import", tmp_path / "link", "--out", tmp_path / "out")
     assert (result.exit_code, result.output) == (2, (
-        f"error: {tmp_path / 'link'}: is a symbolic link that points nowhere: '{tmp_path / 'nothing'}' does not "
-        "exist\n"))
+        f"{tmp_path / 'link'}: error: is a symbolic link that points nowhere: '{tmp_path / 'nothing'}' does not "
+        "exist [input]\n"))
 
 
 def test_a_folder_of_two_patches_writes_one_schema_per_minor_and_the_index(tmp_path: Path):

@@ -67,14 +67,14 @@ def test_an_out_that_is_no_earlier_site_is_refused_and_left_as_it_was(tmp_path: 
     (tmp_path / "site" / "notes.txt").write_text("mine\n")
     result = run("--out", tmp_path / "site")
     assert (result.exit_code, result.output) == (2, (
-        f"error: {tmp_path / 'site'}: refusing to replace a directory that is not an earlier citgen output "
-        "(it has no CHECKSUMS.sha256); choose an empty or new --out\ncitgen: 1 problem, nothing written\n"))
+        f"{tmp_path / 'site'}: error: refusing to replace a directory that is not an earlier citgen output "
+        "(it has no CHECKSUMS.sha256); choose an empty or new --out [input]\ncitgen: 1 problem, nothing written\n"))
     assert [p.name for p in (tmp_path / "site").iterdir()] == ["notes.txt"]
 
 
 def test_a_lock_timeout_out_of_range_is_refused_and_nothing_is_written(tmp_path: Path):
     result = run("--out", tmp_path / "site", "--lock-timeout", "-1")
     assert (result.exit_code, result.output) == (2, (
-        "error: --lock-timeout: expected a number of seconds from 0 to 86400, got '-1'\n"
+        "--lock-timeout: error: expected a number of seconds from 0 to 86400, got '-1' [input]\n"
         "citgen: 1 problem, nothing written\n"))
     assert not (tmp_path / "site").exists()

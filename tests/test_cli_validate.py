@@ -46,8 +46,8 @@ def run(*args: str | Path) -> Result:
     return CliRunner().invoke(validate, [str(a) for a in args])
 
 
-def lines(path: Path) -> list[str]:
-    return [f"{path}#0 (u1.large) {line}" for line in MISSING_LABELS]
+def lines(path: Path, severity: str = "error") -> list[str]:
+    return [f"{path}:5:5: {severity}: {CIT} u1.large {line}" for line in MISSING_LABELS]
 
 
 def test_a_file_named_twice_is_one_set_of_objects(tmp_path: Path):
@@ -61,7 +61,8 @@ def test_two_files_are_one_set_whose_names_must_be_unique(tmp_path: Path):
     result = run(a, b)
     assert result.exit_code == 1
     assert result.output.splitlines() == lines(a) + lines(b) + [
-        f"{b}#0 (u1.large) $.metadata.name: duplicate {CIT} name 'u1.large' (first defined at {a}#0) [unique-names]",
+        f"{b}:6:9: error: {CIT} u1.large $.metadata.name: duplicate {CIT} name 'u1.large' (first defined at {a}#0) "
+        "[unique-names]",
         "7 problems in 2 of 2 documents"]
 
 
@@ -76,7 +77,7 @@ def test_a_vendor_given_overrides_the_one_the_objects_agree_on(tmp_path: Path):
     assert run(a, "--rule", "vendor-label").exit_code == 0
     result = run(a, "--rule", "vendor-label", "--vendor", "other.io")
     assert (result.exit_code, result.output.splitlines()) == (1, [
-        f"{a}#0 (u1.large) $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
+        f"{a}:5:38: error: {CIT} u1.large $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
         "instancetype.kubevirt.io/vendor is 'acme.io', expected 'other.io' [vendor-label]",
         "1 problem in 1 of 1 document"])
 
@@ -113,38 +114,42 @@ def test_of_objects_that_disagree_on_their_vendor_the_most_common_decides_and_th
 
 def test_a_warning_is_shown_and_counts_only_under_warnings_as_errors(tmp_path: Path):
     older = bundle(tmp_path / "p.yaml", preference("fedora", cpu={"preferredCPUTopology": "preferCores"}))
-    warned = (f"{older}#0 (fedora) $.spec.cpu.preferredCPUTopology: KubeVirt v1.9 warns: PreferredCPUTopology "
-              "preferCores is deprecated for removal in a future release, please use cores instead "
-              "[webhook-cpu-topology]")
+    def warned(severity: str) -> str:
+        return (f"{older}:7:27: {severity}: {CPREF} fedora $.spec.cpu.preferredCPUTopology: KubeVirt v1.9 warns: "
+                "PreferredCPUTopology preferCores is deprecated for removal in a future release, please use cores "
+                "instead [webhook-cpu-topology]")
+
     quiet = run(older, "--rule", "webhook-cpu-topology")
     assert (quiet.exit_code, quiet.output.splitlines()) == (0, [
-        "warnings (KubeVirt admits these objects and warns; not counted without --warnings-as-errors):", warned, "",
-        "no problems in 1 document; 1 warning in 1 of them, not counted"])
+        warned("warning"), "no problems in 1 document; 1 warning in 1 of them, not counted"])
     record = json.loads(run(older, "--rule", "webhook-cpu-topology", "--format", "json").output)
     assert [(r["severity"], r["path"]) for r in record] == [("warning", "$.spec.cpu.preferredCPUTopology")]
     strict = run(older, "--rule", "webhook-cpu-topology", "--warnings-as-errors")
-    assert (strict.exit_code, strict.output.splitlines()) == (1, [warned, "1 problem in 1 of 1 document"])
+    assert (strict.exit_code, strict.output.splitlines()) == (1, [warned("error"), "1 problem in 1 of 1 document"])
 
 
 def test_matrix_refuses_the_options_it_would_ignore_naming_each_at_the_first(tmp_path: Path):
     a = acme(tmp_path / "a.yaml")
     result = run(a, "--matrix", "--vendor", "x", "--rule", "schema")
     assert (result.exit_code, result.output) == (2, (
-        "error: --rule: --rule, --vendor cannot be used with --matrix, which expands instancetype and preference "
-        "pairs rather than checking objects\n"))
+        "--rule: error: --rule, --vendor cannot be used with --matrix, which expands instancetype and preference "
+        "pairs rather than checking objects [input]\n"))
     assert run(a, "--matrix", "--warnings-as-errors").output.startswith(
-        "error: --warnings-as-errors: --warnings-as-errors cannot be used with --matrix")
+        "--warnings-as-errors: error: --warnings-as-errors cannot be used with --matrix")
 
 
 def test_matrix_refuses_files_without_both_kinds(tmp_path: Path):
     a = acme(tmp_path / "a.yaml")
     assert run(a, "--matrix").output == (
-        f"error: {a}: holds no {CPREF}; --matrix pairs each {CIT} with each {CPREF} of the files named, so they must "
-        "hold both (a build's all-bundle does)\n")
+        f"{a}: error: holds no {CPREF}; --matrix pairs each {CIT} with each {CPREF} of the files named, so they must "
+        "hold both (a build's all-bundle does) [input]\n")
     empty, other = bundle(tmp_path / "e.yaml", {"kind": "ConfigMap"}), bundle(tmp_path / "o.yaml", {"kind": "Pod"})
-    assert run(empty, other, "--matrix").output == (
-        f"error: {empty}, {other}: hold no {CIT} and no {CPREF}; --matrix pairs each {CIT} with each {CPREF} of the "
-        "files named, so they must hold both (a build's all-bundle does)\n")
+    # the one reader refuses each file that holds no catalog object, as a whole, naming what it holds; the FILEs
+    # are validate's own arguments, not given as an option
+    assert run(empty, other, "--matrix").output == "".join(
+        f"{path}: error: no catalog objects: the file holds 1 object ({kind}) but no instancetype or preference; "
+        f"expected {CIT}, VirtualMachineInstancetype, {CPREF} or VirtualMachinePreference objects, as documents or "
+        "in a kind: List [input]\n" for path, kind in ((empty, "ConfigMap"), (other, "Pod")))
 
 
 def test_list_rules_describes_every_rule_in_the_order_they_run():
@@ -163,9 +168,10 @@ def test_findings_of_rules_newer_than_the_objects_release_are_listed_apart_and_n
                                                              "common-instancetypes-version": "v1.0.0"}))
     result = run(old, "--rule", "labels-match-spec")
     assert (result.exit_code, result.output.splitlines()) == (1, [
-        *lines(old)[:2], "", "from rules newer than the objects' release v1.0.0 (not counted):",
-        f"{old}#0 (u1.large) $.metadata.labels: the size in the name u1.large is 'large' but label "
-        "instancetype.kubevirt.io/size is missing [labels-match-spec, since v1.1.0]", "",
+        *lines(old)[:2],
+        f"{old}:5:5: note: {CIT} u1.large $.metadata.labels: the size in the name u1.large is 'large' but label "
+        "instancetype.kubevirt.io/size is missing (rule since v1.1.0, newer than the object's release v1.0.0) "
+        "[labels-match-spec]",
         "2 problems in 1 of 1 document; 1 finding from rules newer than release v1.0.0 in 1 of them, not counted"])
 
 
@@ -204,7 +210,7 @@ def test_files_are_judged_against_a_catalog_named_its_vendor_unless_one_is_given
     ours = bundle(tmp_path / "ours.yaml", instancetype(labels={"vendor": "kubevirt.io"}))
     result = run(ours, "--catalog", tmp_path / "vendor", "--rule", "vendor-label")
     assert (result.exit_code, result.output.splitlines()) == (1, [
-        f"{ours}#0 (u1.large) $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
+        f"{ours}:5:38: error: {CIT} u1.large $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
         "instancetype.kubevirt.io/vendor is 'kubevirt.io', expected 'example.com' [vendor-label]",
         "1 problem in 1 of 1 document"])
     assert last_line(ours, "--catalog", tmp_path / "vendor", "--rule", "vendor-label", "--vendor", "kubevirt.io") == (
@@ -216,7 +222,7 @@ def test_files_are_judged_as_the_kubevirt_release_named_judges_them(tmp_path: Pa
     assert last_line(efi, "--rule", "schema") == (0, "no problems in 1 document")
     result = run(efi, "--rule", "schema", "--kubevirt", "v1.0")
     assert (result.exit_code, result.output.splitlines()) == (1, [
-        f"{efi}#0 (efi) $.spec.firmware.preferredEfi: unknown field 'preferredEfi': KubeVirt v1.0 does not have it "
+        f"{efi}:7:19: error: {CPREF} efi $.spec.firmware.preferredEfi: unknown field 'preferredEfi': KubeVirt v1.0 does not have it "
         "(it came in v1.4) [schema]", "1 problem in 1 of 1 document"])
 
 
@@ -225,5 +231,5 @@ def test_a_vendor_given_decides_whether_the_built_in_series_ratios_apply_to_file
     assert last_line(small, "--rule", "series-ratio") == (0, "no problems in 1 document")
     result = run(small, "--rule", "series-ratio", "--vendor", "kubevirt.io")
     assert (result.exit_code, result.output.splitlines()) == (1, [
-        f"{small}#0 (u1.large) $.spec.memory.guest: 2 vCPUs with '4Gi' of memory break series u1's ratio of 4Gi per "
+        f"{small}:11:12: error: {CIT} u1.large $.spec.memory.guest: 2 vCPUs with '4Gi' of memory break series u1's ratio of 4Gi per "
         "vCPU (expected 8Gi), and large is not a declared exception [series-ratio]", "1 problem in 1 of 1 document"])

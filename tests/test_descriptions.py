@@ -182,5 +182,5 @@ def test_a_blank_description_is_refused(tmp_path: Path):
     root = write_catalog(tmp_path / "c", "'   '", "Fine.")
     result = CliRunner().invoke(main, ["build", "--catalog", str(root), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
-    assert "series/t.yaml:1:14: description: expected text that is not blank" in result.output
+    assert "series/t.yaml:1:14: error: description: expected text that is not blank" in result.output
     assert not (tmp_path / "out").exists()

@@ -248,3 +248,14 @@ def test_what_a_bundle_s_object_cannot_mean_is_passed_over():
                                                                       "annotations": ["x"]}},
             document("VirtualMachineClusterPreference", "old", DEPRECATED, {SINCE: "", REPLACEMENT: 2})]
     assert lifecycles(docs) == {("preference", "old"): Lifecycle("preference", "old", "deprecated")}
+
+
+def test_a_long_chain_of_retired_names_leads_each_to_the_current_object():
+    count = 2000  # issue 41: followed again from every name, this took 39 s
+    retired = {("preference", f"old-{i}"): Retirement("preference", f"old-{i}", "v1.0.0", Location("catalog.yaml"),
+                                                     f"old-{i + 1}" if i + 1 < count else "fedora")
+               for i in range(count)}
+    found = lifecycles([{"kind": "VirtualMachineClusterPreference", "metadata": {"name": "fedora"}}], retired)
+    assert {record.current for record in found.values()} == {"fedora"}
+    assert [len(found[("preference", f"old-{i}")].chain) for i in (0, count - 1)] == [count, 1]
+    assert found[("preference", "old-0")].chain[-1] == "fedora"

@@ -79,7 +79,11 @@ def test_an_old_bundle_that_is_not_a_catalog_bundle_is_refused(tmp_path):
     bad.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--retain-from", str(bad)])
     assert result.exit_code == 2
-    assert f"{bad}#0 (x) $.kind: expected one of the kinds" in result.output
+    assert result.output == (
+        f"{bad}: error: no catalog objects (given as --retain-from): the file holds 1 object (ConfigMap) but no "
+        "instancetype or preference; expected VirtualMachineClusterInstancetype, VirtualMachineInstancetype, "
+        "VirtualMachineClusterPreference or VirtualMachinePreference objects, as documents or in a kind: List [input]\n"
+        "citgen: 1 problem, nothing written\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -217,8 +221,14 @@ def test_validating_v1_0_0_reports_labels_of_later_releases_as_newer_rule_findin
         f"KubeVirt v1.9 warns: PreferredCPUTopology {old} is deprecated for removal in a future release, "
         f"please use {old[len('prefer'):].lower()} instead" for old in topologies.values()}
     text = CliRunner().invoke(validate, [str(release)]).output.splitlines()
-    assert text[0] == "warnings (KubeVirt admits these objects and warns; not counted without --warnings-as-errors):"
-    assert "from rules newer than the objects' release v1.0.0 (not counted):" in text
+    # one line per record: KubeVirt's warnings, and the findings of newer rules as notes naming both releases
+    assert text[:-1] == [
+        f"{r['file']}:{r['line']}:{r['column']}: {'note' if r['newerThanRelease'] else r['severity']}: "
+        f"{r['kind']} {r['name']} {r['path']}: {r['message']}"
+        + (f" (rule since {r['since']}, newer than the object's release {r['newerThanRelease']})"
+           if r["newerThanRelease"] else "")
+        + f" [{r['rule']}]" for r in records]
+    assert {line.split(": ")[1] for line in text[:-1]} == {"warning", "note"}
     assert text[-1] == (f"no problems in {len(docs)} documents; {len(warnings)} warnings in {len(warnings)} of "
                         f"them, not counted; {len(findings)} findings from rules newer than "
                         f"release v1.0.0 in {len({r['document'] for r in findings})} of them, not counted")
@@ -233,14 +243,17 @@ def test_a_real_problem_in_an_old_bundle_stands_out_and_counts(release, tmp_path
     result = CliRunner().invoke(validate, [str(broken)])
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert re.fullmatch(rf"{re.escape(str(broken))}#\d+ \(\S+\) \$\.metadata\.labels\['instancetype\.kubevirt\.io/cpu'\]"
+    errors = [line for line in lines if ": error: " in line]
+    assert len(errors) == 2, errors
+    assert re.fullmatch(rf"{re.escape(str(broken))}:\d+:\d+: error: VirtualMachineClusterInstancetype \S+ "
+                        r"\$\.metadata\.labels\['instancetype\.kubevirt\.io/cpu'\]"
                         r": label instancetype\.kubevirt\.io/cpu is '3' but spec\.cpu\.guest is 1 \[labels-match-spec\]",
-                        lines[0]), lines[0]
+                        errors[0]), errors[0]
     # and its namespaced twin, which now differs from it
-    assert lines[1].endswith(": '1' here, '3' there [twins-identical]")
-    assert lines[2:4] == ["", "warnings (KubeVirt admits these objects and warns; not counted without "
-                              "--warnings-as-errors):"]
-    assert "from rules newer than the objects' release v1.0.0 (not counted):" in lines
+    assert re.match(rf"{re.escape(str(broken))}:\d+:\d+: error: VirtualMachineInstancetype ", errors[1]), errors[1]
+    assert errors[1].endswith(": '1' here, '3' there [twins-identical]")
+    # the rest: KubeVirt's warnings and the findings of rules newer than the release, neither counted
+    assert {line.split(": ")[1] for line in lines[:-1] if line not in errors} == {"warning", "note"}
     assert lines[-1].startswith("2 problems in 2 of 142 documents; ")
 
 
@@ -276,9 +289,9 @@ def test_an_object_of_an_older_api_version_is_refused_naming_it(tmp_path):
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--retain-from", str(old)])
     assert result.exit_code == 2
     assert result.output == (
-        f"error: {old}#0 (legacy.os) $.apiVersion: VirtualMachineClusterPreference legacy.os is "
-        "instancetype.kubevirt.io/v1alpha2, expected instancetype.kubevirt.io/v1beta1: an object is carried "
-        "over only as released, so convert it to instancetype.kubevirt.io/v1beta1 first\n"
+        f"{old}:1:13: error: VirtualMachineClusterPreference legacy.os $.apiVersion: VirtualMachineClusterPreference "
+        "legacy.os is instancetype.kubevirt.io/v1alpha2, expected instancetype.kubevirt.io/v1beta1: an object is "
+        "carried over only as released, so convert it to instancetype.kubevirt.io/v1beta1 first [input]\n"
         "citgen: 1 problem, nothing written\n")
     assert not (tmp_path / "out").exists()
 
@@ -290,6 +303,6 @@ def test_an_object_read_back_from_a_cluster_is_refused(tmp_path):
     result = CliRunner().invoke(main, ["build", "--out", str(tmp_path / "out"), "--retain-from", str(old)])
     assert result.exit_code == 2
     assert result.output == (
-        f"error: {old}#0 (legacy.os) $.metadata.uid: unexpected field 'uid': a bundle's object has only "
-        "annotations, labels, name in its metadata\n"
+        f"{old}:5:8: error: VirtualMachineClusterPreference legacy.os $.metadata.uid: unexpected field 'uid': a "
+        "bundle's object has only annotations, labels, name in its metadata [input]\n"
         "citgen: 1 problem, nothing written\n")

@@ -132,7 +132,7 @@ def test_each_catalog_kind_is_usable(kind):
 
 def test_an_object_of_another_kind_is_refused_listing_the_kinds():
     problem = refused({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})
-    assert problem.location == Location("old.yaml", None, None, ("kind",), 3, "x")
+    assert problem.location == Location("old.yaml", None, None, ("kind",), 3, "x", "ConfigMap")
     assert problem.message == f"expected one of the kinds {ALL_KINDS}"
     assert str(problem) == f"old.yaml#3 (x) $.kind: expected one of the kinds {ALL_KINDS}"
 
@@ -146,7 +146,7 @@ def test_a_document_that_is_no_mapping_is_refused_at_its_kind(data):
 
 def test_an_object_of_another_api_version_is_refused_naming_both_versions():
     problem = refused({**obj(CPREF, "legacy.os"), "apiVersion": "instancetype.kubevirt.io/v1alpha2"})
-    assert problem.location == Location("old.yaml", None, None, ("apiVersion",), 3, "legacy.os")
+    assert problem.location == Location("old.yaml", None, None, ("apiVersion",), 3, "legacy.os", CPREF)
     assert problem.message == (
         f"{CPREF} legacy.os is instancetype.kubevirt.io/v1alpha2, expected {API}: an object is carried "
         f"over only as released, so convert it to {API} first")
@@ -162,7 +162,7 @@ def test_an_unnamed_object_without_api_version_is_refused_as_unnamed_and_none():
 
 def test_a_top_level_field_a_bundle_does_not_have_is_refused_first_one_named():
     problem = refused({**obj(CIT, "u1.small"), "status": {}, "extra": 1})
-    assert problem.location == Location("old.yaml", None, None, ("status",), 3, "u1.small")
+    assert problem.location == Location("old.yaml", None, None, ("status",), 3, "u1.small", CIT)
     assert problem.message == ("unexpected field 'status': a bundle's object has only "
                                "apiVersion, kind, metadata, spec")
 
@@ -170,7 +170,7 @@ def test_a_top_level_field_a_bundle_does_not_have_is_refused_first_one_named():
 @pytest.mark.parametrize("metadata", ["x", None, ["name"]])
 def test_metadata_that_is_no_mapping_is_refused(metadata):
     problem = refused({"apiVersion": API, "kind": CIT, "metadata": metadata})
-    assert problem.location == Location("old.yaml", None, None, ("metadata",), 3, None)
+    assert problem.location == Location("old.yaml", None, None, ("metadata",), 3, None, CIT)
     assert problem.message == "expected a mapping with the name, labels and annotations"
 
 
@@ -183,14 +183,15 @@ def test_missing_metadata_is_refused():
 @pytest.mark.parametrize("meta", [{}, {"name": 7}, {"labels": {}}])
 def test_an_object_without_a_string_name_is_refused(meta):
     problem = refused({"apiVersion": API, "kind": CIT, "metadata": meta})
-    assert problem.location == Location("old.yaml", None, None, ("metadata", "name"), 3, None)
+    assert problem.location == Location("old.yaml", None, None, ("metadata", "name"), 3, None, CIT)
     assert problem.message == "expected a name"
 
 
 def test_metadata_a_bundle_does_not_have_is_refused_first_one_named():
     problem = refused({"apiVersion": API, "kind": CIT,
                        "metadata": {"name": "u1.small", "namespace": "default", "uid": "1"}})
-    assert problem.location == Location("old.yaml", None, None, ("metadata", "namespace"), 3, "u1.small")
+    assert problem.location == Location("old.yaml", None, None, ("metadata", "namespace"), 3, "u1.small", CIT,
+                                               "default")
     assert problem.message == ("unexpected field 'namespace': a bundle's object has only "
                                "annotations, labels, name in its metadata")
     assert str(problem) == ("old.yaml#3 (u1.small) $.metadata.namespace: unexpected field 'namespace': "
@@ -203,7 +204,7 @@ def test_labels_or_annotations_that_are_no_mapping_are_refused(key, value):
     data = obj(CPREF, "p")
     data["metadata"][key] = value
     problem = refused(data)
-    assert problem.location == Location("old.yaml", None, None, ("metadata", key), 3, "p")
+    assert problem.location == Location("old.yaml", None, None, ("metadata", key), 3, "p", CPREF)
     assert problem.message == "expected a mapping"
 
 
@@ -215,7 +216,7 @@ def test_labels_are_checked_before_annotations():
 @pytest.mark.parametrize("spec", [["a"], "a", None])
 def test_a_spec_that_is_no_mapping_is_refused(spec):
     problem = refused({**obj(CIT, "u1.small"), "spec": spec})
-    assert problem.location == Location("old.yaml", None, None, ("spec",), 3, "u1.small")
+    assert problem.location == Location("old.yaml", None, None, ("spec",), 3, "u1.small", CIT)
     assert problem.message == "expected a mapping"
 
 
@@ -232,7 +233,7 @@ def test_a_dropped_instancetype_is_carried_over_deprecated_and_otherwise_as_rele
         labels={"instancetype.kubevirt.io/class": "legacy",
                 "instancetype.kubevirt.io/common-instancetypes-version": "v1.0.0", DEPRECATED: "true"},
         annotations={"note": "old"}, spec=spec,
-        location=Location("old.yaml", None, None, (), 5, "legacy1.large"),
+        location=Location("old.yaml", None, None, (), 5, "legacy1.large", CIT),
         facts={"retained": True, "cpu": 2, "memory": 8 * 1024**3, "class": "legacy", "features": ()},
         only_kinds=(CIT,))
     assert kept.kinds == (CIT,)
@@ -245,7 +246,7 @@ def test_a_dropped_preference_without_labels_annotations_or_spec_is_carried_over
     assert kept == CatalogObject(
         family="preference", name="centos.stream8.dpdk", group="centos",
         labels={DEPRECATED: "true"}, annotations={}, spec={},
-        location=Location("old.yaml", None, None, (), 0, "centos.stream8.dpdk"),
+        location=Location("old.yaml", None, None, (), 0, "centos.stream8.dpdk", NPREF),
         facts={"retained": True, "cpu": None, "memory": None, "displayName": "", "architecture": None},
         only_kinds=(NPREF,))
 
@@ -280,7 +281,7 @@ def test_identical_cluster_and_namespaced_copies_become_one_object_of_both_kinds
     [kept] = retained_objects(old, [])
     assert kept.only_kinds == (CIT, NIT)
     # the first copy is the one kept, with its own location
-    assert kept.location == Location("old.yaml", None, None, (), 0, "legacy1.small")
+    assert kept.location == Location("old.yaml", None, None, (), 0, "legacy1.small", NIT)
 
 
 @pytest.mark.parametrize("change", [

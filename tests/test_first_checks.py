@@ -98,7 +98,7 @@ def test_version_with_an_unreadable_built_in_catalog_says_so(tmp_path, monkeypat
     result = CliRunner().invoke(main, ["--version"])
     assert (result.exit_code, result.output.splitlines()) == (2, [
         "error: catalog.yaml:2:10: version: expected a string, got a list",
-        "error: series/sizes.yaml: file not found",
+        "error: series/sizes.yaml: no such file or folder",
         f"citgen {generator.__version__}: the built-in catalog cannot be read; reinstall citgen",
     ])
 
@@ -116,7 +116,8 @@ def test_python_dash_m_generator_is_the_citgen_command(tmp_path):
     assert "Usage: citgen build [OPTIONS]" in usage.stderr and "Traceback" not in usage.stderr
     refused = run("build", "--gpu-count", "two")
     assert (refused.returncode, refused.stderr) == (
-        2, "error: --gpu-count: expected a whole number of GPUs, got 'two'\ncitgen: 1 problem, nothing written\n")
+        2, "--gpu-count: error: expected a whole number of GPUs, got 'two' [input]\n"
+           "citgen: 1 problem, nothing written\n")
 
 
 def test_the_readme_shows_what_version_prints():

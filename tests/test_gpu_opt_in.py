@@ -76,7 +76,7 @@ def test_a_gpu_device_builds_gn_and_the_summary_has_no_note(tmp_path: Path):
 ])
 def test_a_device_that_is_not_an_nvidia_extended_resource_is_refused(tmp_path: Path, device: str, message: str):
     code, output = build("--out", str(tmp_path / "out"), "--gpu-device", device)
-    assert (code, output) == (2, f"error: --gpu-device: {message}\ncitgen: 1 problem, nothing written\n")
+    assert (code, output) == (2, f"--gpu-device: error: {message} [input]\ncitgen: 1 problem, nothing written\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -89,7 +89,7 @@ def test_the_longest_names_kubernetes_accepts_are_accepted():
 
 def test_a_gpu_count_without_a_device_is_refused(tmp_path: Path):
     code, output = build("--out", str(tmp_path / "out"), "--gpu-count", "2")
-    assert (code, output) == (2, f"error: --gpu-count: {COUNT_ALONE}\ncitgen: 1 problem, nothing written\n")
+    assert (code, output) == (2, f"--gpu-count: error: {COUNT_ALONE} [input]\ncitgen: 1 problem, nothing written\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -110,7 +110,7 @@ def test_a_non_nvidia_device_in_catalog_yaml_is_refused_at_its_line(tmp_path: Pa
             deviceName: amd.com/gpu
         """)
     code, output = build("--catalog", str(root), "--out", str(tmp_path / "out"))
-    assert (code, output) == (2, f"error: catalog.yaml:5:17: parameters.gpu.deviceName: {NOT_NVIDIA}\n"
+    assert (code, output) == (2, f"catalog.yaml:5:17: error: parameters.gpu.deviceName: {NOT_NVIDIA} [input]\n"
                                  "citgen: 1 problem, nothing written\n")
     assert not (tmp_path / "out").exists()
 
@@ -123,7 +123,7 @@ def test_a_count_without_a_device_in_catalog_yaml_is_refused_at_its_line(tmp_pat
             count: 2
         """)
     code, output = build("--catalog", str(root), "--out", str(tmp_path / "out"))
-    assert (code, output) == (2, f"error: catalog.yaml:3:3: parameters.gpu: {COUNT_IN_A_FILE}\n"
+    assert (code, output) == (2, f"catalog.yaml:3:3: error: parameters.gpu: {COUNT_IN_A_FILE} [input]\n"
                                  "citgen: 1 problem, nothing written\n")
 
 
@@ -143,11 +143,11 @@ def test_overlay_devices_are_refused_at_the_overlay_line(tmp_path: Path):
     overlay = tmp_path / "o.yaml"
     overlay.write_text("labels: {example.com/team: vm}\nparameters:\n  gpu:\n    deviceName: amd.com/gpu\n")
     code, output = build("--overlay", str(overlay), "--out", str(tmp_path / "out"))
-    assert (code, output) == (2, f"error: {overlay}:4:17: parameters.gpu.deviceName: {NOT_NVIDIA}\n"
+    assert (code, output) == (2, f"{overlay}:4:17: error: parameters.gpu.deviceName: {NOT_NVIDIA} [input]\n"
                                  "citgen: 1 problem, nothing written\n")
     overlay.write_text("parameters:\n  gpu:\n    count: 2\n")
     code, output = build("--overlay", str(overlay), "--out", str(tmp_path / "out"))
-    assert (code, output) == (2, f"error: {overlay}:2:3: parameters.gpu: {COUNT_IN_A_FILE}\n"
+    assert (code, output) == (2, f"{overlay}:2:3: error: parameters.gpu: {COUNT_IN_A_FILE} [input]\n"
                                  "citgen: 1 problem, nothing written\n")
     assert not (tmp_path / "out").exists()
 

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.errors import InputError
 from generator.source.yamlsrc import NESTING_LIMIT, iter_documents, load_stream_fast
-from tests.helpers import child_env, copy_catalog, default_build, snapshot
+from tests.helpers import child_env, copy_catalog, default_build, finding, snapshot
 
 pytestmark = pytest.mark.heavy(11)  # seconds of a worker's time: run early (conftest.py)
 
@@ -124,8 +124,8 @@ def test_class_1_an_alias_of_a_finished_anchor_is_still_fine():
 def test_class_1_in_a_catalog_file(work: Path):
     (work / "catalog" / "series" / "u.yaml").write_text("prefix: u\nfeatures: &a {numa: *a}\n")
     assert refused_build(work) == [
-        "error: series/u.yaml:2:21: alias '*a' refers to the list or mapping that contains it (anchored at "
-        "line 2); YAML that refers to itself cannot be read",
+        finding("series/u.yaml:2:21: alias '*a' refers to the list or mapping that contains it (anchored at "
+                "line 2); YAML that refers to itself cannot be read"),
         "citgen: 1 problem, nothing written",
     ]
 
@@ -133,23 +133,23 @@ def test_class_1_in_a_catalog_file(work: Path):
 def test_class_1_in_an_overlay(work: Path):
     (work / "overlay.yaml").write_text("a: &a [*a]\n")
     assert refused_build(work, "--overlay", "overlay.yaml") == [
-        f"error: overlay.yaml:1:8: {SELF_ALIAS}", "citgen: 1 problem, nothing written"]
+        finding(f"overlay.yaml:1:8: {SELF_ALIAS}"), "citgen: 1 problem, nothing written"]
 
 
 def test_class_1_in_a_bundle_for_retain_from(work: Path):
     (work / "old.yaml").write_text("a: &a [*a]\n")
     assert refused_build(work, "--retain-from", "old.yaml") == [
-        f"error: old.yaml:1:8: {SELF_ALIAS}", "citgen: 1 problem, nothing written"]
+        finding(f"old.yaml:1:8: {SELF_ALIAS}"), "citgen: 1 problem, nothing written"]
 
 
 def test_class_1_in_bundles_for_validate_and_diff_and_a_vm_for_expand(work: Path):
     (work / "self.yaml").write_text("a: &a [*a]\n")
-    assert cli("validate", "self.yaml") == (2, [f"error: self.yaml:1:8: {SELF_ALIAS}"])
-    assert cli("diff", "self.yaml", f"out/{ALL}") == (2, [f"error: self.yaml:1:8: {SELF_ALIAS}"])
+    assert cli("validate", "self.yaml") == (2, [finding(f"self.yaml:1:8: {SELF_ALIAS}")])
+    assert cli("diff", "self.yaml", f"out/{ALL}") == (2, [finding(f"self.yaml:1:8: {SELF_ALIAS}")])
     (work / "vm.yaml").write_text(VM + "  running: &a [*a]\n")
     assert cli("expand", "vm.yaml") == (2, [
-        "error: vm.yaml:12:16: alias '*a' refers to the list or mapping that contains it (anchored at line 12); "
-        "YAML that refers to itself cannot be read"])
+        finding("vm.yaml:12:16: alias '*a' refers to the list or mapping that contains it (anchored at line 12); "
+                "YAML that refers to itself cannot be read")])
 
 
 def test_class_1_in_the_text_a_template_renders(work: Path):
@@ -159,18 +159,18 @@ def test_class_1_in_the_text_a_template_renders(work: Path):
     first = next(o for o in default_build().objects if o.family == "instancetype")  # rendered first, checked
     line = default_build().bundles["common-clusterinstancetypes-bundle.yaml"].split("\n---\n")[0].count("\n") + 2
     assert refused_build(work) == [
-        f"error: templates/instancetype.yaml.j2: rendering {first.name!r} as VirtualMachineClusterInstancetype gave "
-        f"text that is not valid YAML (the text:{line}:16: alias '*a' refers to the list or mapping that contains "
-        f"it (anchored at line {line}); YAML that refers to itself cannot be read); pass values through the yaml_scalar "
-        "or yaml_block filters",
+        finding(f"templates/instancetype.yaml.j2: rendering {first.name!r} as VirtualMachineClusterInstancetype "
+                f"gave text that is not valid YAML (the text:{line}:16: alias '*a' refers to the list or mapping that "
+                f"contains it (anchored at line {line}); YAML that refers to itself cannot be read); pass values "
+                "through the yaml_scalar or yaml_block filters"),
         "citgen: 1 problem, nothing written",
     ]
     # only for a later object: not the first of its kind, so found when the bundle is parsed back
     template.write_text(written + "{% if name == 'u1.large' %}status: &a {x: *a}{% endif %}\n")
     [message, count] = refused_build(work)
-    assert message.startswith(f"error: rendered {ALL}:")
-    assert message.endswith(": alias '*a' refers to the list or mapping that contains it (anchored at line "
-                            f"{message.split(':')[2]}); YAML that refers to itself cannot be read")
+    assert message.startswith(f"rendered {ALL}:")
+    assert message.endswith(": error: alias '*a' refers to the list or mapping that contains it (anchored at line "
+                            f"{message.split(':')[1]}); YAML that refers to itself cannot be read [input]")
     assert count == "citgen: 1 problem, nothing written"
 
 
@@ -208,7 +208,7 @@ KINDS = {"fifo": "a FIFO (named pipe)", "device": "a character device", "socket"
 def test_class_2_a_special_file_named_on_the_command_line_is_refused_unread(work: Path, kind: str):
     server = special_file(work / "special.yaml", kind)
     try:
-        refusal = f"error: special.yaml: is {KINDS[kind]}, {ONLY_REGULAR}"
+        refusal = finding(f"special.yaml: is {KINDS[kind]}, {ONLY_REGULAR}")
         readers = [["validate", "special.yaml"],
                    ["build", "--catalog", "catalog", "--out", "out", "--overlay", "special.yaml"]]
         if kind == "fifo":  # the one that would hang: every reader
@@ -234,7 +234,7 @@ def test_class_2_a_special_file_in_a_catalog_directory_is_refused_unread(work: P
     try:
         before = snapshot(work / "out")
         code, stderr, peak = child("build", "--catalog", "catalog", "--out", "out", cwd=work)
-        assert (code, stderr) == (2, [f"error: series/x.yaml: {refusal}", "citgen: 1 problem, nothing written"])
+        assert (code, stderr) == (2, [finding(f"series/x.yaml: {refusal}"), "citgen: 1 problem, nothing written"])
         assert peak < 200
         assert snapshot(work / "out") == before
     finally:
@@ -246,8 +246,8 @@ def test_class_2_a_huge_file_is_refused_from_its_size_in_bounded_memory(work: Pa
     huge = work / "huge.yaml"
     with huge.open("wb") as handle:  # 4 GiB that take no disk: a sparse file
         handle.truncate(4 << 30)
-    message = ("error: huge.yaml: is larger than the 64 MiB limit on input files; raise it with "
-               "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right")
+    message = (finding("huge.yaml: is larger than the 64 MiB limit on input files; raise it with "
+                       "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right"))
     for args in (["validate", "huge.yaml"], ["build", "--catalog", "catalog", "--out", "out", "--overlay", "huge.yaml"]):
         code, stderr, peak = child(*args, cwd=work)
         assert (code, stderr[0]) == (2, message)
@@ -261,8 +261,8 @@ def test_class_2_a_huge_file_is_refused_from_its_size_in_bounded_memory(work: Pa
 
 def test_class_2_the_size_limit_is_raised_by_option_or_environment(work: Path):
     bundle = work / "out" / ALL
-    message = (f"error: out/{ALL}: is larger than the 1 KiB limit on input files; raise it with "
-               "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right")
+    message = (finding(f"out/{ALL}: is larger than the 1 KiB limit on input files; raise it with "
+                       "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right"))
     assert cli("--max-file-size", "1KiB", "validate", f"out/{ALL}") == (2, [message])
     assert bundle.stat().st_size < 1 << 20
     assert cli("--max-file-size", "1Mi", "validate", f"out/{ALL}")[0] == 0
@@ -277,14 +277,14 @@ def test_class_2_a_catalog_file_over_the_limit_is_refused_and_the_build_writes_n
     assert code == 2
     assert snapshot(work / "out") == before
     assert stderr[0] == (
-        "error: catalog.yaml: is larger than the 100 bytes limit on input files; raise it with "
-        "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right")
+        finding("catalog.yaml: is larger than the 100 bytes limit on input files; raise it with "
+                "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right"))
 
 
 def test_class_2_the_document_count_is_limited(work: Path):
     (work / "many.yaml").write_text("---\nkind: A\n" * 5)
-    message = ("error: many.yaml:9:1: holds more than 4 YAML documents; raise the limit with "
-               "`citgen --max-documents N` or CITGEN_MAX_DOCUMENTS if the file is right")
+    message = (finding("many.yaml:9:1: holds more than 4 YAML documents; raise the limit with "
+                       "`citgen --max-documents N` or CITGEN_MAX_DOCUMENTS if the file is right"))
     assert cli("--max-documents", "4", "validate", "many.yaml") == (2, [message])
     code, stderr, peak = child("validate", "many.yaml", cwd=work, env={"CITGEN_MAX_DOCUMENTS": "4"})
     assert (code, stderr) == (2, [message])
@@ -295,8 +295,8 @@ def test_class_2_a_million_empty_documents_are_refused_in_bounded_memory(work: P
     (work / "empty-docs.yaml").write_text("---\n" * 1_000_000)
     code, stderr, peak = child("validate", "empty-docs.yaml", cwd=work)
     assert (code, stderr) == (2, [
-        "error: empty-docs.yaml:100001:1: holds more than 100000 YAML documents; raise the limit with "
-        "`citgen --max-documents N` or CITGEN_MAX_DOCUMENTS if the file is right"])
+        finding("empty-docs.yaml:100001:1: holds more than 100000 YAML documents; raise the limit with "
+                "`citgen --max-documents N` or CITGEN_MAX_DOCUMENTS if the file is right")])
     assert peak < 200
 
 
@@ -306,10 +306,10 @@ def test_class_2_a_symlink_leading_out_of_the_catalog_is_refused(work: Path):
     (work / "catalog" / "series" / "s.yaml").symlink_to(secret)
     (work / "catalog" / "preferences" / "traits" / "t.yaml").symlink_to(secret)
     assert refused_build(work) == [
-        "error: preferences/traits/t.yaml: is a symbolic link to a file outside the catalog directory; "
-        "citgen reads only files inside the catalog",
-        "error: series/s.yaml: is a symbolic link to a file outside the catalog directory; "
-        "citgen reads only files inside the catalog",
+        finding("preferences/traits/t.yaml: is a symbolic link to a file outside the catalog directory; "
+                "citgen reads only files inside the catalog"),
+        finding("series/s.yaml: is a symbolic link to a file outside the catalog directory; "
+                "citgen reads only files inside the catalog"),
         "citgen: 2 problems, nothing written",
     ]
 
@@ -320,8 +320,8 @@ def test_class_2_a_template_linked_out_of_the_catalog_is_refused(work: Path):
     (work / "catalog" / "templates" / "instancetype.yaml.j2").unlink()
     (work / "catalog" / "templates" / "instancetype.yaml.j2").symlink_to(outside)
     assert refused_build(work) == [
-        "error: templates/instancetype.yaml.j2: is a symbolic link to a file outside the catalog directory; "
-        "citgen reads only files inside the catalog",
+        finding("templates/instancetype.yaml.j2: is a symbolic link to a file outside the catalog directory; "
+                "citgen reads only files inside the catalog"),
         "citgen: 1 problem, nothing written",
     ]
 
@@ -346,7 +346,7 @@ LONG = 10_000_000
 def test_class_2_no_message_quotes_more_than_an_excerpt(work: Path, text: str):
     (work / "catalog" / "series" / "u.yaml").write_text(text)
     stderr = refused_build(work)
-    assert stderr[0].startswith("error: series/u.yaml:")
+    assert stderr[0].startswith("series/u.yaml:") and stderr[0].split(": ")[1] == "error"
     assert max(len(line) for line in stderr) < 1000, [line[:200] for line in stderr]
 
 
@@ -368,13 +368,13 @@ def test_class_8_tags_beyond_plain_values_are_refused_in_every_reader(work: Path
     series = work / "catalog" / "series" / "u.yaml"
     written = series.read_text()
     series.write_text(text)
-    assert refused_build(work) == [f"error: series/u.yaml:{message}", "citgen: 1 problem, nothing written"]
+    assert refused_build(work) == [finding(f"series/u.yaml:{message}"), "citgen: 1 problem, nothing written"]
     series.write_text(written)
     (work / "hostile.yaml").write_text(text)
-    assert refused_build(work, "--overlay", "hostile.yaml")[0] == f"error: hostile.yaml:{message}"
-    assert cli("validate", "hostile.yaml") == (2, [f"error: hostile.yaml:{message}"])
+    assert refused_build(work, "--overlay", "hostile.yaml")[0] == finding(f"hostile.yaml:{message}")
+    assert cli("validate", "hostile.yaml") == (2, [finding(f"hostile.yaml:{message}")])
     (work / "vm.yaml").write_text(text + VM.replace("apiVersion", "other"))
-    assert cli("expand", "vm.yaml")[1][0] == f"error: vm.yaml:{message}"
+    assert cli("expand", "vm.yaml")[1][0] == finding(f"vm.yaml:{message}")
     assert not (work / "pwned").exists()
 
 
@@ -397,5 +397,5 @@ NOTHING = "expected YAML documents that are mappings with apiVersion, kind and m
 ], ids=["empty", "comment", "separators", "scalar", "list", "both"])
 def test_class_8_validate_of_a_file_without_kubernetes_objects_says_so(work: Path, text: str, what: str):
     (work / "nothing.yaml").write_text(text)
-    assert cli("validate", "nothing.yaml") == (2, [f"error: nothing.yaml: no Kubernetes objects: the file {what}; "
-                                                   f"{NOTHING}"])
+    assert cli("validate", "nothing.yaml") == (2, [finding(f"nothing.yaml: no Kubernetes objects: the file {what}; "
+                                                           f"{NOTHING}")])

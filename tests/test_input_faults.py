@@ -168,7 +168,7 @@ def test_the_walks_see_every_folder_a_catalog_has(built: Path):
 def test_a_folder_that_cannot_be_read_is_refused_at_every_level_of_a_catalog(built: Path, unread, how: str):
     said = {folder: (unread[f"{folder} {how}"]["code"], unread[f"{folder} {how}"]["stderr"])
             for folder in folders(built / "catalog")}
-    assert said == {folder: (2, f"error: {folder}: cannot read the folder: permission denied; {WHOLE}\n"
+    assert said == {folder: (2, f"{folder}: error: cannot read the folder: permission denied; {WHOLE} [input]\n"
                                 "citgen: 1 problem, nothing written\n") for folder in said}
 
 
@@ -177,15 +177,15 @@ def test_a_file_that_cannot_be_read_is_refused_in_every_folder_of_a_catalog(buil
             for name in first_files(built / "catalog")}
     shown = {name: built / "catalog" / name if name.startswith("overlays/") else name  # overlays: named as listed
              for name in said}
-    assert said == {name: (2, f"error: {shown[name]}: cannot read: Permission denied\n"
+    assert said == {name: (2, f"{shown[name]}: error: cannot read: Permission denied [input]\n"
                               "citgen: 1 problem, nothing written\n") for name in said}
 
 
 def test_an_overlay_in_a_folder_that_cannot_be_entered_is_refused_at_every_level_of_its_path(unread):
     for level in ("overlays", "overlays/vendor", "overlays/vendor/edge"):
         done = unread[f"overlay under {level}"]
-        assert (done["code"], done["stderr"]) == (2, f"error: {level}: cannot read the folder: permission denied\n"
-                                                     "citgen: 1 problem, nothing written\n"), level
+        assert (done["code"], done["stderr"]) == (2, f"{level}: error: cannot read the folder: permission denied "
+                                                     "[input]\ncitgen: 1 problem, nothing written\n"), level
 
 
 @pytest.mark.parametrize("folder", ["templates/kustomize", "templates/helm/chart"])
@@ -193,19 +193,21 @@ def test_an_unreadable_template_folder_is_refused_not_replaced_by_the_built_in_o
     """The examples of the issue: an unreadable templates/kustomize was built with the built-in templates, exit 0,
     and an unreadable chart folder was a traceback."""
     assert unread[f"{folder} no permissions"]["stderr"].startswith(
-        f"error: {folder}: cannot read the folder: permission denied; {WHOLE}\n")
+        f"{folder}: error: cannot read the folder: permission denied; {WHOLE} [input]\n")
 
 
 def test_an_output_folder_build_check_cannot_read_is_refused_not_reported_missing(unread):
     done = unread["out/kustomize unreadable, --check"]
     assert (done["code"], done["stdout"], done["stderr"]) == (
-        2, "", "error: out/kustomize: cannot read the folder: permission denied\ncitgen: 1 problem, nothing written\n")
+        2, "", "out/kustomize: error: cannot read the folder: permission denied [input]\n"
+               "citgen: 1 problem, nothing written\n")
 
 
 @pytest.mark.parametrize("name", ["v1.2.2.json", "swagger.json"])
 def test_a_file_to_import_in_a_folder_that_cannot_be_entered_is_refused_and_nothing_is_written(unread, name: str):
     done = unread[f"import {name}"]
-    assert (done["code"], done["stderr"]) == (2, "error: kubevirt: cannot read the folder: permission denied\n")
+    assert (done["code"], done["stderr"]) == (
+        2, "kubevirt: error: cannot read the folder: permission denied [input]\n")
 
 
 # --------------------------------------------------------------------------- 2. what editors save
@@ -250,7 +252,7 @@ def test_a_problem_in_a_file_an_editor_saved_is_located_as_in_the_file_without_i
     saved = citgen("list", "--catalog", catalog)
     assert plain.exit_code == saved.exit_code == 2
     assert saved.stderr == plain.stderr
-    assert saved.stderr.startswith("error: series/u.yaml:1:1: colour: unknown key 'colour'")
+    assert saved.stderr.startswith("series/u.yaml:1:1: error: colour: unknown key 'colour'")
 
 
 def test_an_overlay_an_editor_saved_changes_the_catalog_as_the_plain_one(editor: Path):
@@ -393,7 +395,7 @@ def test_a_special_file_as_each_argument_is_refused_by_its_name_and_what_it_is(e
         args = [name if word == "F" else word for word in words]
         result = citgen(*args)
         first = result.stderr.splitlines()[0] if result.stderr else ""
-        assert (result.exit_code, first) == (2, f"error: {name}: {SPECIAL[kind][what]}"), args
+        assert (result.exit_code, first) == (2, f"{name}: error: {SPECIAL[kind][what]} [input]"), args
         assert not any((editor / made).exists() for made in ("out", "site", "schemas")), args
 
 
@@ -402,13 +404,15 @@ def test_a_fifo_named_like_the_all_bundle_of_a_build_is_refused_not_missing(edit
     (editor / "build").mkdir()
     os.mkfifo(editor / "build" / ALL)
     result = citgen("diff", "build", "plain.yaml")
-    assert (result.exit_code, result.stderr) == (2, f"error: build/{ALL}: is a FIFO (named pipe), {ONLY_REGULAR}\n")
+    assert (result.exit_code, result.stderr) == (
+        2, f"build/{ALL}: error: is a FIFO (named pipe), {ONLY_REGULAR} [input]\n")
 
 
 def test_a_build_directory_without_its_all_bundle_is_still_said_to_lack_it(editor: Path):
     (editor / "build").mkdir()
     result = citgen("diff", "build", "plain.yaml")
-    assert (result.exit_code, result.stderr) == (2, f"error: build: not a build directory: {ALL} is missing\n")
+    assert (result.exit_code, result.stderr) == (
+        2, f"build: error: not a build directory: {ALL} is missing [input]\n")
 
 
 # --------------------------------------------------------------------------- 4. what was accepted without a word
@@ -423,8 +427,9 @@ def test_validate_matrix_of_a_file_with_nothing_to_pair_is_refused(editor: Path,
     shutil.copy(REPO / "bundles" / bundle, editor / bundle)
     result = citgen("validate", "--matrix", bundle)
     assert (result.exit_code, result.stderr) == (2, (
-        f"error: {bundle}: holds no {lacking}; --matrix pairs each VirtualMachineClusterInstancetype with each "
-        "VirtualMachineClusterPreference of the files named, so they must hold both (a build's all-bundle does)\n"))
+        f"{bundle}: error: holds no {lacking}; --matrix pairs each VirtualMachineClusterInstancetype with each "
+        "VirtualMachineClusterPreference of the files named, so they must hold both (a build's all-bundle does) "
+        "[input]\n"))
 
 
 def test_validate_matrix_pairs_the_files_named(editor: Path):
@@ -441,7 +446,7 @@ def test_validate_matrix_of_files_that_together_lack_a_kind_names_them_all(edito
     shutil.copy(REPO / "bundles" / "common-clusterinstancetypes-bundle.yaml", editor / "b.yaml")
     result = citgen("validate", "--matrix", "a.yaml", "b.yaml")
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: a.yaml, b.yaml: hold no VirtualMachineClusterPreference; ")
+    assert result.stderr.startswith("a.yaml, b.yaml: error: hold no VirtualMachineClusterPreference; ")
 
 
 NAN = "is not a JSON number (JSON has no NaN or Infinity, though Python's reader takes them); no schema can be built " \
@@ -459,7 +464,7 @@ def test_an_openapi_document_holding_nan_is_refused_where_it_is_and_nothing_is_w
     column = written.splitlines()[line - 1].index(token) + 1
     result = citgen("schema", "import", tmp_path / "swagger.json", "--out", tmp_path / "out")
     where = f"{tmp_path / 'swagger.json'}:{line}:{column}"
-    assert (result.exit_code, result.stderr) == (2, f"error: {where}: {token} {NAN}\n")
+    assert (result.exit_code, result.stderr) == (2, f"{where}: error: {token} {NAN} [input]\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -468,5 +473,5 @@ def test_a_release_file_holding_nan_is_refused_and_nothing_is_written(tmp_path: 
     text = release.read_text(encoding="utf-8").replace('"kubevirt":', '"x": NaN, "kubevirt":', 1)
     (tmp_path / "v1.2.2.json").write_text(text, encoding="utf-8")
     result = citgen("schema", "import", tmp_path / "v1.2.2.json", "--out", tmp_path / "out")
-    assert (result.exit_code, result.stderr) == (2, f"error: {tmp_path / 'v1.2.2.json'}:4:7: NaN {NAN}\n")
+    assert (result.exit_code, result.stderr) == (2, f"{tmp_path / 'v1.2.2.json'}:4:7: error: NaN {NAN} [input]\n")
     assert not (tmp_path / "out").exists()

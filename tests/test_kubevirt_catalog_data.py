@@ -115,6 +115,6 @@ def test_a_spelling_that_breaks_its_format_is_refused_at_its_line(tmp_path):
     result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     line = text[:text.index("  - field: spec.firmware.preferredEfi")].count("\n") + 1
-    assert f"catalog.yaml:{line}:12: spellings[0].field:" in result.output
+    assert f"catalog.yaml:{line}:12: error: spellings[0].field:" in result.output
     assert "expected a field path such as spec.firmware.preferredEfi" in result.output
     assert not (tmp_path / "out").exists()

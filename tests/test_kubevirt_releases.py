@@ -176,12 +176,10 @@ WARNS = ("KubeVirt v1.8 warns: PreferredCPUTopology preferSockets is deprecated 
 def test_a_warning_is_shown_in_every_format_and_counts_only_when_asked(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("b.yaml").write_text(DEPRECATED, encoding="utf-8")
-    where = "b.yaml#0 (alpine) $.spec.cpu.preferredCPUTopology"
+    where = "VirtualMachineClusterPreference alpine $.spec.cpu.preferredCPUTopology"
     text = CliRunner().invoke(main, ["validate", "--kubevirt", "v1.8", "b.yaml"])
     assert (text.exit_code, text.output.splitlines()) == (0, [
-        "warnings (KubeVirt admits these objects and warns; not counted without --warnings-as-errors):",
-        f"{where}: {WARNS} [webhook-cpu-topology]",
-        "",
+        f"b.yaml:10:27: warning: {where}: {WARNS} [webhook-cpu-topology]",
         "no problems in 1 document; 1 warning in 1 of them, not counted"])
     report = CliRunner().invoke(main, ["--format", "json", "validate", "--kubevirt", "v1.8", "b.yaml"])
     assert report.exit_code == 0
@@ -190,11 +188,10 @@ def test_a_warning_is_shown_in_every_format_and_counts_only_when_asked(tmp_path,
     github = CliRunner().invoke(main, ["--format", "github", "validate", "--kubevirt", "v1.8", "b.yaml"])
     assert github.exit_code == 0
     assert github.output.splitlines()[0] == (
-        "::warning file=b.yaml,line=10,col=27,title=webhook-cpu-topology::#0 (alpine) "
-        f"$.spec.cpu.preferredCPUTopology: {WARNS}")
+        f"::warning file=b.yaml,line=10,col=27,title=webhook-cpu-topology::{where}: {WARNS}")
     strict = CliRunner().invoke(main, ["validate", "--kubevirt", "v1.8", "--warnings-as-errors", "b.yaml"])
     assert (strict.exit_code, strict.output.splitlines()) == (1, [
-        f"{where}: {WARNS} [webhook-cpu-topology]", "1 problem in 1 of 1 document"])
+        f"b.yaml:10:27: error: {where}: {WARNS} [webhook-cpu-topology]", "1 problem in 1 of 1 document"])
     older = CliRunner().invoke(main, ["validate", "--kubevirt", "v1.3", "b.yaml"])  # v1.3 had no such warning
     assert (older.exit_code, older.output) == (0, "no problems in 1 document\n")
 
@@ -208,7 +205,7 @@ def test_a_build_reports_its_warnings_and_writes(tmp_path):
     result = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "CHECKSUMS.sha256").is_file()
-    warned = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    warned = [line for line in result.stdout.splitlines() if line.split(": ")[1:2] == ["warning"]]
     assert warned and all("$.spec.cpu.preferredCPUTopology: KubeVirt v1.9 warns: PreferredCPUTopology preferSockets "
                           "is deprecated for removal in a future release, please use sockets instead" in line
                           and line.endswith("[webhook-cpu-topology]") for line in warned)

@@ -29,7 +29,8 @@ PACKAGE = Path(generator.__file__).resolve().parent
 #: uses them. ``python -m generator`` (generator/__main__.py) only runs the command line.
 LAYERS: list[tuple[str, ...]] = [
     ("generator", "generator.escape", "generator.problems", "generator.errors", "generator.result",
-     "generator.quantity", "generator.paths", "generator.merge", "generator.objectmeta"),
+     "generator.quantity", "generator.paths", "generator.merge", "generator.objectmeta", "generator.golower",
+     "generator.suggest", "generator.patterns"),
     ("generator.model", "generator.features"),
     ("generator.source",),
     ("generator.schemas",),
@@ -40,7 +41,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("generator.validate",),
     ("generator.outputs",),
     ("generator.write",),
-    ("generator.report",),
+    ("generator.report", "generator.sarif"),
     ("generator.pipeline",),
     ("generator.tools",),
     ("generator.cli", "generator.__main__", "generator.entry"),

@@ -125,7 +125,22 @@ def test_an_extra_problem_alone_keeps_an_extending_catalog_from_loading(vendor):
     assert problems_of(vendor, "extends: builtin\n", (extra,)) == ["--gpu-device: an option's problem"]
 
 
-def test_a_catalog_yaml_that_extends_an_unknown_catalog_is_read_as_a_broken_full_catalog(vendor):
+def test_a_catalog_yaml_that_extends_an_unknown_catalog_is_refused_for_that_alone(vendor):
     assert problems_of(vendor, "extends: other\n") == [
-        "catalog.yaml:1:10: extends: expected builtin (the catalog that ships with citgen), got 'other'",
-        "series/sizes.yaml: file not found"]
+        "catalog.yaml:1:10: extends: expected builtin (the catalog that ships with citgen), got 'other'"]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("extends: builtin\nvendor: 12\n", ["catalog.yaml:2:9: vendor: expected a string, got 12"]),
+    ("extends: builtin\nbogus: 1\n", ["catalog.yaml:2:1: bogus: unknown key 'bogus'; expected one of: extends, "
+                                      "overlays, parameters, policy, provider, retired, spellings, vendor, version"]),
+    ("extends: builtin\nvendor: a\nvendor: b\n", ["catalog.yaml:3:1: vendor: duplicate key 'vendor' (first at line 2)"]),
+])
+def test_a_mistake_in_an_extending_catalog_s_file_is_the_only_problem_said(vendor, text, said):
+    assert problems_of(vendor, text) == said  # never a series/sizes.yaml it has no reason to have
+
+
+def test_a_mistake_in_an_extending_catalog_s_file_is_said_with_its_overlays_own(vendor):
+    assert problems_of(vendor, "extends: builtin\noverlays: [gone.yaml]\nvendor: 12\n") == [
+        *problems_of(vendor, "extends: builtin\noverlays: [gone.yaml]\n"),
+        "catalog.yaml:3:9: vendor: expected a string, got 12"]

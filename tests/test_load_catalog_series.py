@@ -313,7 +313,7 @@ def test_a_catalog_folder_that_cannot_be_read_is_refused_by_the_name_given(tmp_p
 
 def test_a_missing_size_matrix_file_is_reported_and_series_are_not_checked_against_it(make):
     root = make({"series/sizes.yaml": None, "series/a.yaml": SERIES + "matrix: nowhere\n"})
-    assert problems(root) == ["series/sizes.yaml: file not found"]
+    assert problems(root) == ["series/sizes.yaml: no such file or folder"]
 
 
 def test_a_broken_size_matrix_file_is_reported_and_series_are_not_checked_against_it(make):

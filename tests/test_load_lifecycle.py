@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.errors import InputError
-from generator.load.lifecycle import CIRCLE, CURRENT, DEAD_END, follow, lifecycle_problems
+from generator.load.lifecycle import (CIRCLE, CURRENT, DEAD_END, SHOWN, Chain, ends, follow, lifecycle_problems,
+                                      shown_chain)
 from generator.model import Deprecation, Retirement, preference_deprecation
 from generator.pipeline import BuildOptions, load_all
 from generator.problems import Location
@@ -55,6 +56,37 @@ def test_following_replacements_ends_at_a_current_name_a_name_without_one_or_a_c
     assert follow("c", replacement_of) == (("c",), CURRENT)
     assert follow("x", replacement_of) == (("x",), DEAD_END)
     assert follow("p", replacement_of) == (("p", "q", "p"), CIRCLE)
+
+
+@pytest.mark.parametrize("replacement_of", [
+    {"a": "b", "b": "c", "x": None, "p": "q", "q": "p"},
+    {"a": "b", "b": "c", "c": "d", "d": "b", "e": "a", "z": "z"},  # into a circle, and a name naming itself
+    {"y": "x", "x": None, "w": "y"},
+    {f"n{i}": f"n{i + 1}" for i in range(50)},
+])
+def test_every_name_followed_at_once_ends_where_following_it_alone_does(replacement_of):
+    found = ends(replacement_of)
+    for name in replacement_of:
+        chain, how = follow(name, replacement_of)
+        assert (found[name].steps, found[name].last, found[name].how) == (len(chain) - 1, chain[-1], how)
+        assert Chain(replacement_of[name] or "", replacement_of, found[name]) == chain[1:]
+
+
+def test_a_chain_is_read_from_the_replacements_when_used():
+    replacement_of = {"a": "b", "b": "c", "c": "d"}
+    chain = Chain("b", replacement_of, ends(replacement_of)["a"])
+    assert (len(chain), chain[0], chain[-1], chain[1:], list(chain)) == (3, "b", "d", ("c", "d"), ["b", "c", "d"])
+    assert chain == ("b", "c", "d") and chain != ("b", "c") and hash(chain) == hash(("b", "c", "d"))
+    with pytest.raises(IndexError):
+        chain[3]
+
+
+def test_a_long_chain_is_shown_cut_short():
+    replacement_of = {f"n{i}": f"n{i + 1}" for i in range(100)}
+    shown = shown_chain("n0", replacement_of, ends(replacement_of)["n0"])
+    assert shown == f"{' -> '.join(f'n{i}' for i in range(SHOWN))} -> ... ({101 - SHOWN - 1} more) -> n100"
+    short = {"a": "b", "b": "a"}
+    assert shown_chain("a", short, ends(short)["a"]) == "a -> b -> a"
 
 
 # --------------------------------------------------------------------------- what the forms say
@@ -233,10 +265,10 @@ def test_a_series_replacement_must_be_another_series_of_the_catalog():
 def test_a_replacement_series_lacking_a_size_asks_for_that_size_s_own_replacement():
     assert refused("series: {change: {cx: {deprecated: {replacement: m1}}}}\n") == [
         "o.yaml:1:50: series.change.cx.deprecated.replacement: replacement 'm1.medium' of 'cx1.medium' is no "
-        "instancetype the catalog defines; did you mean 'u1.medium'? (series 'm1' has no size 'medium'; give "
+        "instancetype the catalog defines; did you mean 'd1.medium'? (series 'm1' has no size 'medium'; give "
         "'cx1.medium' a replacement of its own under deprecatedSizes)",
         "o.yaml:1:50: series.change.cx.deprecated.replacement: replacement 'm1.medium1gi' of 'cx1.medium1gi' is no "
-        "instancetype the catalog defines; did you mean 'u1.medium'? (series 'm1' has no size 'medium1gi'; "
+        "instancetype the catalog defines; did you mean 'd1.medium'? (series 'm1' has no size 'medium1gi'; "
         "give 'cx1.medium1gi' a replacement of its own under deprecatedSizes)"]
     # with its own, the size is replaced as it says
     catalog, _ = with_overlay("series: {change: {cx: {deprecated: {replacement: m1}, deprecatedSizes: "
@@ -473,7 +505,7 @@ def test_a_catalog_yaml_retirement_is_judged_where_it_is_written_and_the_build_e
     result = CliRunner().invoke(main, ["build", "--catalog", str(root), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     line = retired_line("centos.7")
-    assert f"catalog.yaml:{line}:44: retired.preferences.centos.7.replacement: replacement 'rhel.77' of " \
+    assert f"catalog.yaml:{line}:44: error: retired.preferences.centos.7.replacement: replacement 'rhel.77' of " \
            "'centos.7' is no preference the catalog defines or retires; did you mean 'rhel.7'?" in result.output
     assert not (tmp_path / "out").exists()
 

@@ -586,7 +586,7 @@ def test_the_problem_of_a_second_overlay_names_the_second_file():
 
 
 def test_missing_overlay_files_are_named():
-    assert errors(Path("nowhere.yaml")) == ["nowhere.yaml: file not found"]
+    assert errors(Path("nowhere.yaml")) == ["nowhere.yaml: no such file or folder"]
     catalog = extending_catalog(["one.yaml"])
     assert errors(catalog=catalog) == ["catalog.yaml:4:5: overlays[0]: overlay file 'one.yaml' not found in vendor"]
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.cli.init import init
-from tests.helpers import REPO, copy_catalog
+from tests.helpers import REPO, copy_catalog, finding
 
 VALUE = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
          "must start and end with an alphanumeric character")
@@ -48,7 +48,7 @@ def vendor_catalog(overlay: str) -> Path:
 
 def test_a_version_that_is_no_label_value_is_refused(here: Path):
     assert build("--version", "not a version") == (2, [
-        f"error: --version: 'not a version' is not a valid label value: {VALUE}; {STAMPED}",
+        finding(f"--version: 'not a version' is not a valid label value: {VALUE}; {STAMPED}"),
         "citgen: 1 problem, nothing written"])
     assert not (here / "out").exists()
 
@@ -57,8 +57,8 @@ def test_a_version_of_70_characters_is_refused(here: Path):
     version = "v1.0.0-" + "a" * 63
     assert len(version) == 70
     assert build("--version", version) == (2, [
-        f"error: --version: {version!r} is not a valid label value: must be no more than 63 characters; "
-        f"{STAMPED}",
+        finding(f"--version: {version!r} is not a valid label value: must be no more than 63 characters; "
+                f"{STAMPED}"),
         "citgen: 1 problem, nothing written"])
     assert not (here / "out").exists()
 
@@ -66,11 +66,11 @@ def test_a_version_of_70_characters_is_refused(here: Path):
 def test_a_release_keeps_its_own_form_and_must_also_fit_the_label(here: Path):
     release = "v1.0.0-" + "a" * 60
     assert build("--release", "1.0") == (2, [
-        "error: --release: expected a release such as v1.2.3, got '1.0'",
+        finding("--release: expected a release such as v1.2.3, got '1.0'"),
         "citgen: 1 problem, nothing written"])
     assert build("--release", release) == (2, [
-        f"error: --release: {release!r} is not a valid label value: must be no more than 63 characters; "
-        f"without --version {STAMPED}",
+        finding(f"--release: {release!r} is not a valid label value: must be no more than 63 characters; "
+                f"without --version {STAMPED}"),
         "citgen: 1 problem, nothing written"])
     assert not (here / "out").exists()
 
@@ -83,8 +83,8 @@ def test_a_series_class_with_a_space_is_refused_at_its_line(here: Path):
               class: general purpose!
         """)
     assert build("--catalog", str(catalog)) == (2, [
-        f"error: acme/overlay.yaml:4:14: series.change.u.class: 'general purpose!' is not a valid label value: "
-        f"{VALUE}",
+        finding(f"acme/overlay.yaml:4:14: series.change.u.class: 'general purpose!' is not a valid label value: "
+                f"{VALUE}"),
         "citgen: 1 problem, nothing written"])
     assert not (here / "out").exists()
 
@@ -97,7 +97,7 @@ def test_a_series_file_class_with_a_space_is_refused_at_its_line(here: Path):
     path.write_text(text.replace("class: general.purpose\n", "class: general purpose!\n"))
     line = text[:text.index("class: general.purpose")].count("\n") + 1
     assert build("--catalog", "catalog") == (2, [
-        f"error: series/u.yaml:{line}:8: class: 'general purpose!' is not a valid label value: {VALUE}",
+        finding(f"series/u.yaml:{line}:8: class: 'general purpose!' is not a valid label value: {VALUE}"),
         "citgen: 1 problem, nothing written"])
     assert not (here / "out").exists()
 
@@ -109,8 +109,8 @@ def test_an_extra_label_key_with_a_space_is_refused_at_its_line(here: Path):
           team example: platform
         """)
     assert build("--catalog", str(catalog)) == (2, [
-        f"error: acme/overlay.yaml:3:3: labels.team example: 'team example' is not a valid label key: {NAME_PART}; "
-        "a key looks like example.com/team",
+        finding(f"acme/overlay.yaml:3:3: labels.team example: 'team example' is not a valid label key: {NAME_PART}; "
+                "a key looks like example.com/team"),
         "citgen: 1 problem, nothing written"])
     assert not (here / "out").exists()
 
@@ -121,7 +121,7 @@ def test_an_extra_label_value_is_held_to_the_same_rule(here: Path):
           example.com/team: -platform
         """)
     assert build("--catalog", str(catalog)) == (2, [
-        f"error: acme/overlay.yaml:2:21: labels.example.com/team: '-platform' is not a valid label value: {VALUE}",
+        finding(f"acme/overlay.yaml:2:21: labels.example.com/team: '-platform' is not a valid label value: {VALUE}"),
         "citgen: 1 problem, nothing written"])
 
 
@@ -132,10 +132,10 @@ def test_annotation_keys_are_qualified_names_in_any_case(here: Path):
           example.com/a/b: two slashes are not
         """)
     assert build("--catalog", str(catalog)) == (2, [
-        "error: acme/overlay.yaml:3:3: annotations.example.com/a/b: 'example.com/a/b' is not a valid annotation "
-        "key: a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-        "with an alphanumeric character, with an optional DNS subdomain prefix and '/' (e.g. "
-        "'example.com/MyName'); a key looks like example.com/team",
+        finding("acme/overlay.yaml:3:3: annotations.example.com/a/b: 'example.com/a/b' is not a valid annotation "
+                "key: a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+                "end with an alphanumeric character, with an optional DNS subdomain prefix and '/' (e.g. "
+                "'example.com/MyName'); a key looks like example.com/team"),
         "citgen: 1 problem, nothing written"])
 
 
@@ -145,8 +145,8 @@ def test_extra_annotations_over_256_kib_are_refused_at_the_overlay(here: Path):
           example.com/notes: {"x" * 262144}
         """)
     assert build("--catalog", str(catalog)) == (2, [
-        "error: acme/overlay.yaml:1:1: annotations: annotations take 262161 bytes (keys and values together), "
-        "more than the 262144 bytes (256 KiB) the API server allows on one object",
+        finding("acme/overlay.yaml:1:1: annotations: annotations take 262161 bytes (keys and values together), "
+                "more than the 262144 bytes (256 KiB) the API server allows on one object"),
         "citgen: 1 problem, nothing written"])
 
 
@@ -163,9 +163,11 @@ def test_what_only_the_rendered_objects_show_is_caught_by_the_rule(here: Path):
     code, stderr = build("--catalog", str(catalog))
     assert code == 2
     # the document's index depends on how many instancetypes precede the preferences
-    index, _, rest = stderr[0].removeprefix("error: common-instancetypes-all-bundle.yaml#").partition(" ")
+    head, _, rest = stderr[0].partition(" (document ")
+    assert head == "common-instancetypes-all-bundle.yaml: error: VirtualMachineClusterPreference alpine"
+    index, _, rest = rest.partition(") ")
     assert index.isdigit() and rest == (
-        "(alpine) $.metadata.labels['team example']: 'team example' is not a valid label key: "
+        "$.metadata.labels['team example']: 'team example' is not a valid label key: "
         f"{NAME_PART} (defined in preferences/alpine.yaml:9) [object-metadata]")
     assert stderr[-1] == "citgen: 114 problems, nothing written"  # 57 preferences, each of two kinds
     assert not (here / "out").exists()
@@ -184,7 +186,8 @@ def test_a_description_too_large_for_the_annotations_is_caught_by_the_rule(here:
     # finds it on the objects and blames it at the overlay line that shaped them.
     code, lines = build("--catalog", str(catalog))
     assert code == 2 and lines[-1] == "citgen: 1 problem, nothing written"
-    assert lines[0].startswith("error: acme/overlay.yaml:")
+    where, severity = lines[0].split(": ")[:2]
+    assert where.startswith("acme/overlay.yaml:") and severity == "error"
     assert lines[0].endswith("$.metadata.annotations: annotations take 265645 bytes (keys and values together), "
                              "more than the 262144 bytes (256 KiB) the API server allows on one object "
                              "[object-metadata]")
@@ -199,6 +202,6 @@ def test_a_description_longer_than_a_quarter_of_the_annotations_is_refused_at_it
         """)
     code, lines = build("--catalog", str(catalog))
     assert code == 2
-    assert lines[0].startswith("error: acme/overlay.yaml:4:20: series.change.u.description: expected text that is "
-                               "not blank, at most 65536 characters")
+    assert lines[0].startswith("acme/overlay.yaml:4:20: error: series.change.u.description: expected text that "
+                               "is not blank, at most 65536 characters")
     assert not (here / "out").exists()

@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from tests.helpers import copy_catalog
+from tests.helpers import copy_catalog, finding
 
 WHOLE = "expected a whole number of at most 40 digits, got {}; quote it if it is text"
 NUMBER = "expected a number of at most 40 digits and an exponent from -99 to 99, got {}; quote it if it is text"
@@ -56,7 +56,7 @@ def catalog_with(tmp_path: Path, file: str, old: str, new: str) -> Path:
 def refused(result, *lines: str, closing: str | None = "citgen: 1 problem") -> None:
     """Exit status 2, nothing on standard output, and on standard error ``lines`` and the ``closing`` count."""
     assert (result.exit_code, result.stdout) == (2, ""), result.output[:2000]
-    said = "".join(f"error: {line}\n" for line in lines) + ("" if closing is None else f"{closing}\n")
+    said = "".join(f"{finding(line)}\n" for line in lines) + ("" if closing is None else f"{closing}\n")
     assert result.stderr == said
 
 
@@ -161,8 +161,8 @@ def test_a_bundle_s_quantity_past_the_bounds_is_a_schema_problem_at_its_field(tm
     path = bundle(tmp_path, guest)
     result = citgen("validate", str(path))
     assert result.exit_code == 1
-    assert f"{path}#0 (u1.large) $.spec.memory.guest: {QUANTITY.format(shown(guest.strip(chr(39))))} [schema]" in \
-        result.stdout.splitlines()
+    assert finding(f"{path}:9:12: VirtualMachineClusterInstancetype u1.large $.spec.memory.guest: "
+                   f"{QUANTITY.format(shown(guest.strip(chr(39))))}", rule="schema") in result.stdout.splitlines()
 
 
 @pytest.mark.parametrize("length", LENGTHS)

@@ -2,12 +2,13 @@
 
 Every object is validated against Kubernetes' own OpenAPI schema of the oldest
 and the newest release it is written for (kubernetes-validate, strict: no field
-the API server would drop), and every CEL expression is evaluated by a CEL
-implementation (cel-expr-python, Google's C++ CEL) against the objects users
-write: VMs and pools naming deprecated, retired and current objects of both
-kinds (as KubeVirt reads a kind: any case, singular or plural, empty for the
-cluster kind), objects without the fields, inference labels on CDI's objects and
-PVCs, and UPDATEs that change the reference or leave it alone.
+the API server would drop), and every CEL expression is compiled and evaluated
+as the API server compiles and runs it (tests/policy_cel.py: Google's C++ CEL)
+against the objects users write: VMs and pools naming deprecated, retired and
+current objects of both kinds (as KubeVirt reads a kind: any case, singular or
+plural, empty for the cluster kind), objects without the fields, inference
+labels on CDI's objects and PVCs, and UPDATEs that change the reference or
+leave it alone.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from tests.conftest import SHARED, shared_file
 from tests.helpers import default_build, parse_stream
 
 kubernetes_validate = pytest.importorskip("kubernetes_validate")
-cel = pytest.importorskip("cel_expr_python.cel")
-ext_strings = pytest.importorskip("cel_expr_python.ext.ext_strings")
+
+from tests.policy_cel import Admission  # noqa: E402  (after the engine's importorskip)
 
 V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml"
 
@@ -44,37 +45,6 @@ RECORDS = {
                                                  "centos.stream9", chain=("centos.stream9",),
                                                  current="centos.stream9", retired="v0.4.0"),
 }
-
-
-# --------------------------------------------------------------------------- the API server, imitated
-
-
-class Admission:
-    """One policy as the API server runs it: its variables in order, then each validation."""
-
-    def __init__(self, policy: Mapping[str, Any]):
-        self.env = cel.NewEnv(variables={"object": cel.Type.DYN, "oldObject": cel.Type.DYN,
-                                         "variables": cel.Type.DYN},
-                              extensions=[ext_strings.ExtStrings()])
-        spec = policy["spec"]
-        self.variables = [(v["name"], self.env.compile(v["expression"])) for v in spec["variables"]]
-        self.validations = [(self.env.compile(v["expression"]), self.env.compile(v["messageExpression"]))
-                            for v in spec["validations"]]
-
-    def messages(self, obj: Mapping[str, Any], old: Mapping[str, Any] | None = None) -> list[str]:
-        """What the request is told: the message of every validation that fails, in order."""
-        variables: dict[str, Any] = {}
-        data: dict[str, Any] = {"object": dict(obj), "oldObject": None if old is None else dict(old),
-                                "variables": variables}
-        for name, expression in self.variables:
-            variables[name] = expression.eval(data=data).plain_value()
-        found = []
-        for valid, said in self.validations:
-            result = valid.eval(data=data).value()
-            assert isinstance(result, bool)
-            if not result:
-                found.append(said.eval(data=data).value())
-        return found
 
 
 def vm(instancetype: Mapping[str, str] | None = None, preference: Mapping[str, str] | None = None,

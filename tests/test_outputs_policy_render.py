@@ -2,12 +2,14 @@
 
 The build is the built-in catalog with ``--policy`` and v1.0.0 retained (deprecated
 and retired names both in the policy); ``kubectl kustomize`` of the component and
-Helm's engine (helm_python) rendering the chart with ``policy.enabled`` must give
-the very objects of common-instancetypes-policy.yaml, and a default chart none.
+Helm's engine (helm_python) rendering the chart with ``policy.enabled`` on a cluster
+that serves the API must give the very objects of common-instancetypes-policy.yaml,
+and a default chart, or a cluster without the API, none.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
@@ -23,7 +26,7 @@ from generator.outputs.policy import POLICY_FILE
 from tests.conftest import SHARED, shared_file
 from tests.helpers import documented_section, documented_yaml, helm_engine, kubectl, parse_stream
 
-pytestmark = pytest.mark.heavy(8)  # seconds of a worker's time: run early (conftest.py)
+pytestmark = pytest.mark.heavy(10)  # seconds of a worker's time: run early (conftest.py)
 
 
 V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml"
@@ -58,9 +61,26 @@ def chart(helm: Any, out: Path) -> Iterator[Any]:
         yield loaded
 
 
-def render(chart: Any, values: dict[str, Any]) -> list[dict]:
-    rendered = chart.render(values, name="catalog", namespace="vms")
-    return [d for name, text in rendered.items() if name != NOTES for d in parse_stream(text)]
+#: What a cluster of Kubernetes 1.30 or later serves, as Helm's capabilities name it.
+SERVED = ["admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy",
+          "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding"]
+
+
+def rendered(chart: Any, values: dict[str, Any], api_versions: list[str] | None = None) -> dict[str, str]:
+    """The chart rendered by Helm's engine, as ``helm template --api-versions`` does with ``api_versions``.
+
+    Chart.render takes no capabilities; helm_python's native render (what it
+    calls) takes ``helm template``'s options, ``api_versions`` among them.
+    """
+    from helm_python import _native
+
+    options = {"name": "catalog", "namespace": "vms", "api_versions": SERVED if api_versions is None else api_versions}
+    return json.loads(_native.call_string("helm_render", chart._raw(), json.dumps(values), json.dumps(options)))
+
+
+def render(chart: Any, values: dict[str, Any], api_versions: list[str] | None = None) -> list[dict]:
+    return [d for name, text in rendered(chart, values, api_versions).items() if name != NOTES
+            for d in parse_stream(text)]
 
 
 def policy_objects(docs: list[dict]) -> list[dict]:
@@ -102,6 +122,21 @@ def test_the_chart_installs_no_policy_by_default(chart: Any):
 
 def test_the_chart_with_the_value_gives_the_file_s_objects(chart: Any, policy: list[dict]):
     assert policy_objects(render(chart, {"policy": {"enabled": True}})) == policy
+
+
+def test_a_cluster_that_does_not_serve_the_api_gets_no_policy_and_is_told(chart: Any):
+    values = {"policy": {"enabled": True}}
+    for api_versions in ([], ["admissionregistration.k8s.io/v1"]):  # Kubernetes 1.29 serves the group's webhooks
+        files = rendered(chart, values, api_versions)
+        assert policy_objects([d for name, text in files.items() if name != NOTES for d in parse_stream(text)]) == []
+        assert "not serve admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy" in " ".join(files[NOTES].split())
+    assert "ValidatingAdmissionPolicy" not in rendered(chart, values)[NOTES]  # served: nothing to say
+    assert "ValidatingAdmissionPolicy" not in rendered(chart, {}, [])[NOTES]  # not asked for: nothing to say
+
+
+def test_helm_template_without_api_versions_renders_no_policy(chart: Any):
+    offline = chart.render({"policy": {"enabled": True}}, name="catalog", namespace="vms")
+    assert policy_objects([d for name, text in offline.items() if name != NOTES for d in parse_stream(text)]) == []
 
 
 def test_the_chart_s_value_turns_retired_names_to_deny(chart: Any, policy: list[dict]):
@@ -149,3 +184,22 @@ def test_the_messages_the_docs_show_are_the_policy_s(out: Path):
     denied = " ".join(documented_section("gitops.md", GITOPS_SECTION).split())
     shown = re.search(r"denied request: ((?:instancetype|preference) \S+ .*? instead)", denied).group(1)
     assert f'"{shown.split()[1]}": "{shown}"' in text
+
+
+def test_a_retained_annotation_with_double_braces_and_line_breaks_builds_and_renders(helm: Any, tmp_path: Path):
+    """v1.0.0's centos.stream8, retained with a release that is a Go template, a line break and an emoji."""
+    docs = [d for d in parse_stream(shared_file(V1_0_0).read_bytes())
+            if d["metadata"]["name"] == "centos.stream8" and d["kind"] == "VirtualMachineClusterPreference"]
+    since = "v1 {{ .Values.x }} {{- fail \"no\" }}\nline two \U0001F600"
+    docs[0]["metadata"].setdefault("annotations", {})["instancetype.kubevirt.io/deprecated-since"] = since
+    bundle = tmp_path / "hostile.yaml"
+    bundle.write_text(yaml.safe_dump_all(docs))
+    out = tmp_path / "bundles"
+    result = CliRunner().invoke(main, ["build", "--policy", "--out", str(out), "--retain-from", str(bundle)])
+    assert result.exit_code == 0, result.output + result.stderr
+    policy = parse_stream((out / POLICY_FILE).read_bytes())
+    with helm.Chart.load(str(out / CHART)) as chart:
+        assert policy_objects(render(chart, {"policy": {"enabled": True}})) == policy
+    literal = next(v["expression"] for v in policy[0]["spec"]["variables"] if v["name"] == "deprecatedPreferences")
+    assert '"centos.stream8": "preference centos.stream8 is deprecated since v1 {{ .Values.x }} {{- fail \\"no\\" ' \
+           '}}\\\\nline two \\U0001F600; use centos.stream9 instead"' in literal

@@ -119,8 +119,9 @@ def test_a_broken_bundle_fails_validation_at_its_line(catalog_repo: Path, enviro
     git(catalog_repo, "add", "-A")
     done = pre_commit(catalog_repo, environment, "citgen-validate")
     assert done.returncode == 1
-    assert ("bundles/common-clusterinstancetypes-bundle.yaml#8 (cx1.medium) $.spec.cpu.guest: expected integer, "
-            "got string 'one' [schema]\n1 problem in 1 of 65 documents\n") in done.stdout
+    assert ("bundles/common-clusterinstancetypes-bundle.yaml:324:12: error: VirtualMachineClusterInstancetype "
+            "cx1.medium $.spec.cpu.guest: expected integer, got string 'one' [schema]\n"
+            "1 problem in 1 of 65 documents\n") in done.stdout
 
 
 # --------------------------------------------------------------------------- citgen-refs in a GitOps repository
@@ -230,9 +231,9 @@ def test_a_guest_os_map_the_names_file_names_is_checked(gitops_repo: Path, envir
     staged(gitops_repo, "manifests/forklift/osmap.yaml", OSMAP.format(windows="windows.2022"))
     done = pre_commit(gitops_repo, environment, "citgen-refs")
     assert done.returncode == 1
-    assert ("error: manifests/forklift/osmap.yaml#0 (forklift-ovirt-osmap) $.data.windows_2022: ConfigMap "
-            "konveyor-forklift/forklift-ovirt-osmap names preference 'windows.2022', which the build for KubeVirt "
-            "v1.8 of the built-in catalog does not have; did you mean") in done.stdout, done.stdout
+    assert ("manifests/forklift/osmap.yaml:9:17: error: ConfigMap konveyor-forklift/forklift-ovirt-osmap "
+            "$.data.windows_2022: names preference 'windows.2022', which the build for KubeVirt v1.8 of the built-in "
+            "catalog does not have; did you mean") in done.stdout, done.stdout
     # only the changed file is read
     assert "3 references checked against the build for KubeVirt v1.8 of the built-in catalog v1.8.0-dev; " \
            "1 file read; 1 finding" in done.stdout
@@ -282,8 +283,9 @@ def test_a_definition_in_an_unchanged_file_is_read_when_the_hook_checks_the_whol
            vm("small", "shop", "fedora", "shop.small").replace("    name: shop.small\n", namespaced))
     changed = pre_commit(gitops_repo, environment, "citgen-refs")
     assert changed.returncode == 1  # only the VM's file is read: its instancetype is unknown
-    assert ("VirtualMachine shop/small names instancetype 'shop.small', which the build for KubeVirt v1.8 of the "
-            "built-in catalog does not have") in changed.stdout, changed.stdout
+    assert ("manifests/apps/small.yaml:9:11: error: VirtualMachine shop/small $.spec.instancetype.name: names "
+            "instancetype 'shop.small', which the build for KubeVirt v1.8 of the built-in catalog does not have") \
+        in changed.stdout, changed.stdout
     section = documented_section("gitops.md", HOOK_SECTION)
     folder = re.search(r"`(args: \[[^`]*manifests/\])`", section).group(1)
     assert "`pass_filenames: false`" in section

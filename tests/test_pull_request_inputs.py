@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.report import inert
-from tests.helpers import child_env, citgen_bound, copy_catalog, read_yaml_stream, snapshot
+from tests.helpers import child_env, citgen_bound, copy_catalog, finding, read_yaml_stream, snapshot
 
 pytestmark = pytest.mark.heavy(17)  # seconds of a worker's time: builds, other users' processes, large VMs
 
@@ -53,7 +54,7 @@ def test_a_lock_committed_as_a_link_is_refused_and_its_target_untouched(tmp_path
     (tmp_path / ".out.lock").symlink_to(secret)
     result = citgen(command, "--out", str(out))
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: {tmp_path / '.out.lock'}: the lock file of {out} is a symbolic link; "
+    assert result.stderr.startswith(f"{tmp_path / '.out.lock'}: error: the lock file of {out} is a symbolic link; "
                                     "citgen never writes its lock through a link")
     assert secret.read_text(encoding="utf-8") == SECRET + "\n"
     assert not out.exists()
@@ -169,9 +170,9 @@ def test_a_readme_that_is_a_link_out_of_the_catalog_is_refused_and_not_written(t
     (catalog / "README.md").symlink_to(secret)
     result = citgen("readme", "--catalog", str(catalog))
     assert result.exit_code == 2
-    assert result.stderr == (f"error: {catalog / 'README.md'}: is a symbolic link; citgen replaces the README it "
+    assert result.stderr == (f"{catalog / 'README.md'}: error: is a symbolic link; citgen replaces the README it "
                              "writes the tables into and never writes through a link: name the file itself with "
-                             "--file\ncitgen: 1 problem\n")
+                             "--file [input]\ncitgen: 1 problem\n")
     assert secret.read_text(encoding="utf-8") == SECRET + "\n"
 
 
@@ -240,8 +241,8 @@ def test_a_folder_that_cannot_be_read_is_refused_and_the_outputs_stay(tmp_path, 
     finally:
         (catalog / folder).chmod(0o755)
     assert done.returncode == 2, done.stderr
-    assert done.stderr == (f"error: {folder}: cannot read the folder: permission denied; citgen reads all of a "
-                           "catalog folder or refuses it, so that no file of it is left out unnoticed\n"
+    assert done.stderr == (f"{folder}: error: cannot read the folder: permission denied; citgen reads all of a "
+                           "catalog folder or refuses it, so that no file of it is left out unnoticed [input]\n"
                            "citgen: 1 problem, nothing written\n")
     assert snapshot(out) == before
 
@@ -254,7 +255,7 @@ def test_a_folder_that_cannot_be_read_is_refused_and_the_outputs_stay(tmp_path, 
 def test_a_lock_timeout_that_would_wait_for_ever_is_refused(tmp_path, command, value):
     result = citgen(command, "--lock-timeout", value, "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert f"--lock-timeout: expected a number of seconds from 0 to 86400, got {value!r}" in result.stderr
+    assert f"--lock-timeout: error: expected a number of seconds from 0 to 86400, got {value!r}" in result.stderr
     assert not (tmp_path / "out").exists()
 
 
@@ -299,7 +300,8 @@ def test_a_standard_output_that_lacks_a_character_gets_its_escape(tmp_path):
                       'metadata:\n  name: "snow\\u2603"\nspec: {}\n', encoding="utf-8")
     done = run_citgen("validate", str(bundle), env={"PYTHONIOENCODING": "latin-1"})
     assert done.returncode == 1 and done.stderr == b""
-    assert b"(snow\\u2603) $.metadata.name: 'snow\\u2603' is not a valid object name" in done.stdout
+    assert b"VirtualMachineClusterPreference snow\\u2603 $.metadata.name: 'snow\\u2603' is not a valid object name" \
+        in done.stdout
 
 
 def test_ctrl_c_while_the_command_line_is_imported_is_one_line_and_status_130():
@@ -346,7 +348,7 @@ def test_a_deleted_working_directory_refuses_the_relative_paths_it_cannot_resolv
     if "json" in args:
         assert json.loads(done.stdout)["problems"][0]["message"] == message.split(": ", 1)[1]
     else:
-        assert f"error: {message}\n" in done.stderr
+        assert f"{finding(message)}\n" in done.stderr
 
 
 # --------------------------------------------------------------------------- 14./15. numbers YAML 1.1 reads otherwise
@@ -376,7 +378,7 @@ def test_a_number_yaml_1_1_reads_otherwise_is_refused_in_a_catalog_file(tmp_path
     line = text.splitlines().index(first) + 1
     result = citgen("build", "--catalog", str(catalog), "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert f"series/sizes.yaml:{line}:{len(first)}: {message}" in result.stderr
+    assert f"series/sizes.yaml:{line}:{len(first)}: error: {message}" in result.stderr
 
 
 @pytest.mark.parametrize("written, message", NUMBERS, ids=[n for n, _ in NUMBERS])
@@ -387,7 +389,7 @@ def test_a_number_yaml_1_1_reads_otherwise_is_refused_in_a_vm_for_expand(tmp_pat
                   f"          sockets: {written}\n        devices: {{}}\n", encoding="utf-8")
     result = citgen("expand", str(vm))
     assert result.exit_code == 2
-    assert f"{vm}:12:20: {message}" in result.stderr
+    assert f"{vm}:12:20: error: {message}" in result.stderr
     assert "Infinity" not in result.stdout
 
 
@@ -402,7 +404,7 @@ def test_a_number_yaml_1_1_reads_otherwise_is_refused_in_a_vm_for_expand(tmp_pat
 def test_an_option_takes_numbers_in_ascii_digits_only(args, message):
     result = citgen(*args)
     assert result.exit_code == 2
-    assert f"error: {message}" in result.stderr
+    assert finding(message) in result.stderr
 
 
 @pytest.mark.parametrize("args, message", [
@@ -424,11 +426,11 @@ def test_a_site_is_not_written_over_bundles_nor_bundles_over_a_site(tmp_path):
     before = snapshot(bundles), snapshot(site)
     over_bundles = citgen("site", "--out", str(bundles))
     assert over_bundles.exit_code == 2
-    assert f"error: {bundles}: holds the output of `citgen build`, not of `citgen site`; choose an empty or new " \
+    assert f"{bundles}: error: holds the output of `citgen build`, not of `citgen site`; choose an empty or new " \
            "--out" in over_bundles.stderr
     over_site = citgen("build", "--out", str(site))
     assert over_site.exit_code == 2
-    assert f"error: {site}: holds the output of `citgen site`, not of `citgen build`" in over_site.stderr
+    assert f"{site}: error: holds the output of `citgen site`, not of `citgen build`" in over_site.stderr
     assert (snapshot(bundles), snapshot(site)) == before
 
 
@@ -546,9 +548,9 @@ def test_a_template_limit_of_thousands_of_digits_is_quoted_as_an_excerpt(monkeyp
     monkeypatch.setenv("CITGEN_TEMPLATE_MAX_SIZE", "9" * 5000)
     result = citgen("build", "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: CITGEN_TEMPLATE_MAX_SIZE: expected a whole number at least 1 of at most "
+    assert result.stderr.startswith(f"CITGEN_TEMPLATE_MAX_SIZE: error: expected a whole number at least 1 of at most "
                                     f"40 digits, got "
-                                    f"'{'9' * 60}... (4940 more characters)'\n")
+                                    f"'{'9' * 60}... (4940 more characters)' [input]\n")
 
 
 # --------------------------------------------------------------------------- 19. README markers
@@ -576,7 +578,7 @@ def test_markers_that_do_not_pair_up_are_refused_at_their_line(tmp_path, extra, 
     path = readme_with(tmp_path, PAIRS + extra)
     result = citgen("readme", "--file", str(path))
     assert result.exit_code == 2
-    assert result.stderr == f"error: {tmp_path / message}\ncitgen: 1 problem\n"
+    assert result.stderr == f"{finding(str(tmp_path / message))}\ncitgen: 1 problem\n"
     assert path.read_text(encoding="utf-8") == PAIRS + extra
 
 
@@ -584,7 +586,8 @@ def test_a_table_begun_inside_another_is_refused(tmp_path):
     path = readme_with(tmp_path, f"{BEGIN.format('series')}\n{BEGIN.format('preferences')}\n")
     result = citgen("readme", "--file", str(path))
     assert result.exit_code == 2
-    assert "README.md:2: the preferences table begins inside the series table (begun at line 1)" in result.stderr
+    assert "README.md:2: error: the preferences table begins inside the series table (begun at line 1)" in \
+        result.stderr
 
 
 def test_markers_shown_in_a_code_fence_are_an_example_and_left_alone(tmp_path):
@@ -633,9 +636,9 @@ def test_a_huge_description_is_refused_at_its_line_not_blamed_on_a_template(tmp_
     result = citgen("build", "--catalog", str(catalog), "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
     assert result.stderr.startswith(
-        f"error: series/u.yaml:{start + 1}:14: description: expected text that is not blank, at most 65536 "
+        f"series/u.yaml:{start + 1}:14: error: description: expected text that is not blank, at most 65536 "
         "characters (it becomes an annotation of each object, and an object's annotations hold 256 KiB at most), "
-        f"got '{'x' * 60}... (1999940 more characters)'\n")
+        f"got '{'x' * 60}... (1999940 more characters)' [input]\n")
     assert "template" not in result.stderr
 
 
@@ -650,8 +653,9 @@ def test_a_retained_object_named_like_a_preference_is_not_said_to_be_defined_in_
     old.write_text(yaml.safe_dump(kept), encoding="utf-8")
     result = citgen("build", "--retain-from", str(old), "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert "(fedora) $.metadata.labels['instancetype.kubevirt.io/cpu']: label instancetype.kubevirt.io/cpu is " \
-           "'3' but spec.cpu.guest is 2" in result.stderr
+    assert re.search(re.escape("error: VirtualMachineClusterInstancetype fedora (document ") + r"\d+" + re.escape(
+        ") $.metadata.labels['instancetype.kubevirt.io/cpu']: label instancetype.kubevirt.io/cpu is '3' but "
+        "spec.cpu.guest is 2"), result.stderr)
     assert "defined in preferences/" not in result.stderr
 
 
@@ -660,5 +664,5 @@ def test_a_retained_object_named_like_a_preference_is_not_said_to_be_defined_in_
 def test_options_the_matrix_would_ignore_are_refused(args, named):
     result = citgen("validate", "--matrix", *args)
     assert result.exit_code == 2
-    assert f"error: {named.split(',')[0]}: {named} cannot be used with --matrix, which expands instancetype and " \
+    assert f"{named.split(',')[0]}: error: {named} cannot be used with --matrix, which expands instancetype and " \
            "preference pairs rather than checking objects" in result.stderr

@@ -1,6 +1,6 @@
 """report.py's GitHub Actions annotations, one problem each, at their edges.
 
-An annotation is a workflow command: ``::error`` or ``::warning``, the file, line
+An annotation is a workflow command: ``::error``, ``::warning`` or ``::notice``, the file, line
 and column as properties when there is a file to point at, the rule as its title,
 and the message with ``%``, carriage returns and line feeds escaped as GitHub reads
 them. A command-line option or the run itself (``citgen``) is no file: it is named
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from generator.problems import Location, Problem
 from generator.report import annotation
+
+CIT = "VirtualMachineClusterInstancetype"
 
 
 def test_a_carriage_return_in_a_message_is_escaped_as_percent_0d():
@@ -31,23 +33,26 @@ def test_an_option_is_named_in_the_message_with_the_keys_it_set():
         "::error title=input::--set: series.u: bad value")
 
 
-def test_a_document_without_a_path_is_its_index_and_name_alone():
+def test_an_object_without_a_path_is_the_object_alone_and_its_document_where_no_line_says_which():
     assert annotation(Problem(Location("b.yaml", None, None, (), 3, None), "x", "schema")) == (
-        "::error file=b.yaml,title=schema::#3: x")
-    assert annotation(Problem(Location("b.yaml", None, None, (), 3, "u1.large"), "x", "schema")) == (
-        "::error file=b.yaml,title=schema::#3 (u1.large): x")
+        "::error file=b.yaml,title=schema::(document 3): x")
+    assert annotation(Problem(Location("b.yaml", None, None, (), 3, "u1.large", CIT), "x", "schema")) == (
+        f"::error file=b.yaml,title=schema::{CIT} u1.large (document 3): x")
+    assert annotation(Problem(Location("b.yaml", 7, 1, (), 3, "u1.large", "VirtualMachineInstancetype", "ns"), "x",
+                              "schema")) == (
+        "::error file=b.yaml,line=7,col=1,title=schema::VirtualMachineInstancetype ns/u1.large: x")
 
 
 def test_a_warning_is_a_warning_command_with_every_property():
-    problem = Problem(Location("b.yaml", 4, 2, ("spec",), 3, "u1.large"), "deprecated\nsoon", "webhook-cpu",
+    problem = Problem(Location("b.yaml", 4, 2, ("spec",), 3, "u1.large", CIT), "deprecated\nsoon", "webhook-cpu",
                       severity="warning")
-    assert annotation(problem) == "::warning file=b.yaml,line=4,col=2,title=webhook-cpu::#3 (u1.large) $.spec: " \
+    assert annotation(problem) == f"::warning file=b.yaml,line=4,col=2,title=webhook-cpu::{CIT} u1.large $.spec: " \
                                   "deprecated%0Asoon"
 
 
-def test_a_warning_on_an_object_older_than_its_check_says_the_release_it_is_newer_than():
-    problem = Problem(Location("b.yaml", 4, 2, ("spec",), 3, "u1.large"), "deprecated", "webhook-cpu",
+def test_a_finding_on_an_object_older_than_its_check_is_a_notice_saying_the_release_it_is_newer_than():
+    problem = Problem(Location("b.yaml", 4, 2, ("spec",), 3, "u1.large", CIT), "deprecated", "webhook-cpu",
                       since="v1.1.0", older_release="v1.0.0", severity="warning")
     assert annotation(problem) == (
-        "::warning file=b.yaml,line=4,col=2,title=webhook-cpu::#3 (u1.large) $.spec: deprecated "
+        f"::notice file=b.yaml,line=4,col=2,title=webhook-cpu::{CIT} u1.large $.spec: deprecated "
         "(rule since v1.1.0, newer than the object's release v1.0.0)")

@@ -46,7 +46,7 @@ def report(*args: object) -> tuple[int, dict]:
 
 
 def option_problem(option: str, message: str) -> dict:
-    return {"file": option, "line": None, "column": None, "document": None, "name": None, "path": None,
+    return {"file": option, "line": None, "column": None, "document": None, "kind": None, "namespace": None, "name": None, "path": None,
             "rule": "input", "severity": "error", "message": message, "since": None, "newerThanRelease": None}
 
 
@@ -77,7 +77,7 @@ def test_a_refused_build_in_text_json_and_github(tmp_path: Path):
     args = ("build", "--out", tmp_path / "out", "--gpu-device", "nvidia.com/A400", "--gpu-count", "17")
     text = citgen(*args)
     assert (text.exit_code, text.stdout) == (2, "")
-    assert text.stderr == "error: --gpu-count: expected 1 to 16 GPUs, got 17\ncitgen: 1 problem, nothing written\n"
+    assert text.stderr == "--gpu-count: error: expected 1 to 16 GPUs, got 17 [input]\ncitgen: 1 problem, nothing written\n"
 
     code, found = report(*args)
     assert (code, found["ok"], found["exitCode"]) == (2, False, 2)
@@ -94,14 +94,14 @@ def test_a_refused_build_in_text_json_and_github(tmp_path: Path):
 def test_every_bad_option_value_is_reported_at_once_with_its_option(tmp_path: Path):
     result = citgen("build", "--out", tmp_path / "out", "--gpu-count", "many")
     assert result.exit_code == 2
-    assert result.stderr == ("error: --gpu-count: expected a whole number of GPUs, got 'many'\n"
+    assert result.stderr == ("--gpu-count: error: expected a whole number of GPUs, got 'many' [input]\n"
                              "citgen: 1 problem, nothing written\n")
     result = citgen("list", "--memory", "4GB", "-l", "=4")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"error: --memory: {QUANTITY}",
-        "error: --selector: cannot read label selector '=4' at character 1; expected key=value, key!=value, key, "
-        "!key, key in (a,b) or key notin (a,b), separated by commas",
+        f"--memory: error: {QUANTITY} [input]",
+        "--selector: error: cannot read label selector '=4' at character 1; expected key=value, key!=value, key, "
+        "!key, key in (a,b) or key notin (a,b), separated by commas [input]",
         "citgen: 2 problems",
     ]
 
@@ -128,7 +128,7 @@ def test_list_in_text_json_and_github():
 
 def test_a_refused_list_in_text_json_and_github():
     text = citgen("list", "--memory", "4GB")
-    assert (text.exit_code, text.stderr) == (2, f"error: --memory: {QUANTITY}\ncitgen: 1 problem\n")
+    assert (text.exit_code, text.stderr) == (2, f"--memory: error: {QUANTITY} [input]\ncitgen: 1 problem\n")
     code, found = report("list", "--memory", "4GB")
     assert (code, found["problems"]) == (2, [option_problem("--memory", QUANTITY)])
     github = citgen("list", "--memory", "4GB", "--format", "github")
@@ -201,12 +201,12 @@ def test_validate_findings_in_text_json_and_github(monkeypatch: pytest.MonkeyPat
 def test_unusable_input_to_validate_is_the_common_object_in_json(tmp_path: Path):
     missing = tmp_path / "absent.yaml"
     text = citgen("validate", missing)
-    assert (text.exit_code, text.stderr) == (2, f"error: {missing}: file not found\n")
+    assert (text.exit_code, text.stderr) == (2, f"{missing}: error: no such file or folder [input]\n")
     code, found = report("validate", missing)
     assert (code, found["command"], found["exitCode"]) == (2, "validate", 2)
-    assert [(p["file"], p["message"]) for p in found["problems"]] == [(str(missing), "file not found")]
+    assert [(p["file"], p["message"]) for p in found["problems"]] == [(str(missing), "no such file or folder")]
     github = citgen("validate", missing, "--format", "github")
-    assert github.stdout == f"::error file={missing},title=input::file not found\n"
+    assert github.stdout == f"::error file={missing},title=input::no such file or folder\n"
 
 
 def test_validate_lists_the_rules_in_json_too():
@@ -231,15 +231,16 @@ def test_a_refused_vm_in_text_json_and_github(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(CASES / "expand" / "requirements-memory")
     args = ("expand", "vm.yaml", "--bundle", "bundle.yaml")
     text = citgen(*args)
-    assert (text.exit_code, text.stderr) == (
-        1, f"error: vm.yaml:8:5: spec.instancetype: {MEMORY_REFUSAL} [expand-memory]\n")
+    assert (text.exit_code, text.stdout, text.stderr) == (
+        1, "", f"vm.yaml:8:5: error: VirtualMachine tiny $.spec.instancetype: {MEMORY_REFUSAL} [requirements]\n")
     code, found = report(*args)
     assert (code, found["ok"]) == (1, False)
     assert [(p["file"], p["line"], p["column"], p["path"], p["rule"], p["message"]) for p in found["problems"]] == [
-        ("vm.yaml", 8, 5, "spec.instancetype", "expand-memory", MEMORY_REFUSAL)]
+        ("vm.yaml", 8, 5, "$.spec.instancetype", "requirements", MEMORY_REFUSAL)]
     github = citgen(*args, "--format", "github")
     assert github.stdout == (
-        f"::error file=vm.yaml,line=8,col=5,title=expand-memory::spec.instancetype: {MEMORY_REFUSAL}\n")
+        f"::error file=vm.yaml,line=8,col=5,title=requirements::VirtualMachine tiny $.spec.instancetype: "
+        f"{MEMORY_REFUSAL}\n")
 
 
 # --- init ----------------------------------------------------------------------------------------
@@ -263,7 +264,7 @@ def test_init_in_each_format(tmp_path: Path, fmt: str):
 def test_a_refused_init_in_text_json_and_github(tmp_path: Path):
     (tmp_path / "notes.txt").write_text("mine\n")
     refusal = "refusing to initialise a directory that is not empty"
-    assert citgen("init", tmp_path).stderr.startswith(f"error: {tmp_path}: {refusal}")
+    assert citgen("init", tmp_path).stderr.startswith(f"{tmp_path}: error: {refusal}")
     code, found = report("init", tmp_path)
     assert code == 2 and found["problems"][0]["message"].startswith(refusal)
     github = citgen("init", tmp_path, "--format", "github")
@@ -292,9 +293,9 @@ def test_differences_and_unusable_inputs_in_json_and_github(previous_output: Pat
 
     missing = tmp_path / "absent"
     code, found = report("diff", missing, fewer)
-    assert (code, [p["message"] for p in found["problems"]]) == (2, ["no such file or directory"])
+    assert (code, [p["message"] for p in found["problems"]]) == (2, ["no such file or folder"])
     github = citgen("diff", missing, fewer, "--format", "github")
-    assert (github.exit_code, github.stdout) == (2, f"::error file={missing},title=input::no such file or directory\n")
+    assert (github.exit_code, github.stdout) == (2, f"::error file={missing},title=input::no such file or folder\n")
 
 
 # --- schema import -------------------------------------------------------------------------------
@@ -315,11 +316,11 @@ def test_schema_import_in_text_json_and_github(swagger_path: Path, tmp_path: Pat
 def test_a_refused_schema_import_in_text_json_and_github(tmp_path: Path):
     missing = tmp_path / "swagger.json"
     args = ("schema", "import", missing, "--out", tmp_path / "out")
-    assert citgen(*args).stderr == f"error: {missing}: file not found\n"
+    assert citgen(*args).stderr == f"{missing}: error: no such file or folder [input]\n"
     code, found = report(*args)
     assert (code, found["command"], [p["message"] for p in found["problems"]]) == (
-        2, "schema import", ["file not found"])
-    assert citgen(*args, "--format", "github").stdout == f"::error file={missing},title=input::file not found\n"
+        2, "schema import", ["no such file or folder"])
+    assert citgen(*args, "--format", "github").stdout == f"::error file={missing},title=input::no such file or folder\n"
 
 
 # --- build --check and site -----------------------------------------------------------------------

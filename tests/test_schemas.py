@@ -15,7 +15,8 @@ from generator.quantity import is_quantity
 from generator.schemas import (CHECKED_QUANTITY_PATTERN, QUANTITY_PATTERN, check_object, known_kinds,
                                schema_problems, shipped_schema, validator)
 from generator.schemas.releases import Release, known
-from generator.source.documents import BundleDoc, read_bundles
+from generator.source.documents import BundleDoc
+from generator.source.objects import read_bundles
 from generator.source.yamlsrc import iter_documents
 
 INSTANCETYPE = """\

@@ -51,8 +51,8 @@ def write(path: Path, data: bytes) -> Path:
 
 
 def test_the_default_limits_are_64_mib_and_100000_documents():
-    assert (DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_DOCUMENTS) == (64 * 1024 * 1024, 100_000)
-    assert limits() == Limits(64 * 1024 * 1024, 100_000)
+    assert (DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_DOCUMENTS) == (256 * 1024 * 1024, 100_000)
+    assert limits() == Limits(256 * 1024 * 1024, 100_000)
 
 
 def test_limited_sets_the_limits_for_its_body_and_restores_them_afterwards():
@@ -245,13 +245,13 @@ def test_a_file_is_opened_read_only_without_blocking_inheriting_or_taking_a_term
 
 
 def test_a_missing_file_is_refused_by_name(tmp_path: Path):
-    assert refusal(read_bytes, tmp_path / "absent.yaml", "absent.yaml") == ["absent.yaml: file not found"]
+    assert refusal(read_bytes, tmp_path / "absent.yaml", "absent.yaml") == ["absent.yaml: no such file or folder"]
 
 
 def test_without_a_display_name_the_path_names_the_file(tmp_path: Path):
     path = tmp_path / "absent.yaml"
-    assert refusal(read_bytes, path) == [f"{path}: file not found"]
-    assert refusal(read_text, path) == [f"{path}: file not found"]
+    assert refusal(read_bytes, path) == [f"{path}: no such file or folder"]
+    assert refusal(read_text, path) == [f"{path}: no such file or folder"]
 
 
 def test_a_path_through_a_file_names_the_file_that_is_no_folder(tmp_path: Path):
@@ -318,7 +318,7 @@ def test_a_file_past_the_default_limit_is_refused_from_its_size_without_reading_
     with path.open("wb") as handle:
         handle.truncate(DEFAULT_MAX_FILE_SIZE + 1)  # sparse: takes no disk
     monkeypatch.setattr(os, "read", lambda *args: pytest.fail("read a file its size already refused"))
-    assert refusal(read_bytes, path, "huge.yaml") == [too_large("huge.yaml", "64 MiB")]
+    assert refusal(read_bytes, path, "huge.yaml") == [too_large("huge.yaml", "256 MiB")]
 
 
 def grow_after_fstat(monkeypatch: pytest.MonkeyPatch, path: Path, more: bytes) -> None:

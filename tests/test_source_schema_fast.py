@@ -9,6 +9,8 @@ from typing import Any
 
 from hypothesis import given, strategies as st
 
+import pytest
+
 from generator.load.catalog import series_files
 from generator.paths import builtin_catalog
 from generator.quantity import parse
@@ -309,3 +311,13 @@ def test_a_key_of_a_str_subclass_is_judged_by_its_property_as_jsonschema_judges_
         assert compile_schema(shape)(data) is not any(validator_for(shape).iter_errors(data))
     assert [compile_schema(schema)({_Key("a"): v}) for v in ("x", 1)] == [False, True]
     assert [compile_schema(closed)({_Key("a"): v}) for v in ("x", 1)] == [False, True]
+
+
+@pytest.mark.parametrize("text, matches", [("zz.old", True), ("zz.old\n", False), ("zz.old\nzz", False)])
+def test_a_pattern_s_dollar_is_the_end_of_the_text_in_both_checks(text, matches):
+    """JSON Schema reads ``pattern`` as ECMA-262 does: a name with a line break after it does not match ``^...$``."""
+    from generator.source.schema_fast import strict_validator_class
+
+    schema = {"type": "string", "pattern": "^[a-z.]+$"}
+    assert compile_schema(schema, {})(text) is matches
+    assert (not list(strict_validator_class()(schema).iter_errors(text))) is matches

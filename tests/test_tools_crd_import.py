@@ -26,7 +26,7 @@ from generator.tools.schema_import import DRAFT, SchemaSourceError, render
 
 from generator.schemas.fields import FIELDS_FILE
 from tests.conftest import SHARED, shared_file
-from tests.helpers import snapshot
+from tests.helpers import finding, snapshot
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "generator" / "schemas" / "kubevirt"
@@ -493,7 +493,7 @@ def out_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, byt
 
 def assert_refused(result, name: str, message: str, out_before: dict[str, bytes]) -> None:
     assert result.exit_code == 2, result.output
-    assert result.output == f"error: {name}: {message}\n"
+    assert result.output == f"{finding(f'{name}: {message}')}\n"
     assert isinstance(result.exception, SystemExit)
     assert snapshot(Path("out")) == out_before
 
@@ -517,7 +517,7 @@ def test_a_bad_release_file_in_a_folder_is_refused_and_its_good_neighbours_are_n
 
 
 def test_a_release_file_that_is_not_there_is_refused(out_before):
-    assert_refused(citgen("schema", "import", "v1.8.4.json", "--out", "out"), "v1.8.4.json", "file not found",
+    assert_refused(citgen("schema", "import", "v1.8.4.json", "--out", "out"), "v1.8.4.json", "no such file or folder",
                    out_before)
 
 

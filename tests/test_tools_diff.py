@@ -178,7 +178,7 @@ def test_a_document_without_a_name_is_a_problem_and_reading_goes_on(tmp_path: Pa
         f"{path}#0 $.metadata.name: expected an object with metadata.name",
         f"{path}#1 $.metadata.name: expected an object with metadata.name",
         f"{path}#2 $.metadata.name: expected an object with metadata.name",
-        f"{path}#4 $.kind: expected a Kubernetes object with a kind",
+        f"{path}#4 $[0].kind: expected a Kubernetes object with a kind",  # a bare list is read as its items
     ]
 
 

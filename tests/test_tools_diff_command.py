@@ -14,6 +14,7 @@ from generator.model import label
 from helpers import NEXT_RELEASE, REPO, build_into
 
 ALL = "common-instancetypes-all-bundle.yaml"
+CIT = "VirtualMachineClusterInstancetype"
 BOTH_IT = "VirtualMachineClusterInstancetype, VirtualMachineInstancetype"
 BOTH_PREF = "VirtualMachineClusterPreference, VirtualMachinePreference"
 
@@ -125,23 +126,35 @@ def test_a_changed_list_reports_each_item(tmp_path: Path):
 
 
 def test_unusable_input_exits_2(tmp_path: Path, builds):
-    assert run(tmp_path / "missing", builds["old"]).output == f"error: {tmp_path / 'missing'}: no such file or directory\n"
+    assert run(tmp_path / "missing", builds["old"]).output == (
+        f"{tmp_path / 'missing'}: error: no such file or folder [input]\n")
     empty = tmp_path / "empty"
     empty.mkdir()
     result = run(builds["old"], empty)
     assert result.exit_code == 2
-    assert result.output == f"error: {empty}: not a build directory: {ALL} is missing\n"
+    # a folder without a build's all-bundle is a folder of objects, read as every command reads one
+    assert result.output == (f"{empty}: error: no catalog objects: the folder holds no *.yaml, *.yml or *.json file "
+                             "[input]\n")
     broken = tmp_path / "broken.yaml"
     broken.write_text("kind: VirtualMachineClusterInstancetype\nmetadata: {name: [\n")
     result = run(broken, broken)
     assert result.exit_code == 2
-    assert result.output.startswith(f"error: {broken}:3:1: malformed YAML")
+    assert result.output.startswith(f"{broken}:3:1: error: malformed YAML")
     twice = tmp_path / "twice.yaml"
     twice.write_text("kind: A\nmetadata: {name: a}\n---\nkind: A\nmetadata: {name: a}\n---\n- 1\n")
     result = run(twice, twice)
     assert result.exit_code == 2
-    assert result.output == (f"error: {twice}#1 (a) $.metadata.name: A 'a' appears twice (first as document 0)\n"
-                             f"error: {twice}#2 $.kind: expected a Kubernetes object with a kind\n")
+    # a file without a catalog object is refused as a whole, naming what it holds
+    assert result.output == (
+        f"{twice}: error: no catalog objects: the file holds 2 objects (A) but no instancetype or preference; "
+        "expected VirtualMachineClusterInstancetype, VirtualMachineInstancetype, VirtualMachineClusterPreference or "
+        "VirtualMachinePreference objects, as documents or in a kind: List [input]\n")
+    twice.write_text(twice.read_text().replace("kind: A\n", f"kind: {CIT}\n"))
+    result = run(twice, twice)
+    assert result.exit_code == 2
+    assert result.output == (
+        f"{twice}:5:18: error: {CIT} a $.metadata.name: {CIT} 'a' appears twice (first as document 0) [input]\n"
+        f"{twice}:7:3: error: $[0].kind: expected a Kubernetes object with a kind [input]\n")
 
 
 def test_documents_without_a_name_are_each_reported_where_the_name_should_be(tmp_path: Path, builds):
@@ -152,8 +165,10 @@ def test_documents_without_a_name_are_each_reported_where_the_name_should_be(tmp
                         "kind: VirtualMachinePreference\nspec: {}\n")
     result = run(builds["old"], nameless)
     assert result.exit_code == 2
-    assert result.output == (f"error: {nameless}#0 $.metadata.name: expected an object with metadata.name\n"
-                             f"error: {nameless}#2 $.metadata.name: expected an object with metadata.name\n")
+    assert result.output == (
+        f"{nameless}:2:11: error: {CIT} $.metadata.name: expected an object with metadata.name [input]\n"
+        f"{nameless}:7:1: error: VirtualMachinePreference $.metadata.name: expected an object with metadata.name "
+        "[input]\n")
 
 
 def test_a_release_that_drops_one_object_says_so_in_the_singular(tmp_path: Path):

@@ -18,7 +18,7 @@ from generator.problems import Problem
 from generator.tools.refs.forms import FORMS, read_unit
 from generator.tools.refs.model import Definition, Reference
 from generator.tools.refs.places import parse_place
-from generator.tools.refs.stream import Unit, units
+from generator.source.stream import Unit, units
 
 IT = "label instancetype.kubevirt.io/default-instancetype"
 PREF = "label instancetype.kubevirt.io/default-preference"
@@ -567,6 +567,39 @@ def test_catalog_objects_defined_in_the_manifests_are_definitions_with_their_nam
         ("preference", "VirtualMachineClusterPreference", "windows", None, 16, 9, 3)]
 
 
+@pytest.mark.parametrize("written, meant, defined", [
+    ("VirtualMachineClusterInstanceType",
+     "the kind is VirtualMachineClusterInstancetype (a kind is matched with its case)", ("instancetype", None)),
+    ("VirtualMachinePreferences", "the kind is VirtualMachinePreference (a kind is singular)",
+     ("preference", "team-a")),
+    ("VirtualMachineClusterPreferenc", "the kind is VirtualMachineClusterPreference", ("preference", None)),
+    ("Flavor", "its kinds are VirtualMachineClusterInstancetype, VirtualMachineClusterPreference, "
+               "VirtualMachineInstancetype, VirtualMachinePreference", None),
+])
+def test_a_kind_of_the_catalog_s_group_the_api_server_does_not_serve_is_a_problem_at_its_kind(written, meant,
+                                                                                               defined):
+    found = read(f"""
+        apiVersion: instancetype.kubevirt.io/v1beta1
+        kind: {written}
+        metadata: {{name: medium, namespace: team-a}}
+    """)
+    problem = next(f for f in found if isinstance(f, Problem))
+    assert (problem.location.line, problem.location.path) == (2, ("kind",))
+    assert problem.message == (f"kind {written!r} is not served by instancetype.kubevirt.io: kubectl answers 'no "
+                               f"matches for kind' and nothing is created; {meant}")
+    # a definition that defines nothing, for the references to its name to point at
+    assert [(d.family, d.kind, d.name, d.namespace, d.served) for d in found if isinstance(d, Definition)] == (
+        [] if defined is None else [(defined[0], written, "medium", defined[1], False)])
+
+
+def test_a_list_kind_of_the_catalog_s_group_is_no_unserved_kind():
+    assert read("""
+        apiVersion: instancetype.kubevirt.io/v1beta1
+        kind: VirtualMachineInstancetypeList
+        metadata: {name: x}
+    """) == []
+
+
 def test_the_copy_a_controller_revision_holds_defines_nothing():
     assert read("""
         apiVersion: apps/v1
@@ -608,6 +641,8 @@ def test_a_manifest_inside_a_block_string_is_text_and_not_read():
     ("'{{ .Values.instancetype }}'", "{{ .Values.instancetype }}"),
     ("${INSTANCETYPE:=u1.medium}", "${INSTANCETYPE:=u1.medium}"),
     ("u1.${SIZE}", "${SIZE}"),
+    ("<instance-type>", "<instance-type>"),
+    ("'u1.<size>'", "<size>"),
 ])
 def test_a_placeholder_another_tool_fills_in_is_unchecked(written: str, shown: str):
     found = only(f"""
@@ -896,10 +931,11 @@ def test_the_labels_after_a_wrapped_object_are_read_too():
 @pytest.mark.parametrize("name, kind, found", [
     # a kind another tool fills in: the name beside it is unchecked too, at the name
     ("${INSTANCETYPE}", "$(params.kind)", (None, None, 21, "INSTANCETYPE")),
-    # a name another tool fills in: the kind beside it is not handed on
-    ("$(params.name)", "VirtualMachineClusterInstancetype", (None, None, 21, None)),
+    # a name another tool fills in: the kind beside it is handed on as written, to be judged on its own
+    ("$(params.name)", "VirtualMachineClusterInstancetype", (None, "VirtualMachineClusterInstancetype", 21, None)),
+    ("$(params.name)", "vmcf", (None, "vmcf", 21, None)),
 ])
-def test_a_placeholder_in_a_name_or_its_kind_leaves_both_unchecked(name: str, kind: str, found: tuple):
+def test_a_placeholder_in_a_name_leaves_it_unchecked_and_one_in_its_kind_both(name: str, kind: str, found: tuple):
     text = TEMPLATE.replace("name: ${INSTANCETYPE}", f"name: \"{name}\"\n            kind: \"{kind}\"")
     first = [r for r in read(text) if isinstance(r, Reference)][0]
     assert (first.name, first.kind, first.location.line, first.parameter) == found

@@ -104,7 +104,7 @@ def test_every_reference_is_resolved_once_in_the_order_the_scan_found_them():
 
 
 def test_the_rules_are_registered_in_the_order_they_run():
-    assert list(RULES) == ["kind", "unknown-name", "release", "deprecated", "requirements"]
+    assert list(RULES) == ["kind", "invalid-name", "unknown-name", "release", "deprecated", "requirements"]
     assert all(rule.summary and "Example" in rule.doc for rule in RULES.values())
 
 
@@ -113,14 +113,14 @@ def test_the_rules_are_registered_in_the_order_they_run():
 
 def test_an_unknown_name_suggests_the_nearest_names_of_its_family():
     assert findings(ref("preference", "centos.10.stream", owner=CENTOS, line=6)) == [
-        "vm.yaml:6:11: spec.preference.name: DataImportCronTemplate centos-stream8 names preference "
+        "vm.yaml:6:11: spec.preference.name: names preference "
         "'centos.10.stream', which the built-in catalog does not have; did you mean 'centos.stream9', "
         "'centos.stream10' or 'centos.stream9.dpdk'? [unknown-name]"]
 
 
 def test_a_name_the_catalog_renamed_and_then_removed_is_told_step_by_step_with_what_to_use_today():
     assert findings(ref("preference", "centos.8.stream", owner=CENTOS, line=6)) == [
-        "vm.yaml:6:11: spec.preference.name: DataImportCronTemplate centos-stream8 names preference "
+        "vm.yaml:6:11: spec.preference.name: names preference "
         "'centos.8.stream', which the built-in catalog does not have: centos.8.stream was renamed centos.stream8 "
         "in v0.4.0, then centos.stream8 was removed in v1.2.1; use 'centos.stream9' [unknown-name]"]
 
@@ -132,19 +132,19 @@ def test_a_name_the_catalog_renamed_and_then_removed_is_told_step_by_step_with_w
 ])
 def test_a_retired_name_says_what_became_of_it_instead_of_a_guess(family, name, said):
     assert findings(ref(family, name)) == [
-        f"vm.yaml:8:11: spec.{family}.name: VirtualMachine vms/web names {family} '{name}', which the built-in "
+        f"vm.yaml:8:11: spec.{family}.name: names {family} '{name}', which the built-in "
         f"catalog does not have: {said} [unknown-name]"]
 
 
 def test_an_instancetype_is_suggested_among_instancetypes_only():
     assert findings(ref("instancetype", "n.medium")) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'n.medium', which the "
-        "built-in catalog does not have; did you mean 'n1.medium', 'u1.medium' or 'o1.medium'? [unknown-name]"]
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'n.medium', which the "
+        "built-in catalog does not have; did you mean 'n1.medium', 'd1.medium' or 'o1.medium'? [unknown-name]"]
 
 
 def test_a_name_like_none_of_the_catalog_is_reported_without_a_guess():
     assert findings(ref("preference", "plan9")) == [
-        "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'plan9', which the built-in "
+        "vm.yaml:8:11: spec.preference.name: names preference 'plan9', which the built-in "
         "catalog does not have [unknown-name]"]
 
 
@@ -186,7 +186,7 @@ def test_a_cluster_object_defined_in_the_manifests_resolves_from_any_namespace()
 def test_an_object_defined_in_another_namespace_does_not_resolve_and_the_finding_says_where_it_is():
     assert findings(ref("instancetype", "clarge", "VirtualMachineInstancetype"),
                     definitions=(defined("VirtualMachineInstancetype", "clarge", "other"),)) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'clarge', which the "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'clarge', which the "
         "built-in catalog does not have and the manifests read define as a VirtualMachineInstancetype only in "
         "namespace 'other', not in namespace 'vms'; KubeVirt looks a namespaced kind up in the namespace of the "
         "object naming it [unknown-name]"]
@@ -203,14 +203,14 @@ def test_a_local_definition_is_among_the_suggestions():
 
 def test_kubectls_short_name_is_not_a_kind_kubevirt_reads():
     assert findings(ref("preference", "fedora", "vmcp", line=11)) == [
-        "vm.yaml:11:11: spec.preference.name: VirtualMachine vms/web names preference 'fedora' by kind 'vmcp', "
+        "vm.yaml:11:11: spec.preference.name: names preference 'fedora' by kind 'vmcp', "
         "which KubeVirt does not accept: 'vmcp' is kubectl's short name for VirtualMachineClusterPreference; "
         "write VirtualMachineClusterPreference [kind]"]
 
 
 def test_a_group_qualified_kind_is_not_read():
     assert findings(ref("instancetype", "u1.medium", "virtualmachineclusterinstancetype.instancetype.kubevirt.io")) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.medium' by kind "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'u1.medium' by kind "
         "'virtualmachineclusterinstancetype.instancetype.kubevirt.io', which KubeVirt does not accept: "
         "'virtualmachineclusterinstancetype.instancetype.kubevirt.io' is qualified by its API group, which "
         "KubeVirt does not read; write VirtualMachineClusterInstancetype [kind]"]
@@ -218,7 +218,7 @@ def test_a_group_qualified_kind_is_not_read():
 
 def test_an_instancetype_kind_in_a_preference_matcher_is_refused():
     assert findings(ref("preference", "fedora", "VirtualMachineClusterInstancetype")) == [
-        "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'fedora' by kind "
+        "vm.yaml:8:11: spec.preference.name: names preference 'fedora' by kind "
         "'VirtualMachineClusterInstancetype', which KubeVirt does not accept: VirtualMachineClusterInstancetype "
         "is a kind of the other family; a preference is a VirtualMachineClusterPreference or a "
         "VirtualMachinePreference [kind]"]
@@ -231,7 +231,7 @@ def test_a_short_name_of_the_other_family_says_so():
 
 def test_any_other_kind_is_refused_in_kubevirts_words():
     assert findings(ref("instancetype", "u1.medium", "Instancetype")) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.medium' by kind "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'u1.medium' by kind "
         "'Instancetype', which KubeVirt does not accept: KubeVirt reads VirtualMachineClusterInstancetype or "
         "VirtualMachineInstancetype (either in any case, singular or plural), or no kind for the cluster kind; it "
         "fails the VirtualMachine with 'got unexpected kind in InstancetypeMatcher: Instancetype' [kind]"]
@@ -252,7 +252,7 @@ def test_the_kind_kubevirt_looks_for(family, written, found):
 def test_a_namespaced_kind_the_target_ships_only_cluster_wide_is_a_kind_finding():
     shipped = made(obj("VirtualMachineClusterInstancetype", "u1.medium"))
     assert findings(ref("instancetype", "u1.medium", "VirtualMachineInstancetype"), target=shipped) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.medium' as a "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'u1.medium' as a "
         "VirtualMachineInstancetype, which bundle shipped.yaml ships only as a VirtualMachineClusterInstancetype "
         "and no manifest read defines in its namespace; name the kind VirtualMachineClusterInstancetype (or leave "
         "the kind out) [kind]"]
@@ -261,7 +261,7 @@ def test_a_namespaced_kind_the_target_ships_only_cluster_wide_is_a_kind_finding(
 def test_a_cluster_kind_the_target_ships_only_namespaced_is_a_kind_finding():
     shipped = made(obj("VirtualMachinePreference", "fedora"))
     assert findings(ref("preference", "fedora"), target=shipped) == [
-        "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'fedora' as a "
+        "vm.yaml:8:11: spec.preference.name: names preference 'fedora' as a "
         "VirtualMachineClusterPreference, which bundle shipped.yaml ships only as a VirtualMachinePreference and "
         "no manifest read defines; name the kind VirtualMachinePreference [kind]"]
 
@@ -281,7 +281,7 @@ def test_a_deprecated_object_names_the_release_that_deprecated_it_and_its_replac
     shipped = made(deprecated("centos.stream8", "v1.1.0", "centos.stream9"),
                    obj("VirtualMachineClusterPreference", "centos.stream9"))
     assert findings(ref("preference", "centos.stream8", line=10), target=shipped) == [
-        "vm.yaml:10:11: spec.preference.name: VirtualMachine vms/web names preference 'centos.stream8', which "
+        "vm.yaml:10:11: spec.preference.name: names preference 'centos.stream8', which "
         "bundle shipped.yaml deprecated in v1.1.0; use 'centos.stream9' [deprecated]"]
 
 
@@ -305,7 +305,7 @@ def test_an_object_kept_after_its_catalog_retired_it_says_so():
     retired = Retirement("preference", "centos.stream8", "v1.2.1", Location("catalog.yaml", 96, 5), "centos.stream9")
     target = Target(kept.documents, "the built-in catalog", retirements={("preference", "centos.stream8"): retired})
     assert findings(ref("preference", "centos.stream8"), target=target) == [
-        "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference 'centos.stream8', which the "
+        "vm.yaml:8:11: spec.preference.name: names preference 'centos.stream8', which the "
         "built-in catalog deprecated in v1.1.0 and its catalog retired in v1.2.1 (kept as released); use "
         "'centos.stream9' [deprecated]"]
 
@@ -313,7 +313,7 @@ def test_an_object_kept_after_its_catalog_retired_it_says_so():
 def test_the_deprecated_label_alone_is_a_finding_too():
     shipped = made(deprecated("centos.stream8"))
     assert findings(ref("preference", "centos.stream8", line=10), target=shipped) == [
-        "vm.yaml:10:11: spec.preference.name: VirtualMachine vms/web names preference 'centos.stream8', which "
+        "vm.yaml:10:11: spec.preference.name: names preference 'centos.stream8', which "
         "bundle shipped.yaml deprecated (labelled instancetype.kubevirt.io/deprecated, no replacement named); it "
         "leaves the catalog in a later release [deprecated]"]
 
@@ -328,14 +328,14 @@ def test_an_object_not_labelled_deprecated_is_no_finding():
 
 def test_an_instancetype_too_small_for_its_preference_is_refused_in_kubevirts_words():
     assert findings(ref("instancetype", "u1.small"), ref("preference", "windows.11", line=10)) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.small' and preference "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'u1.small' and preference "
         "'windows.11', which KubeVirt refuses together: insufficient CPU resources of 1 vCPU provided by instance "
         "type, preference requires 2 vCPU [requirements]"]
 
 
 def test_memory_too_small_is_refused_too():
     assert findings(ref("instancetype", "u1.nano"), ref("preference", "rhel.9", line=10)) == [
-        "vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.nano' and preference "
+        "vm.yaml:8:11: spec.instancetype.name: names instancetype 'u1.nano' and preference "
         "'rhel.9', which KubeVirt refuses together: insufficient Memory resources of 512Mi provided by instance "
         "type, preference requires 1536Mi [requirements]"]
 
@@ -374,7 +374,7 @@ def test_a_malformed_object_of_a_bundle_is_left_to_validate():
 def test_an_object_the_build_for_a_release_leaves_out_names_the_field_and_the_release_that_brought_it():
     assert findings(ref("instancetype", "u1.medium"), ref("preference", "fedora.s390x.secex", line=9),
                     target=for_v1_8()) == [
-        "vm.yaml:9:11: spec.preference.name: VirtualMachine vms/web names preference 'fedora.s390x.secex', which the "
+        "vm.yaml:9:11: spec.preference.name: names preference 'fedora.s390x.secex', which the "
         "build for KubeVirt v1.8 of the built-in catalog leaves out: its spec.preferredLaunchSecurity came in "
         "KubeVirt v1.9 [release]"]
 

@@ -229,4 +229,4 @@ def test_every_mistake_of_a_configuration_file_is_located_at_its_line(tmp_path):
 def test_a_configuration_file_that_is_not_there_is_refused_by_the_reader(tmp_path, display, shown):
     with pytest.raises(InputError) as caught:
         load_places(tmp_path / "absent.yaml", display)
-    assert [str(p) for p in caught.value.problems] == [f"{shown.format(tmp_path=tmp_path)}: file not found"]
+    assert [str(p) for p in caught.value.problems] == [f"{shown.format(tmp_path=tmp_path)}: no such file or folder"]

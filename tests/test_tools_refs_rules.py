@@ -10,14 +10,14 @@ from __future__ import annotations
 import inspect
 
 from generator.tools.refs import rules
-from generator.tools.refs.rules import RULES, JudgeContext, RefRule, deprecated, kind, release, requirements, \
-    unknown_name
+from generator.tools.refs.rules import RULES, JudgeContext, RefRule, deprecated, invalid_name, kind, release, \
+    requirements, unknown_name
 from generator.tools.refs.rules.base import JudgeContext as BaseContext
 
 
 def test_every_rule_by_its_id_in_the_order_they_run():
-    assert list(RULES) == ["kind", "unknown-name", "release", "deprecated", "requirements"]
-    modules = (kind, unknown_name, release, deprecated, requirements)
+    assert list(RULES) == ["kind", "invalid-name", "unknown-name", "release", "deprecated", "requirements"]
+    modules = (kind, invalid_name, unknown_name, release, deprecated, requirements)
     assert list(RULES.values()) == [RefRule.from_module(module) for module in modules]
     assert [rule.check for rule in RULES.values()] == [module.check for module in modules]
 

@@ -55,8 +55,9 @@ def test_the_owner_reads_as_its_kind_and_namespaced_name():
 
 
 def test_a_reference_reads_as_its_owner_naming_its_family_and_name():
-    assert names(ref("preference", "fedora")) == "VirtualMachine vms/web names preference 'fedora'"
-    assert names(ref("instancetype", None)) == "VirtualMachine vms/web names instancetype ''"
+    assert names(ref("preference", "fedora")) == "names preference 'fedora'"
+    assert names(ref("instancetype", None)) == "names an instancetype known only when applied"
+    assert names(ref("preference", None)) == "names a preference known only when applied"
 
 
 def test_one_two_and_three_names_read_as_a_sentence():
@@ -86,6 +87,15 @@ def test_a_history_that_stops_short_of_a_current_object_says_where():
     deprecated = Lifecycle("preference", "a", "deprecated", since="v3", replacement="x", chain=("x", "z"))
     assert history(deprecated, STEPS, "T") == (  # z has no record: the steps stop at x
         "a was deprecated in v3, then x was deprecated; its replacements end at 'z', which T does not hold")
+
+
+def test_a_history_that_goes_round_in_a_circle_says_so():
+    circle = Lifecycle("preference", "a", "retired", since="v1", replacement="b", chain=("b", "a"))
+    steps = {**STEPS, ("preference", "b"): Lifecycle("preference", "b", "retired", since="v2", replacement="a"),
+             ("preference", "a"): circle}
+    assert history(circle, steps, "T") == (  # each step told once
+        "a was removed in v1, then b was removed in v2; its replacements go round in a "
+        "circle (a -> b -> a), which reaches no current object")
 
 
 def test_a_history_without_a_replacement_says_nothing_replaces_it():

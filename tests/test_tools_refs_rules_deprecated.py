@@ -12,7 +12,7 @@ from generator.tools.refs.rules import deprecated
 from generator.tools.refs.target import Target
 from tests.refrules import CPREF, findings, made, obj, ref, retirement
 
-AT = "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference"
+AT = "vm.yaml:8:11: spec.preference.name: names preference"
 TARGET = made(
     obj(CPREF, "fedora"),
     obj(CPREF, "centos.stream9"),
@@ -21,6 +21,10 @@ TARGET = made(
     obj(CPREF, "mid", deprecated=True, since="v1.0.0", replacement="older"),
     obj(CPREF, "older", deprecated=True, replacement="fedora"),
     obj(CPREF, "lost", deprecated=True, replacement="nowhere"),
+    obj(CPREF, "ring.a", deprecated=True, replacement="ring.b"),
+    obj(CPREF, "ring.b", deprecated=True, replacement="ring.c"),
+    obj(CPREF, "ring.c", deprecated=True, replacement="ring.b"),
+    obj(CPREF, "stuck", deprecated=True, replacement="old"),
 )
 
 
@@ -52,6 +56,21 @@ def test_replacements_that_lead_out_of_the_target_say_where_they_end():
     assert deprecated_findings("lost") == [
         f"{AT} 'lost', which bundle shipped.yaml deprecated; its replacements end at 'nowhere', which bundle "
         "shipped.yaml does not hold [deprecated]"]
+
+
+def test_replacements_that_go_round_in_a_circle_are_said_to_and_never_to_end_outside_the_target():
+    assert deprecated_findings("ring.a") == [
+        f"{AT} 'ring.a', which bundle shipped.yaml deprecated; its replacements go round in a circle "
+        "(ring.b -> ring.c -> ring.b), which reaches no current object [deprecated]"]
+    assert deprecated_findings("ring.c") == [
+        f"{AT} 'ring.c', which bundle shipped.yaml deprecated; its replacements go round in a circle "
+        "(ring.c -> ring.b -> ring.c), which reaches no current object [deprecated]"]
+
+
+def test_replacements_that_end_at_a_deprecated_object_naming_none_say_so():
+    assert deprecated_findings("stuck") == [
+        f"{AT} 'stuck', which bundle shipped.yaml deprecated; its replacements end at 'old', which bundle "
+        "shipped.yaml deprecated naming no replacement [deprecated]"]
 
 
 def test_a_retained_object_that_catalog_yaml_retires_says_both_releases():

@@ -20,7 +20,7 @@ TARGET = made(obj(CPREF, "fedora"), left_out={
                                         Release(1, 9), V1_8),
     ("preference", "future"): Adjustment("preference", "future", "spec.x", OBJECT_LEFT_OUT, None, V1_8),
 })
-AT = "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference"
+AT = "vm.yaml:8:11: spec.preference.name: names preference"
 
 
 def test_the_field_that_left_the_object_out_and_the_release_that_brought_it():

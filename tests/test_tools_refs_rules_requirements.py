@@ -27,10 +27,10 @@ TARGET = made(
     {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": CPREF, "metadata": {"name": "listed"}, "spec": [1]},
     {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": CIT, "metadata": {"name": "u1.text"}, "spec": "x"},
 )
-SMALL_BIG = ("vm.yaml:8:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.small' and "
+SMALL_BIG = ("vm.yaml:8:11: spec.instancetype.name: names instancetype 'u1.small' and "
              "preference 'big', which KubeVirt refuses together: insufficient CPU resources of 1 vCPU provided by "
              "instance type, preference requires 2 vCPU [requirements]")
-WIDE_BIG = ("vm.yaml:20:11: spec.instancetype.name: VirtualMachine vms/web names instancetype 'u1.wide' and preference "
+WIDE_BIG = ("vm.yaml:20:11: spec.instancetype.name: names instancetype 'u1.wide' and preference "
             "'big', which KubeVirt refuses together: insufficient Memory resources of 1Gi provided by instance type, "
             "preference requires 4Gi [requirements]")
 

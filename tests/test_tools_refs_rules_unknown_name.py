@@ -14,7 +14,8 @@ from generator.problems import Location
 from generator.schemas.releases import Release
 from generator.tools.refs.model import Definition, Owner
 from generator.tools.refs.rules import unknown_name
-from generator.tools.refs.rules.unknown_name import LIKENESS, SUGGESTIONS, suggestions
+from generator.suggest import Index
+from generator.tools.refs.rules.unknown_name import SUGGESTIONS, suggestions
 from tests.refrules import CIT, CPREF, NPREF, findings, made, obj, ref, retirement
 
 TARGET = made(
@@ -23,7 +24,7 @@ TARGET = made(
     retired=(retirement("preference", "centos.8.stream", "v0.4.0", "centos.stream8", renamed=True),
              retirement("preference", "gone", "v1.0.0"), retirement("preference", "lost", "v1.0.0", "vanished")),
 )
-AT = "vm.yaml:8:11: spec.preference.name: VirtualMachine vms/web names preference"
+AT = "vm.yaml:8:11: spec.preference.name: names preference"
 MINE = (Definition("preference", NPREF, "mine", "team-a", Location("p.yaml", 1)),
         Definition("preference", NPREF, "mine", None, Location("p.yaml", 5)))
 
@@ -41,10 +42,22 @@ def test_the_nearest_names_of_the_family_nearest_first():
 
 
 def test_at_most_three_names_alike_enough_are_suggested():
-    assert (SUGGESTIONS, LIKENESS) == (3, 0.6)
-    assert suggestions("u1.smal", ["x", "u1.smalls", "u1.small1", "u1.smalll", "u1.small"]) == [
-        "u1.small", "u1.smalls", "u1.smalll"]
-    assert suggestions("abcde", ["abxyz"]) == [] and suggestions("abcde", ["abcxy"]) == ["abcxy"]  # 0.4 and 0.6
+    assert SUGGESTIONS == 3
+    assert suggestions("u1.smal", Index(["x", "u1.smalls", "u1.small1", "u1.smalll", "u1.small"])).names == (
+        "u1.small", "u1.small1", "u1.smalll")  # one letter more each, by name
+    assert suggestions("abcde", Index(["abxyz"])).names == () and suggestions("abcde", Index(["abcxy"])).names == (
+        "abcxy",)  # alike by 0.4 and by 0.6
+
+
+def test_names_are_ranked_by_their_structure_and_the_object_naming_them():
+    index = Index(["rhel.9", "rhel.9.desktop", "rhel.9.realtime", "windows.11", "windows.2k19", "windows.2k19.virtio",
+                   "windows.7", "windows.xp"])
+    assert suggestions("rhel.9.virtio", index).names[0] == "rhel.9"
+    assert suggestions("windows", index, "windows-2019").names[0] == "windows.2k19"
+    target = made(obj(CPREF, "rhel.9"), obj(CPREF, "rhel.9.desktop"), obj(CPREF, "windows.11.virtio"))
+    assert findings(unknown_name, ref("preference", "rhel.9.virtio"), target=target) == [
+        f"{AT} 'rhel.9.virtio', which bundle shipped.yaml does not have ('.virtio' names exist only for windows); "
+        "did you mean 'rhel.9' or 'rhel.9.desktop'? [unknown-name]"]
 
 
 def test_a_name_of_the_other_family_and_a_name_like_none_get_no_suggestion():
@@ -71,7 +84,7 @@ def test_a_name_defined_in_other_namespaces_names_each_of_them():
     nowhere = Owner("vm.yaml#1", "VirtualMachine", "x", None)
     assert findings(unknown_name, ref("preference", "mine", NPREF, owner=nowhere), target=TARGET,
                     definitions=MINE[:1]) == [
-        "vm.yaml:8:11: spec.preference.name: VirtualMachine x names preference 'mine', which bundle shipped.yaml does "
+        "vm.yaml:8:11: spec.preference.name: names preference 'mine', which bundle shipped.yaml does "
         "not have and the manifests read define as a VirtualMachinePreference only in namespace 'team-a', not without "
         "a namespace; KubeVirt looks a namespaced kind up in the namespace of the object naming it [unknown-name]"]
 

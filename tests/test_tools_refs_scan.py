@@ -22,7 +22,7 @@ import pytest
 
 from generator.errors import InputError
 from generator.source.inputfiles import Limits, limited
-from generator.tools.refs import stream
+from generator.source import stream
 from generator.tools.refs.model import Scan
 from generator.tools.refs.places import parse_place
 from generator.tools.refs.scan import scan
@@ -210,16 +210,25 @@ def test_too_many_documents_are_refused_at_the_first_past_the_limit(tmp_path):
 
 def test_paths_named_that_cannot_be_used_refuse_the_scan_all_at_once(tmp_path, monkeypatch):
     write(tmp_path, {"vm.yaml": VM.format(name="vm")})
-    os.mkfifo(tmp_path / "pipe.yaml")
     os.symlink("gone.yaml", tmp_path / "dangling.yaml")
     monkeypatch.chdir(tmp_path)
     with pytest.raises(InputError) as caught:
-        scan(["vm.yaml", "absent.yaml", "pipe.yaml", "dangling.yaml"])
+        scan(["vm.yaml", "absent.yaml", "/dev/null", "dangling.yaml"])
     assert [str(p) for p in caught.value.problems] == [
+        "/dev/null: is a character device, not a regular file, a pipe or a folder",
         "absent.yaml: no such file or folder",
         "dangling.yaml: is a symbolic link that points nowhere: 'gone.yaml' does not exist",
-        "pipe.yaml: is a FIFO (named pipe), not a regular file or a folder; citgen reads only regular files",
     ]
+
+
+def test_a_fifo_found_in_a_folder_is_a_problem_and_not_waited_on(tmp_path, monkeypatch):
+    write(tmp_path, {"repo/vm.yaml": VM.format(name="vm")})
+    os.mkfifo(tmp_path / "repo" / "pipe.yaml")
+    monkeypatch.chdir(tmp_path)
+    found = scan(["repo"])
+    assert problems(found) == ["repo/pipe.yaml: is a FIFO (named pipe), not a regular file; citgen reads only "
+                               "regular files"]
+    assert found.files == 1
 
 
 def test_a_file_named_that_cannot_be_read_refuses_the_scan(tmp_path, monkeypatch):
@@ -253,20 +262,29 @@ def refuse_opening(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     monkeypatch.setattr("generator.source.inputfiles.os.open", refusing)
 
 
-def test_links_are_followed_and_a_loop_or_a_link_to_nothing_found_in_a_folder_is_a_problem(tmp_path, monkeypatch):
-    write(tmp_path, {"shared/vm.yaml": VM.format(name="shared"), "repo/own.yaml": VM.format(name="own")})
+#: What a link out of a folder walked is.
+OUT = "is a symbolic link leading out of the folder named; citgen reads only what is inside it (name the target itself to read it)"
+
+
+def test_links_out_of_the_folder_a_loop_or_a_link_to_nothing_found_in_a_folder_are_problems(tmp_path, monkeypatch):
+    write(tmp_path, {"shared/vm.yaml": VM.format(name="shared"), "repo/own.yaml": VM.format(name="own"),
+                     "repo/sub/vm.yaml": VM.format(name="sub")})
     os.symlink("../shared", tmp_path / "repo" / "linked")
     os.symlink("..", tmp_path / "repo" / "up")
+    os.symlink("..", tmp_path / "repo" / "sub" / "loop")
+    os.symlink("sub", tmp_path / "repo" / "again")
     os.symlink("missing.yaml", tmp_path / "repo" / "gone.yaml")
     monkeypatch.chdir(tmp_path)
     found = scan(["repo"])
     assert problems(found) == [
+        "repo/again/loop: is a symbolic link loop: it leads back to a folder it is in",
         "repo/gone.yaml: is a symbolic link that points nowhere: 'missing.yaml' does not exist",
-        "repo/up/repo: is a symbolic link loop: it leads back to a folder it is in",
+        f"repo/linked: {OUT}",
+        f"repo/up: {OUT}",
     ]
-    # repo/up/shared/vm.yaml is repo/linked/vm.yaml again: read once, where it was reached first
+    # repo/sub is repo/again: read once, where it was reached first
     assert sorted({(r.owner.name, r.location.file) for r in found.references}) == [
-        ("own", "repo/own.yaml"), ("shared", "repo/linked/vm.yaml")]
+        ("own", "repo/own.yaml"), ("sub", "repo/again/vm.yaml")]
 
 
 def refuse_listing(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
@@ -290,11 +308,11 @@ def test_what_a_folder_holds_is_named_from_the_folder_as_given(tmp_path, monkeyp
     assert problems(found) == [
         "./repo/gone.yaml: is a symbolic link that points nowhere: 'missing.yaml' does not exist",
         "./repo/locked: cannot read the folder: permission denied",
-        "./repo/loop/repo: is a symbolic link loop: it leads back to a folder it is in",
+        f"./repo/loop: {OUT}",
         "./repo/secret.yaml: cannot read: Permission denied"]
-    # the loop is refused and the rest of the folder it leads to is read (once: vm.yaml beside repo)
-    assert {r.location.file for r in found.references} == {"./repo/loop/vm.yaml", "./repo/ok.yaml"}
-    assert found.files == 2
+    # the link out of repo is not followed: vm.yaml beside repo is not read
+    assert {r.location.file for r in found.references} == {"./repo/ok.yaml"}
+    assert found.files == 1
 
 
 def test_a_folder_given_with_a_trailing_slash_keeps_every_letter_of_its_name(tmp_path, monkeypatch):

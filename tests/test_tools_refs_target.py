@@ -19,6 +19,7 @@ from tests.helpers import NEXT_RELEASE, default_build
 
 V1_0_0 = SHARED / "reference" / "releases" / "v1.0.0-common-instancetypes-all-bundle.yaml"
 EDGE = Path(__file__).parent.parent / "examples" / "edge"
+BUNDLE = Path(__file__).parent.parent / "bundles" / "common-instancetypes-all-bundle.yaml"
 WEB = Owner("vm.yaml#0", "VirtualMachine", "web", "shop")
 
 
@@ -67,7 +68,7 @@ def test_a_side_of_an_upgrade_is_a_bundle_a_build_folder_or_a_catalog(previous_o
     assert ("preference", "centos.7") in edge.retirements
     with pytest.raises(InputError) as missing:
         target_at(tmp_path / "nowhere", "--to")
-    assert str(missing.value) == f"--to: '{tmp_path / 'nowhere'}': no such file or directory"
+    assert str(missing.value) == f"{tmp_path / 'nowhere'}: no such file or folder (given as --to)"
 
 
 def reference(kind: str | None, name: str, owner: Owner = WEB) -> Reference:
@@ -131,12 +132,13 @@ def test_each_build_option_beside_bundles_is_named(options, message):
     assert [str(p) for p in refused.value.problems] == [message]
 
 
-def test_a_folder_that_is_neither_a_catalog_nor_a_build_is_refused_saying_what_would_do(tmp_path):
+def test_a_folder_that_is_neither_a_catalog_nor_a_build_is_read_as_a_folder_of_objects(tmp_path):
     with pytest.raises(InputError) as refused:
         target_at(tmp_path, "--from")
     assert str(refused.value) == (
-        f"--from: '{tmp_path}' is neither a catalog (catalog.yaml) nor a build output "
-        "(common-instancetypes-all-bundle.yaml); name a bundle file, a folder citgen build wrote, or a catalog folder")
+        f"{tmp_path}: no catalog objects (given as --from): the folder holds no *.yaml, *.yml or *.json file")
+    (tmp_path / "objects.yaml").write_text(BUNDLE.read_text(encoding="utf-8"), encoding="utf-8")
+    assert len(target_at(tmp_path, "--from").objects) == len(target_at(BUNDLE, "--from").objects)
 
 
 def test_a_build_output_folder_is_read_from_its_all_bundle(tmp_path):
@@ -161,6 +163,8 @@ def test_each_kind_has_its_family():
     ("instancetype", "virtualmachineclusterinstancetype", "VirtualMachineClusterInstancetype"),
     ("preference", "VirtualMachineInstancetype", None),
     ("instancetype", "vm", None),
+    ("instancetype", "VirtualMachineClusterİnstancetype", "VirtualMachineClusterInstancetype"),  # Go's ToLower
+    ("preference", "VİRTUALMACHİNEPREFERENCES", "VirtualMachinePreference"),
 ])
 def test_a_matcher_s_kind_is_read_as_kubevirt_reads_it(family, written, kind):
     assert matcher_kind(family, written) == kind

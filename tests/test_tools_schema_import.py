@@ -214,7 +214,7 @@ def test_import_of_a_document_lacking_a_kind_names_the_missing_definition(tmp_pa
 @pytest.mark.parametrize(
     "content, message",
     [
-        (None, "file not found"),
+        (None, "no such file or folder"),
         ("{not json", "not a JSON document"),
         ('{"swagger": "2.0", "paths": {}}', "not an OpenAPI (swagger 2.0) document: it has no 'definitions' object"),
         ("[1, 2]", "not an OpenAPI (swagger 2.0) document: it has no 'definitions' object"),
@@ -227,7 +227,7 @@ def test_import_reports_unusable_input_with_exit_2_and_no_traceback(tmp_path, co
         source.write_text(content)
     result = CliRunner().invoke(schema, ["import", str(source), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
-    assert f"error: {source}: {message}" in result.output
+    assert f"{source}: error: {message}" in result.output
     assert "Traceback" not in result.output
     assert isinstance(result.exception, SystemExit)
 
@@ -253,8 +253,8 @@ def test_import_of_json_nested_deeper_than_pythons_reader_goes_is_refused_not_a_
     source.write_text("[" * 1_000_000 + "]" * 1_000_000)
     result = CliRunner().invoke(schema, ["import", str(source), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
-    assert result.output == (f"error: {source}: not an OpenAPI document: nested deeper than Python's JSON reader "
-                             "goes\n")
+    assert result.output == (f"{source}: error: not an OpenAPI document: nested deeper than Python's JSON reader "
+                             "goes [input]\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -268,9 +268,9 @@ def test_import_of_definitions_that_refer_to_themselves_is_refused_not_written(t
     source.write_text(json.dumps(document))
     result = CliRunner().invoke(schema, ["import", str(source), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
-    assert result.output == (f"error: {source}: definitions.v1.ToyLoop: $ref cycle v1.ToyLoop -> v1.ToyStatus -> "
+    assert result.output == (f"{source}: error: definitions.v1.ToyLoop: $ref cycle v1.ToyLoop -> v1.ToyStatus -> "
                              "v1.ToyLoop; the schemas citgen ships are trees, and a cycle would be followed for "
-                             "ever\n")
+                             "ever [input]\n")
     assert not (tmp_path / "out").exists()
 
 

@@ -167,7 +167,7 @@ def test_a_bad_option_is_refused_and_nothing_is_written(tmp_path: Path):
     result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "site"), "--gpu-count", "17",
                                        "--gpu-device", "nvidia.com/H100"])
     assert result.exit_code == 2
-    assert result.stderr == ("error: --gpu-count: expected 1 to 16 GPUs, got 17\n"
+    assert result.stderr == ("--gpu-count: error: expected 1 to 16 GPUs, got 17 [input]\n"
                              "citgen: 1 problem, nothing written\n")
     assert not (tmp_path / "site").exists()
 
@@ -178,8 +178,8 @@ def test_an_existing_directory_that_is_not_a_site_is_not_replaced(tmp_path: Path
     result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "site")])
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == (
-        f"error: {tmp_path / 'site'}: refusing to replace a directory that is not an earlier citgen output "
-        "(it has no CHECKSUMS.sha256); choose an empty or new --out")
+        f"{tmp_path / 'site'}: error: refusing to replace a directory that is not an earlier citgen output "
+        "(it has no CHECKSUMS.sha256); choose an empty or new --out [input]")
     assert snapshot(tmp_path / "site") == {"notes.txt": b"mine\n"}
 
 

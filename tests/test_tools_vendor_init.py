@@ -54,20 +54,21 @@ def test_init_refuses_a_directory_that_is_not_empty(tmp_path: Path):
     (tmp_path / "notes.txt").write_text("mine\n")
     result = run_init(str(tmp_path))
     assert result.exit_code == 2
-    assert result.stderr == (f"error: {tmp_path}: refusing to initialise a directory that is not empty; "
-                             "choose a new or empty directory\n")
+    assert result.stderr == (f"{tmp_path}: error: refusing to initialise a directory that is not empty; "
+                             "choose a new or empty directory [input]\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
 def test_init_refuses_a_file_and_a_bad_vendor(tmp_path: Path):
     (tmp_path / "file").write_text("x")
-    assert run_init(str(tmp_path / "file")).stderr == (f"error: {tmp_path / 'file'}: exists and is a regular file, "
-                                                       "not a directory\n")
+    assert run_init(str(tmp_path / "file")).stderr == (f"{tmp_path / 'file'}: error: exists and is a regular file, "
+                                                       "not a directory [input]\n")
     result = run_init(str(tmp_path / "new"), "--vendor", "acme corp")
     assert result.exit_code == 2
-    assert result.stderr == ("error: --vendor: expected a vendor such as example.com: 'acme corp' is not a valid "
+    assert result.stderr == ("--vendor: error: expected a vendor such as example.com: 'acme corp' is not a valid "
                              "label value: a valid label must be an empty string or consist of alphanumeric "
-                             "characters, '-', '_' or '.', and must start and end with an alphanumeric character\n")
+                             "characters, '-', '_' or '.', and must start and end with an alphanumeric character "
+                             "[input]\n")
     assert not (tmp_path / "new").exists()
 
 

@@ -32,8 +32,8 @@ def everything_under(folder: Path) -> list[str]:
 
 def test_a_missing_parent_is_reported_not_created(tmp_path: Path):
     result = run_init(str(tmp_path / "typo" / "vendor"))
-    assert result.stderr == (f"error: {tmp_path / 'typo' / 'vendor'}: cannot create the catalog: "
-                             f"{tmp_path / 'typo'} does not exist; create it first\n")
+    assert result.stderr == (f"{tmp_path / 'typo' / 'vendor'}: error: cannot create the catalog: "
+                             f"{tmp_path / 'typo'} does not exist; create it first [input]\n")
     assert result.exit_code == 2
     assert everything_under(tmp_path) == []
 
@@ -41,7 +41,7 @@ def test_a_missing_parent_is_reported_not_created(tmp_path: Path):
 def test_a_path_under_a_regular_file_is_refused(tmp_path: Path):
     (tmp_path / "notes.txt").write_text("mine\n")
     result = run_init(str(tmp_path / "notes.txt" / "vendor"))
-    assert result.stderr == f"error: {tmp_path / 'notes.txt'}: is a regular file, not a directory\n"
+    assert result.stderr == f"{tmp_path / 'notes.txt'}: error: is a regular file, not a directory [input]\n"
     assert result.exit_code == 2
     assert everything_under(tmp_path) == ["notes.txt"]
     assert (tmp_path / "notes.txt").read_text() == "mine\n"
@@ -50,8 +50,8 @@ def test_a_path_under_a_regular_file_is_refused(tmp_path: Path):
 def test_a_dangling_symlink_is_refused_as_one_and_not_replaced(tmp_path: Path):
     (tmp_path / "link").symlink_to("nowhere")
     result = run_init(str(tmp_path / "link"))
-    assert result.stderr == (f"error: {tmp_path / 'link'}: is a symbolic link that points nowhere: 'nowhere' "
-                             "does not exist\n")
+    assert result.stderr == (f"{tmp_path / 'link'}: error: is a symbolic link that points nowhere: 'nowhere' "
+                             "does not exist [input]\n")
     assert result.exit_code == 2
     assert everything_under(tmp_path) == ["link"]
 
@@ -69,8 +69,8 @@ def test_a_location_nobody_may_create_files_in_is_a_message(system: str):
         os.rmdir(f"{system}/citgen-probe")
         pytest.skip(f"{system} accepts new directories here")
     result = run_init(f"{system}/vendor-catalog")
-    assert result.stderr == (f"error: {system}/vendor-catalog: cannot create the catalog: {reason}; "
-                             "nothing was written\n")
+    assert result.stderr == (f"{system}/vendor-catalog: error: cannot create the catalog: {reason}; "
+                             "nothing was written [input]\n")
     assert result.exit_code == 2
     assert not os.path.lexists(f"{system}/vendor-catalog")
 
@@ -83,8 +83,8 @@ def test_a_directory_without_write_permission_is_a_message(tmp_path: Path):
         if os.access(locked, os.W_OK):
             pytest.skip("running as a user who may write anywhere (root); /proc and /sys are tested instead")
         result = run_init(str(locked / "vendor"))
-        assert result.stderr == (f"error: {locked / 'vendor'}: cannot create the catalog: Permission denied; "
-                                 "nothing was written\n")
+        assert result.stderr == (f"{locked / 'vendor'}: error: cannot create the catalog: Permission denied; "
+                                 "nothing was written [input]\n")
         assert result.exit_code == 2
         assert list(locked.iterdir()) == []
     finally:
@@ -105,8 +105,8 @@ def init_with_a_full_disk(target: Path) -> subprocess.CompletedProcess:
 
 def test_a_disk_that_fills_up_half_way_leaves_no_catalog(tmp_path: Path):
     result = init_with_a_full_disk(tmp_path / "vendor")
-    assert result.stderr == (f"error: {tmp_path / 'vendor'}: cannot create the catalog: File too large; "
-                             "nothing was written\n")
+    assert result.stderr == (f"{tmp_path / 'vendor'}: error: cannot create the catalog: File too large; "
+                             "nothing was written [input]\n")
     assert result.returncode == 2
     assert everything_under(tmp_path) == []  # neither the catalog nor its half-written staging directory
 
@@ -115,8 +115,8 @@ def test_an_empty_directory_stays_empty_when_the_disk_fills_up(tmp_path: Path):
     target = tmp_path / "vendor"
     target.mkdir()
     result = init_with_a_full_disk(target)
-    assert result.stderr == (f"error: {target}: cannot create the catalog: File too large; "
-                             "nothing was written\n")
+    assert result.stderr == (f"{target}: error: cannot create the catalog: File too large; "
+                             "nothing was written [input]\n")
     assert result.returncode == 2
     assert everything_under(tmp_path) == ["vendor"]
 
@@ -133,7 +133,7 @@ ALPHABET = ("a valid label must be an empty string or consist of alphanumeric ch
 ])
 def test_a_vendor_that_is_not_a_label_value_is_refused(tmp_path: Path, vendor: str, why: str):
     result = run_init(str(tmp_path / "vendor"), "--vendor", vendor)
-    assert result.stderr == f"error: --vendor: expected a vendor such as example.com: {why}\n"
+    assert result.stderr == f"--vendor: error: expected a vendor such as example.com: {why} [input]\n"
     assert result.exit_code == 2
     assert everything_under(tmp_path) == []
 

@@ -44,7 +44,8 @@ def test_invalid_case_json_report_holds_the_same_problems(folder, monkeypatch):
     result = _run(folder, monkeypatch, "--format", "json")
     records = json.loads(result.output)
     expected = (folder / "expected.txt").read_text().splitlines()[:-1]  # without the summary
-    assert [f"{r['file']}#{r['document']} ({r['name']}) {r['path']}: {r['message']} [{r['rule']}]"
+    assert [f"{r['file']}:{r['line']}:{r['column']}: {r['severity']}: {r['kind']} "
+            f"{r['namespace'] + '/' if r['namespace'] else ''}{r['name']} {r['path']}: {r['message']} [{r['rule']}]"
             for r in records] == expected
     assert all(r["line"] is not None for r in records)
     assert result.exit_code == 1
@@ -77,14 +78,15 @@ def test_unusable_input_exits_2_without_a_traceback(tmp_path, monkeypatch):
     Path("broken.yaml").write_text("kind: [unclosed\n")
     result = CliRunner().invoke(validate, ["broken.yaml", "missing.yaml"])
     assert result.exit_code == 2
-    assert result.output.startswith("error: broken.yaml:2:1: malformed YAML")
+    assert result.output.splitlines()[0].startswith("broken.yaml:2:1: error: malformed YAML")
+    assert result.output.splitlines()[1] == "missing.yaml: error: no such file or folder [input]"
     assert "Traceback" not in result.output
 
 
 def test_missing_file_exits_2(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(validate, ["missing.yaml"])
-    assert (result.exit_code, result.output) == (2, "error: missing.yaml: file not found\n")
+    assert (result.exit_code, result.output) == (2, "missing.yaml: error: no such file or folder [input]\n")
 
 
 def test_unknown_rule_is_a_usage_error(tmp_path, monkeypatch):
@@ -92,7 +94,7 @@ def test_unknown_rule_is_a_usage_error(tmp_path, monkeypatch):
     Path("object.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
     result = CliRunner().invoke(validate, ["object.yaml", "--rule", "no-such-rule"])
     assert result.exit_code == 2
-    assert result.output.startswith("error: citgen: unknown rule 'no-such-rule'; known rules: schema, api-version,")
+    assert result.output.startswith("--rule: error: unknown rule 'no-such-rule'; known rules: schema, api-version,")
 
 
 def test_selected_rules_only_run(monkeypatch):
@@ -137,7 +139,7 @@ def test_validating_the_catalog_output_without_files():
 def test_github_format_points_at_the_line_of_the_label(monkeypatch):
     result = _run(CASES / "invalid" / "label-cpu", monkeypatch, "--format", "github")
     assert result.output.splitlines() == [
-        "::error file=bundle.yaml,line=7,col=35,title=labels-match-spec::#0 (u1.large) "
+        "::error file=bundle.yaml,line=7,col=35,title=labels-match-spec::VirtualMachineClusterInstancetype u1.large "
         "$.metadata.labels['instancetype.kubevirt.io/cpu']: label instancetype.kubevirt.io/cpu is '4' "
         "but spec.cpu.guest is 2",
         "::notice title=citgen validate::1 problem in 1 of 1 document",

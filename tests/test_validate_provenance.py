@@ -54,6 +54,7 @@ def at(line: int, column: int, *path: str | int, file: str = "o.yaml") -> Locati
 SERIES_CHANGE = at(3, 5, "series", "change", "u")
 #: Where BREAKS_U writes the field it breaks: the line a problem on it is blamed on.
 U_SPEC = "o.yaml:5:15: series.change.u.spec.cpu.dedicatedCpuPlacement"
+U_AT, U_PATH = U_SPEC.split(": ")
 
 BREAKS_U = """\
     series:
@@ -176,7 +177,7 @@ def test_the_cli_refuses_it_with_exit_2_and_one_problem(tmp_path: Path):
     write("o.yaml", BREAKS_U)
     result = CliRunner().invoke(main, ["build", "--overlay", "o.yaml", "--out", "out"])
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == [f"error: {U_SPEC}: {BROKEN_U} [schema]",
+    assert result.stderr.splitlines() == [f"{U_AT}: error: {U_PATH}: {BROKEN_U} [schema]",
                                           "citgen: 1 problem, nothing written"]
     assert not (tmp_path / "out").exists()
 
@@ -187,7 +188,7 @@ def test_validate_of_the_catalog_reports_it_at_the_same_line_with_exit_1(tmp_pat
     result = CliRunner().invoke(main, ["validate", "--catalog", "catalog"])
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        f"catalog/overlay{U_SPEC[1:]}: {BROKEN_U} [schema]",
+        f"catalog/overlay{U_AT[1:]}: error: {U_PATH}: {BROKEN_U} [schema]",
         "1 problem in 244 documents, pointed at the catalog's lines"]
 
 

@@ -59,7 +59,7 @@ def test_objects_of_two_vendors_in_one_bundle_are_reported(bundles: dict[str, Pa
                                   "instancetype.kubevirt.io/vendor: gpucloud.example.com", 1))
     result = validate(mixed)
     assert result.output == (
-        f"{mixed}#0 (o1.large) $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
+        f"{mixed}:18:38: error: VirtualMachineClusterInstancetype o1.large $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
         "instancetype.kubevirt.io/vendor is 'gpucloud.example.com', but 10 of 11 objects have 'edge.example.net': "
         "one bundle, one vendor (name the right one with --vendor or --catalog) [vendor-label]\n"
         "1 problem in 1 of 11 documents\n")
@@ -70,7 +70,7 @@ def test_a_vendor_other_than_the_one_given_is_reported(bundles: dict[str, Path])
     result = validate("--vendor", "kubevirt.io", bundles["edge"])
     lines = result.output.splitlines()
     assert lines[0] == (
-        f"{bundles['edge']}#0 (o1.large) $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
+        f"{bundles['edge']}:18:38: error: VirtualMachineClusterInstancetype o1.large $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
         "instancetype.kubevirt.io/vendor is 'edge.example.net', expected 'kubevirt.io' [vendor-label]")
     assert lines[-1] == "38 problems in 38 of 38 documents"
     assert result.exit_code == 1
@@ -90,7 +90,7 @@ def test_a_catalog_named_without_files_validates_its_own_output():
 def test_against_another_catalog_the_vendor_is_that_catalogs(bundles: dict[str, Path]):
     result = validate("--catalog", EXAMPLES / "edge", bundles["gpu-cloud"])
     assert result.output.splitlines()[0] == (
-        f"{bundles['gpu-cloud']}#0 (cx1.2xlarge) $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
+        f"{bundles['gpu-cloud']}:23:38: error: VirtualMachineClusterInstancetype cx1.2xlarge $.metadata.labels['instancetype.kubevirt.io/vendor']: label "
         "instancetype.kubevirt.io/vendor is 'gpucloud.example.com', expected 'edge.example.net' [vendor-label]")
     assert result.exit_code == 1
 
@@ -101,7 +101,7 @@ def test_a_changed_ratio_is_held_to_the_builtin_one_only_when_the_bundle_claims_
     # vendor's and not ratio-checked; claimed as kubevirt.io's, the built-in 4Gi applies.
     claimed = validate("--vendor", "kubevirt.io", "--rule", "series-ratio", bundles["gpu-cloud"])
     assert claimed.output.splitlines()[0] == (
-        f"{bundles['gpu-cloud']}#22 (gn1.2xlarge) $.spec.memory.guest: 8 vCPUs with '64Gi' of memory break "
+        f"{bundles['gpu-cloud']}:787:12: error: VirtualMachineClusterInstancetype gn1.2xlarge $.spec.memory.guest: 8 vCPUs with '64Gi' of memory break "
         "series gn1's ratio of 4Gi per vCPU (expected 32Gi), and 2xlarge is not a declared exception "
         "[series-ratio]")
     assert claimed.exit_code == 1
@@ -112,7 +112,8 @@ def test_a_changed_ratio_is_held_to_the_builtin_one_only_when_the_bundle_claims_
 def test_a_catalog_that_is_not_one_is_unusable_input(bundles: dict[str, Path], tmp_path: Path):
     result = validate("--catalog", tmp_path / "nowhere", bundles["edge"])
     assert result.exit_code == 2
-    assert result.output == f"error: {tmp_path / 'nowhere'}: not a catalog directory: catalog.yaml is missing\n"
+    assert result.output == (f"{tmp_path / 'nowhere'}: error: not a catalog directory: catalog.yaml is missing "
+                             "[input]\n")
 
 
 def test_a_releases_bundles_overlap_so_each_file_is_checked_on_its_own(bundles: dict[str, Path]):
@@ -127,4 +128,4 @@ def test_a_releases_bundles_overlap_so_each_file_is_checked_on_its_own(bundles: 
     broken.write_text(files[0].read_text().replace("guest: 1\n", "guest: one\n", 1))
     found = validate("--each-file", broken, *files)
     assert found.exit_code == 1
-    assert all(line.startswith(f"{broken}#") for line in found.stdout.splitlines()[:-1])
+    assert all(line.startswith(f"{broken}:") for line in found.stdout.splitlines()[:-1])

@@ -35,7 +35,7 @@ from generator.source.documents import BundleDoc
 from generator.source.inputcheck import schema_problems
 from generator.source.yamlsrc import load_text
 from generator.validate.rules import RULES, RuleContext
-from tests.helpers import REPO, default_build, read_yaml_stream, snapshot
+from tests.helpers import REPO, default_build, finding, read_yaml_stream, snapshot
 
 CLUSTER_PREFERENCE, CLUSTER_INSTANCETYPE = PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[0]
 
@@ -73,7 +73,7 @@ def test_an_overlays_gpu_count_must_be_a_whole_number(workdir: Path, written: st
         parameters:
           gpu: {{count: {written}}}
         """) == [
-        f"error: overlay.yaml:2:16: parameters.gpu.count: expected a whole number, got {shown}",
+        finding(f"overlay.yaml:2:16: parameters.gpu.count: expected a whole number, got {shown}"),
         "citgen: 1 problem, nothing written",
     ]
 
@@ -88,9 +88,9 @@ def test_an_overlays_series_version_and_preference_requirements_must_be_whole_nu
             fedora:
               requirements: {cpu: true}
         """) == [
-        "error: overlay.yaml:3:18: series.change.u.version: expected a whole number, got 2.0",
-        "error: overlay.yaml:7:27: preferences.change.fedora.requirements.cpu: expected a whole number, "
-        "got the boolean true",
+        finding("overlay.yaml:3:18: series.change.u.version: expected a whole number, got 2.0"),
+        finding("overlay.yaml:7:27: preferences.change.fedora.requirements.cpu: expected a whole number, "
+                "got the boolean true"),
         "citgen: 2 problems, nothing written",
     ]
 
@@ -101,8 +101,8 @@ def test_a_whole_number_in_an_overlays_size_matrix(workdir: Path):
           add:
             tiny: {one: 1.0, two: {cpu: 2.0, memory: 4Gi}}
         """) == [
-        "error: overlay.yaml:3:17: matrices.add.tiny.one: expected a whole number, got 1.0",
-        "error: overlay.yaml:3:33: matrices.add.tiny.two.cpu: expected a whole number, got 2.0",
+        finding("overlay.yaml:3:17: matrices.add.tiny.one: expected a whole number, got 1.0"),
+        finding("overlay.yaml:3:33: matrices.add.tiny.two.cpu: expected a whole number, got 2.0"),
         "citgen: 2 problems, nothing written",
     ]
 
@@ -135,7 +135,8 @@ def test_a_bundle_with_a_fraction_of_a_vcpu_is_refused(tmp_path: Path):
     result = CliRunner().invoke(main, ["validate", "--rule", "schema", str(tmp_path / "half.yaml")])
     assert result.exit_code == 1
     assert result.output.splitlines()[0].endswith(
-        "(cx1.xlarge) $.spec.cpu.guest: expected a whole number, got 4.5 [schema]")
+        ": error: VirtualMachineClusterInstancetype cx1.xlarge $.spec.cpu.guest: "
+        "expected a whole number, got 4.5 [schema]")
 
 
 def test_rules_read_an_integral_float_as_its_whole_number():
@@ -257,8 +258,8 @@ def test_a_series_both_kept_and_dropped_is_refused(workdir: Path):
           keep: [u, o]
           drop: [o1]
         """) == [
-        "error: overlay.yaml:3:10: series.drop[0]: series 'o1' is both kept (series.keep[1]) and dropped; "
-        "name it in one of the two lists",
+        finding("overlay.yaml:3:10: series.drop[0]: series 'o1' is both kept (series.keep[1]) and dropped; "
+                "name it in one of the two lists"),
         "citgen: 1 problem, nothing written",
     ]
 
@@ -269,8 +270,8 @@ def test_a_size_both_kept_and_dropped_is_refused(workdir: Path):
           keep: [large, xlarge, 2xlarge]
           drop: [2xlarge]
         """) == [
-        "error: overlay.yaml:3:10: sizes.drop[0]: size '2xlarge' is both kept (sizes.keep[2]) and dropped; "
-        "name it in one of the two lists",
+        finding("overlay.yaml:3:10: sizes.drop[0]: size '2xlarge' is both kept (sizes.keep[2]) and dropped; "
+                "name it in one of the two lists"),
         "citgen: 1 problem, nothing written",
     ]
 
@@ -281,8 +282,8 @@ def test_a_preference_kept_by_name_and_dropped_is_refused(workdir: Path):
           keep: ["windows.*", fedora]
           drop: ["fedora*", windows.xp]
         """) == [
-        "error: overlay.yaml:3:10: preferences.drop[0]: preference 'fedora' is both kept (preferences.keep[1]) "
-        "and dropped; name it in one of the two lists",
+        finding("overlay.yaml:3:10: preferences.drop[0]: preference 'fedora' is both kept (preferences.keep[1]) "
+                "and dropped; name it in one of the two lists"),
         "citgen: 1 problem, nothing written",
     ]
 
@@ -304,8 +305,8 @@ def test_an_overlay_that_removes_every_series_is_refused(workdir: Path):
         series:
           drop: [cx, d, gn, m, n, o, rt, u]
         """) == [
-        "error: overlay.yaml:2:3: series.drop: leaves the catalog without instancetypes (it removes every series: "
-        "cx1, d1, gn1, m1, n1, o1, rt1, u1); keep at least one, or add one under series.add",
+        finding("overlay.yaml:2:3: series.drop: leaves the catalog without instancetypes (it removes every series: "
+                "cx1, d1, gn1, m1, n1, o1, rt1, u1); keep at least one, or add one under series.add"),
         "citgen: 1 problem, nothing written",
     ]
 
@@ -337,9 +338,9 @@ def test_an_empty_override_spec_in_an_overlay_is_refused(workdir: Path, operatio
           {operation}:
             {name}: {body}
         """)
-    assert stderr[0].startswith("error: overlay.yaml:3:")
-    assert stderr[0].endswith(f": preferences.{operation}.{name}.overrideSpec: expected at least one entry, "
-                              "got an empty mapping")
+    assert stderr[0].startswith("overlay.yaml:3:")
+    assert stderr[0].endswith(f": error: preferences.{operation}.{name}.overrideSpec: expected at least one entry, "
+                              "got an empty mapping [input]")
     assert stderr[1:] == ["citgen: 1 problem, nothing written"]
 
 
@@ -355,6 +356,6 @@ def test_a_wrong_type_in_an_overlays_trait_is_reported_at_the_trait_once(workdir
             fedora: {addTraits: [ide-disk]}
             ubuntu: {addTraits: [ide-disk]}
         """) == [
-        "error: overlay.yaml:5:42: traits.add.ide-disk.spec.devices.preferredDiskBus: expected string, got integer 3",
+        finding("overlay.yaml:5:42: traits.add.ide-disk.spec.devices.preferredDiskBus: expected string, got integer 3"),
         "citgen: 1 problem, nothing written",
     ]

@@ -21,14 +21,14 @@ from ..report import FORMATS
 from ..result import Result
 from ..source import inputfiles
 from . import streams
-from .build import build
 from .options import GROUP_FORMAT, FORMAT_HELP, DocumentCount, SizeParam, emit
 from .version import version_option
 
-#: Commands that live in modules of their own, imported only when they run (or help
-#: lists them): a build does not pay for the validator's, expander's, lister's or schema
-#: importer's imports.
+#: Every command, in a module of its own, imported only when it runs (or help lists them):
+#: a build does not pay for the validator's, expander's, lister's or schema importer's
+#: imports, nor a listing for the build's writer (click's documented lazy loading).
 LAZY_COMMANDS = {
+    "build": ("generator.cli.build", "build"),
     "validate": ("generator.cli.validate", "validate"),
     "expand": ("generator.cli.expand", "expand_command"),
     "schema": ("generator.cli.schema", "schema"),
@@ -108,12 +108,14 @@ def main(ctx: click.Context, max_file_size: int, max_documents: int, report_form
     The built-in catalog (series, size matrices, preferences, templates) ships
     with citgen; --catalog DIR points any command at another catalog.
 
-    citgen reads only regular files, each within the limits below, so that a
-    file a pull request brings can neither hang a run nor exhaust its memory.
+    citgen reads regular files (and the pipes and - a command line names),
+    each within the limits below, so that a file a pull request brings can
+    neither hang a run nor exhaust its memory.
 
-    Every command reports as --format says (here, or after the command): text,
-    json or github. Exit status: 0 clean, 1 problems (or differences) found,
-    2 unusable input or usage.
+    Every command reports as --format says (here, or after the command): text
+    (one line per finding, FILE:LINE:COL: SEVERITY: MESSAGE [RULE], on standard
+    output), json, github, markdown or sarif. Exit status: 0 clean, 1 problems
+    (or differences) found, 2 unusable input or usage.
     """
     for variable in (inputfiles.SIZE_VARIABLE, inputfiles.DOCUMENTS_VARIABLE):  # click takes an empty one as unset
         if variable in os.environ and not os.environ[variable].strip():
@@ -124,5 +126,3 @@ def main(ctx: click.Context, max_file_size: int, max_documents: int, report_form
     # in force while the command runs, restored after it (a test may run many commands in one process)
     ctx.with_resource(inputfiles.limited(inputfiles.Limits(max_file_size, max_documents)))
 
-
-main.add_command(build)

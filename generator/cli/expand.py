@@ -1,69 +1,101 @@
-"""`citgen expand`: print a VirtualMachine as KubeVirt would run it.
+"""`citgen expand`: print VirtualMachines as KubeVirt would run them.
 
-Like ``virtctl expand`` but offline: the VM's instancetype and preference are
-looked up in bundle files (the catalog's own all-bundle by default) instead of a
-cluster. Exit 0 with the expanded VM on stdout; 1 when KubeVirt would refuse the
-VM (its messages, located in the VM file); 2 when the input is unusable.
+Like ``virtctl expand`` but offline: each VM's instancetype and preference are
+looked up in bundles (the built-in catalog's build by default) instead of a
+cluster. VMs are read by the one reader of objects (source/objects.py): a file, a
+folder, ``-`` or a pipe, every VirtualMachine of every document or List. Exit 0
+with the expanded VMs on stdout; 1 when KubeVirt would refuse one (its findings,
+each located in its file, with the rule ids ``refs`` gives the same checks:
+``unknown-name``, ``requirements``); 2 when the input is unusable.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import click
 import yaml
 
 from .. import escape
-from ..errors import InputError, ValidationFailed
-from ..load.gpu import opt_in_note
+from ..errors import InputError
 from ..problems import Location, Problem
 from ..result import Result
 from ..schemas import check_object
+from ..source.documents import BundleDoc
+from ..source.objects import objects_of, sources
+from ..source.stream import Unit
 from ..source.yamlclasses import Dumper
-from ..source.yamlsrc import Document, load_file
-from ..tools.refs.target import target_objects
+from ..tools.refs.target import Target, target_objects
 from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
 from ..tools.vmexpand.mutate import MACHINE_TYPES
 from .options import command, gpu_options
 
 #: The largest object etcd stores by default (its --max-request-bytes): 1.5 MiB.
 MAX_OBJECT_BYTES = 1_572_864
+#: The rule each of KubeVirt's refusal reasons is reported under: a preference's unmet requirements are the
+#: ``requirements`` check ``citgen refs`` makes too.
+RULES = {"cpu": "requirements", "memory": "requirements", "architecture": "requirements"}
 
 
-def load_vm(path: Path) -> Document:
-    """Read ``path`` as one kubevirt.io VirtualMachine, or say why it is not one."""
-    document = load_file(path)
-    data = document.data
-    name = str(path)
-    if not isinstance(data, dict):
-        raise InputError.at(Location(name), "expected a VirtualMachine mapping")
-    if data.get("kind") != "VirtualMachine" or not str(data.get("apiVersion")).startswith("kubevirt.io/"):
-        where = document.source.locate(("kind",))
-        found = f"{data.get('apiVersion')} {data.get('kind')}"
-        raise InputError.at(where, f"expected a kubevirt.io/v1 VirtualMachine, found {found}")
-    size = len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
+@dataclass(frozen=True)
+class Expanded:
+    """One VirtualMachine of the input: where it is, and its expansion or why KubeVirt refuses it."""
+
+    unit: Unit
+    vm: Mapping[str, Any] | None = None
+    problems: tuple[Problem, ...] = ()
+
+
+def is_vm(data: Any) -> bool:
+    return (isinstance(data, dict) and data.get("kind") == "VirtualMachine"
+            and str(data.get("apiVersion")).startswith("kubevirt.io/"))
+
+
+def read_vms(paths: Sequence[str | Path]) -> list[Unit]:
+    """Every kubevirt.io VirtualMachine ``paths`` hold, read whole; InputError for what cannot be read, or none."""
+    found = sources(paths)
+    problems: list[Problem] = list(found.problems)
+    vms: list[Unit] = []
+    others: set[str] = set()
+    for source in found.sources:
+        try:
+            text = source.text()
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        for unit in objects_of(text, source.shown):
+            if isinstance(unit, Problem):
+                problems.append(unit)
+            elif is_vm(unit.data):
+                problems.extend(unit.problems)
+                vms.append(unit)
+            elif isinstance(unit.data, dict):
+                others.add(str(unit.data.get("kind")))
+    if not vms and not problems:
+        held = f"holds {', '.join(sorted(others)[:5])} objects" if others else "holds no objects"
+        problems.append(Problem(Location(", ".join(s.shown for s in found.sources) or "citgen"),
+                                f"no VirtualMachine: the input {held}; expected kubevirt.io/v1 VirtualMachines"))
+    if problems:
+        raise InputError(problems)
+    return vms
+
+
+def _metadata(unit: Unit) -> list[Problem]:
+    """What the API server refuses of the VM's own metadata (the object-metadata rule every object gets), and
+    its size: no API server stores an object over etcd's limit."""
+    from ..validate.rules import object_metadata
+
+    doc = BundleDoc(unit.file, unit.doc, unit.data, unit.source, unit.path, unit.lines_before, unit.within)
+    problems = list(object_metadata.check([doc], None))  # type: ignore[arg-type]  # the rule reads no context
+    size = len(json.dumps(unit.data, separators=(",", ":"), ensure_ascii=False).encode())
     if size > MAX_OBJECT_BYTES:
-        raise InputError.at(document.source.locate(()), (
-            f"the VirtualMachine is {size} bytes as JSON; no API server stores an object over "
-            f"{MAX_OBJECT_BYTES} bytes (1.5 MiB, etcd's limit on a request), so there is nothing to expand"))
-    return document
-
-
-def schema_refusal(document: Document, vm: Mapping[str, Any]) -> InputError | None:
-    """The VirtualMachine, as expanded, against its schema: what the API server refuses of it.
-
-    Checked after expansion, since a preference fills in what the VM may leave
-    out (an input's type); each problem points at the line of the VM file it is
-    about, or the nearest one written.
-    """
-    problems = check_object(dict(vm))
-    if not problems:
-        return None
-    return InputError([document.source.problem(path, f"{message} (the API server refuses this VirtualMachine)",
-                                               key=message.startswith("unknown field"))
-                       for path, message in problems])
+        problems.append(Problem(unit.locate((), _name(unit)), (
+            f"the VirtualMachine is {size} bytes as JSON; no API server stores an object over {MAX_OBJECT_BYTES} "
+            "bytes (1.5 MiB, etcd's limit on a request), so there is nothing to expand"), "object-metadata"))
+    return problems
 
 
 def _keys(field: str) -> tuple[str, ...]:
@@ -77,71 +109,107 @@ def _keys(field: str) -> tuple[str, ...]:
     return tuple("dedicatedCpuPlacement" if k == "dedicatedCPUPlacement" else k for k in first.split("."))
 
 
-def _locate(document: Document, field: str) -> Location:
-    """Where KubeVirt's field path points in the VM file, printed as KubeVirt prints it."""
-    found = document.source.locate(_keys(field))
-    return Location(found.file, found.line, found.column, (field,))
+def _name(unit: Unit) -> str | None:
+    meta = unit.data.get("metadata")
+    name = meta.get("name") if isinstance(meta, dict) else None
+    return name if isinstance(name, str) else None
 
 
-def refusal(document: Document, errors: Sequence[ExpandError]) -> ValidationFailed:
-    """KubeVirt's refusal as located problems, in the order KubeVirt reports them."""
-    problems = [Problem(_locate(document, e.field), e.message, f"expand-{e.reason}") for e in errors]
-    failed = ValidationFailed(problems)
-    failed.problems = problems  # keep KubeVirt's order rather than sorting by path
-    return failed
+def refusal(unit: Unit, errors: Sequence[ExpandError]) -> tuple[Problem, ...]:
+    """KubeVirt's refusal as located findings, in the order KubeVirt reports them."""
+    return tuple(Problem(unit.locate(_keys(e.field), _name(unit)), e.message, RULES.get(e.reason, f"expand-{e.reason}"))
+                 for e in errors)
 
 
-def run(vm_path: Path, bundles: Sequence[Path], arch: str, gpu_device: str | None = None,
-        gpu_count: int | None = None) -> tuple[Document, ExpandResult]:
-    """Load, resolve and expand; input mistakes raise InputError naming the file."""
-    document = load_vm(vm_path)
-    target = target_objects(bundles=bundles, gpu_device=gpu_device, gpu_count=gpu_count)  # the catalog's by default
-    objects: list[Mapping[str, Any]] = target.objects
+def schema_refusal(unit: Unit, vm: Mapping[str, Any]) -> tuple[Problem, ...]:
+    """The VirtualMachine, as expanded, against its schema: what the API server refuses of it.
+
+    Checked after expansion, since a preference fills in what the VM may leave
+    out (an input's type); each problem points at the line of the VM file it is
+    about, or the nearest one written.
+    """
+    return tuple(Problem(unit.locate(path, _name(unit), key=message.startswith("unknown field")),
+                         f"{message} (the API server refuses this VirtualMachine)", "schema")
+                 for path, message in check_object(dict(vm)))
+
+
+def _unknown(unit: Unit, target: Target) -> tuple[Problem, ...]:
+    """The findings ``citgen refs`` makes of the names a VM gives that the target does not have: the one check,
+    with its rule id and did-you-mean."""
+    from ..tools.refs.forms import read_unit
+    from ..tools.refs.judge import judge
+    from ..tools.refs.model import Definition, Reference, Scan
+
+    found = list(read_unit(unit))
+    scan = Scan(tuple(f for f in found if isinstance(f, Reference)), tuple(f for f in found if isinstance(f, Definition)),
+                1, (), ())
+    return judge(scan, target).findings
+
+
+def expand_one(unit: Unit, target: Target, arch: str) -> Expanded:
+    """One VM expanded against ``target``'s objects, or the findings that refuse it."""
+    problems = _metadata(unit)
+    if problems:
+        return Expanded(unit, problems=tuple(problems))
     try:
-        instancetype, preference = resolve(document.data, objects)
+        instancetype, preference = resolve(unit.data, target.objects)
+        result: ExpandResult = expand(unit.data, instancetype, preference, arch=arch)
     except MatcherError as exc:
-        where = document.source.locate(("spec", exc.which, "name"))
-        searched = ", ".join(str(b) for b in bundles) if bundles else f"the all-bundle of {target.described}"
-        named = ((document.data.get("spec") or {}).get(exc.which) or {}).get("name")
-        note = opt_in_note(named, target.opt_in) if exc.which == "instancetype" and isinstance(named, str) else None
-        raise InputError.at(where, f"{exc} (searched {searched})" + (f": {note}" if note else "")) from None
+        unknown = _unknown(unit, target)
+        if unknown:
+            return Expanded(unit, problems=unknown)
+        return Expanded(unit, problems=(Problem(unit.locate(("spec", exc.which), _name(unit)), str(exc),
+                                                "unknown-name"),))
     except UnusableInput as exc:
-        raise InputError.at(Location(str(vm_path)), str(exc)) from None
-    try:
-        result = expand(document.data, instancetype, preference, arch=arch)
-    except UnusableInput as exc:
-        raise InputError.at(Location(str(vm_path)), str(exc)) from None
-    return document, result
+        return Expanded(unit, problems=(Problem(unit.locate((), _name(unit)), str(exc), "expand-input"),))
+    if not result.ok:
+        return Expanded(unit, problems=refusal(unit, result.errors))
+    refused = schema_refusal(unit, result.vm)
+    return Expanded(unit, result.vm, refused) if refused else Expanded(unit, result.vm)
+
+
+def _shown(vms: Sequence[Mapping[str, Any]], output: str) -> str:
+    """The expanded VMs as kubectl prints objects: one YAML document each, or one JSON object (a List for many)."""
+    if output == "json":
+        value: Any = vms[0] if len(vms) == 1 else {"apiVersion": "v1", "kind": "List", "items": list(vms)}
+        return escape.json_text(value, indent=2, sort_keys=True) + "\n"
+    return "---\n".join(yaml.dump(vm, Dumper=Dumper, sort_keys=True, default_flow_style=False) for vm in vms)
+
+
+def expanded(results: Sequence[Expanded]) -> Iterator[Mapping[str, Any]]:
+    for one in results:
+        if one.vm is not None and not one.problems:
+            yield one.vm
 
 
 @command("expand")
-@click.argument("vm", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--bundle", "bundles", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Bundle file holding the instancetypes and preferences (repeatable; "
-                   "default: the catalog's all-bundle).")
+@click.argument("vms", nargs=-1, required=True, type=click.Path(path_type=str), metavar="VM...")
+@click.option("--bundle", "bundles", multiple=True, type=click.Path(path_type=Path),
+              help="Bundle holding the instancetypes and preferences: a file, a folder, - or a pipe (repeatable; "
+                   "default: the built-in catalog's build).")
 @click.option("--arch", default="amd64", show_default=True, type=click.Choice(sorted(MACHINE_TYPES)),
               help="The cluster's default architecture, used when neither the VM nor its preference names one.")
 @click.option("--output", "-o", "output", default="yaml", show_default=True, type=click.Choice(["yaml", "json"]),
-              help="Format of the expanded VirtualMachine (--format json reports it as 'vm' whatever this says).")
+              help="Format of the expanded VirtualMachines (--format json reports them as 'vms' whatever this says).")
 @gpu_options
-def expand_command(vm: Path, bundles: Sequence[Path], arch: str, output: str, gpu_device: str | None,
+def expand_command(vms: Sequence[str], bundles: Sequence[Path], arch: str, output: str, gpu_device: str | None,
                    gpu_count: int | None) -> Result:
-    """Print VM (a VirtualMachine file) expanded with its instancetype and preference.
+    """Print VirtualMachines expanded with their instancetype and preference.
+
+    Reads every VirtualMachine of VM... (files, folders, or - for standard
+    input; documents, kind: List dumps, JSON).
 
     Follows KubeVirt: creation defaults (architecture, machine type, a disk per
     volume, the pod network), the spread-topology check, the instancetype (a VM
     field it also sets is a conflict), the preference (filling only what the VM
-    leaves unset), then the preference's requirements. A refused VM prints
-    KubeVirt's messages and exits 1.
+    leaves unset), then the preference's requirements. A refused VM is reported
+    with KubeVirt's messages, and the run exits 1; the others are printed.
     """
-    document, result = run(vm, bundles, arch, gpu_device, gpu_count)
-    if not result.ok:
-        raise refusal(document, result.errors)
-    refused = schema_refusal(document, result.vm)
-    if refused is not None:
-        raise refused
-    if output == "json":
-        shown = escape.json_text(result.vm, indent=2, sort_keys=True) + "\n"
-    else:
-        shown = yaml.dump(result.vm, Dumper=Dumper, sort_keys=True, default_flow_style=False)
-    return Result("expand", product=shown, data={"vm": result.vm})
+    units = read_vms(vms)
+    target = target_objects(bundles=bundles, gpu_device=gpu_device, gpu_count=gpu_count)  # GN only with a device
+    results = [expand_one(unit, target, arch) for unit in units]
+    done = list(expanded(results))
+    problems = tuple(p for one in results for p in one.problems)
+    data: dict[str, Any] = {"vms": done, **({"vm": done[0]} if len(results) == 1 and done else {})}
+    return Result("expand", problems=problems, product=_shown(done, output) if done else "", data=data,
+                  counts={"expanded": len(done), "refused": len(results) - len(done)}, pipeable=True)

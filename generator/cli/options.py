@@ -34,8 +34,9 @@ from ..source import inputfiles
 GROUP_FORMAT = "citgen.format"
 #: The parameter name of every command's own --format.
 FORMAT_PARAM = "report_format"
-FORMAT_HELP = ("How to report: text for people, json for programs (one object; docs/errors.md), "
-               "github for GitHub Actions annotations.")
+FORMAT_HELP = ("How to report: text for people (one line per finding, FILE:LINE:COL: SEVERITY: MESSAGE [RULE]), "
+               "json for programs (one object; docs/errors.md), github for GitHub Actions annotations, markdown "
+               "for a pull-request comment, sarif for code scanning (SARIF 2.1.0).")
 
 
 @dataclass(frozen=True)
@@ -286,10 +287,10 @@ def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
                      help="Catalog version stamped as the common-instancetypes-version label "
                           "(default: catalog.yaml's version, or --release where there is one)."),
         gpu_options,
-        click.option("--retain-from", multiple=True,
-                     type=click.Path(dir_okay=False, path_type=Path),
-                     help="Old bundle whose objects the catalog no longer defines are carried over exactly as "
-                          "released (instancetype.kubevirt.io/v1beta1 only), labelled deprecated. Repeatable."),
+        click.option("--retain-from", multiple=True, metavar="BUNDLE", type=click.Path(path_type=Path),
+                     help="Old bundle (a file, a folder, - or a pipe) whose objects the catalog no longer defines "
+                          "are carried over exactly as released (instancetype.kubevirt.io/v1beta1 only), labelled "
+                          "deprecated. Repeatable."),
         click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
                      help="Overlay file changing the catalog without copying it; applied in order. Repeatable."),
     )
@@ -369,8 +370,8 @@ class CitgenCommand(click.Command):
     ``closing`` ends a refusal's report with its count (``citgen: {problems}``) for
     the commands that read a whole catalog and collect all its mistakes first;
     ``report_name`` is the name a report gives the command (``schema import``);
-    ``formats`` names formats of the command's own, beside text, json and github,
-    with what each is for (the Result's ``renditions`` hold them).
+    ``formats`` says what a format means for this command where it has a rendition
+    of its own (``diff``'s markdown is a release's notes; the Result's ``renditions``).
     """
 
     def __init__(self, *args: Any, closing: str | None = None, report_name: str | None = None,
@@ -378,9 +379,8 @@ class CitgenCommand(click.Command):
         super().__init__(*args, **kwargs)
         self.closing = closing
         self.report_name = report_name or self.name or "citgen"
-        own = formats or {}
-        more = "".join(f" {name}: {what}." for name, what in own.items())
-        self.params.append(click.Option(["--format", FORMAT_PARAM], type=click.Choice([*FORMATS, *own]),
+        more = "".join(f" Here {name} is {what}." for name, what in (formats or {}).items())
+        self.params.append(click.Option(["--format", FORMAT_PARAM], type=click.Choice(FORMATS),
                                         help=FORMAT_HELP + more + "  [default: text, or citgen --format]"))
 
     def invoke(self, ctx: click.Context) -> Result:

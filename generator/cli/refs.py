@@ -15,6 +15,8 @@ could be read, or an option or target that cannot be used.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -31,7 +33,7 @@ from ..tools.refs.target import Target, target_at, target_objects
 from ..tools.refs.upgrade import record as upgrade_record, render_markdown, render_text, upgrade
 from .options import CheckedParam, catalog_option, command, gpu_options, kubevirt_option
 
-MARKDOWN_HELP = "a pull-request comment (a table of findings, or of what an upgrade breaks and changes)"
+MARKDOWN_HELP = "a pull-request comment: a table of findings, or with --from of what an upgrade breaks and changes"
 
 
 class Later(Mapping[str, Any]):
@@ -89,17 +91,6 @@ def summary(verdict: Verdict, target: Target, unread: int) -> str:
     return f"{said}; {_plural(found, 'finding') if found else 'nothing found'}"
 
 
-def render_findings_markdown(problems: Sequence[Problem], closing: str) -> str:
-    """The judge's findings as a pull-request comment: one table row each, every name escaped."""
-    md, code, cell = escape.markdown, escape.markdown_code, escape.markdown_cell
-    if not problems:
-        return f"### citgen refs: nothing found\n\n{md(closing)}\n"
-    lines = [f"### citgen refs: {_plural(len(problems), 'finding')}", "",
-             "| where | finding | rule |", "| --- | --- | --- |"]
-    lines += [f"| {cell(code(p.location.file_line()))} | {cell(md(p.message))} | {cell(code(p.rule))} |" for p in problems]
-    return "\n".join([*lines, "", md(closing)]) + "\n"
-
-
 def _reference(one: Reference, resolved: bool | None) -> dict[str, Any]:
     loc = one.location
     return {"family": one.family, "name": one.name, "kind": one.kind, "via": one.via, "unchecked": one.unchecked,
@@ -114,18 +105,46 @@ def _target_options(catalog: Path | None, overlays: Sequence[Path], bundles: Seq
                                      ("--kubevirt", kubevirt)) if given]
 
 
+#: Read at least this much before a terminal is shown the reading's progress: a moment's work shows none.
+PROGRESS_FROM = 8 << 20
+
+
+@contextlib.contextmanager
+def _bar(total: int) -> Iterator[Callable[[int], None]]:
+    """click's progress bar on standard error, for a reading of ``total`` bytes that takes more than a moment."""
+    if total < PROGRESS_FROM or not sys.stderr.isatty():
+        yield lambda read: None
+        return
+    with click.progressbar(length=total, label="reading manifests", file=sys.stderr, show_eta=True,
+                           show_percent=True) as bar:
+        yield bar.update
+
+
 def _scan(paths: Sequence[str], places: Sequence[Any]) -> Scan:
     from ..tools.refs.scan import scan
 
-    return scan(tuple(paths), tuple(places))
+    return scan(tuple(paths), tuple(places), progress=_bar)
 
 
-def _nothing_read(found: Scan) -> Result | None:
-    """The refusal of a scan that could read no file at all: exit 2."""
-    if found.files:
+def _nothing_read(found: Scan, allow_empty: bool) -> Result | None:
+    """The refusal of a scan that could read no file at all, or found nothing to check in what it read: exit 2.
+
+    A checker never says "all clear" about what it did not check: files that hold no
+    reference to an instancetype or preference are said to hold none, unless
+    ``allow_empty`` (a hook run on whatever files a commit changed) makes that a pass.
+    """
+    if not found.files:
+        problems = found.problems or (Problem(Location("citgen"), "no file to read: name manifests, folders or -"),)
+        return Result("refs", problems=tuple(problems), notes=("citgen: nothing could be read",), unusable=True)
+    if found.references or found.problems or found.definitions:
         return None
-    problems = found.problems or (Problem(Location("citgen"), "no file to read: name manifests, folders or -"),)
-    return Result("refs", problems=tuple(problems), notes=("citgen: nothing could be read",), unusable=True)
+    said = (f"nothing to check: no reference to an instancetype or preference in the {_plural(found.files, 'file')} "
+            "read (no VirtualMachine, pool, template, DataSource, DataVolume, PVC or DataImportCron naming one, and "
+            "no --names place)")
+    if allow_empty:
+        return Result("refs", outputs=(said,), notes=found.notes, counts={"references": 0})
+    return Result("refs", problems=(Problem(Location("citgen"), said + "; pass --allow-empty where that is fine"),),
+                  notes=found.notes, unusable=True)
 
 
 @command("refs", formats={"markdown": MARKDOWN_HELP})
@@ -134,9 +153,9 @@ def _nothing_read(found: Scan) -> Result | None:
 @gpu_options
 @click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Overlay applied to the catalog's build the references are judged against. Repeatable.")
-@click.option("--bundle", "bundles", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--bundle", "bundles", multiple=True, type=click.Path(path_type=Path),
               help="Judge against the objects of this published bundle (what a virt-operator release deploys, "
-                   "or a vendor's) instead of a build. Repeatable.")
+                   "or a vendor's: a file, a folder, - or a pipe) instead of a build. Repeatable.")
 @kubevirt_option("Judge against the catalog's build for this KubeVirt release (citgen build --kubevirt): an "
                  "object it leaves out is a finding")
 @click.option("--names", "names", multiple=True, type=PlaceParam(),
@@ -147,12 +166,15 @@ def _nothing_read(found: Scan) -> Result | None:
 @click.option("--from", "old", type=click.Path(path_type=Path), default=None, metavar="OLD",
               help="Report what upgrading from OLD (a bundle file, a build output folder or a catalog folder) "
                    "breaks, deprecates or changes, instead of judging the references.")
+@click.option("--allow-empty", is_flag=True,
+              help="Exit 0 when the files hold no reference to check (a hook run on whatever files a commit "
+                   "changed); without it, nothing to check is refused (exit 2), never reported as all clear.")
 @click.option("--to", "new", type=click.Path(path_type=Path), default=None, metavar="NEW",
               help="With --from: the catalog upgraded to, as OLD is given (default: the target the other "
                    "options choose, the built-in catalog's build without them).")
 def refs(paths: tuple[str, ...], catalog: Path | None, gpu_device: str | None, gpu_count: int | None,
          overlays: tuple[Path, ...], bundles: tuple[Path, ...], kubevirt: Release | None, names: tuple[Any, ...],
-         names_file: Path | None, old: Path | None, new: Path | None) -> Result:
+         names_file: Path | None, old: Path | None, new: Path | None, allow_empty: bool) -> Result:
     """Check every reference to catalog objects in PATH... (files, folders, or - for standard input).
 
     Reads Kubernetes manifests (multi-document files, kind: List dumps of
@@ -188,7 +210,7 @@ def refs(paths: tuple[str, ...], catalog: Path | None, gpu_device: str | None, g
     target = after if after is not None else target_objects(catalog, overlays, bundles, kubevirt, gpu_device,
                                                             gpu_count)
     found = _scan(paths, places)
-    refused = _nothing_read(found)
+    refused = _nothing_read(found, allow_empty)
     if refused is not None:
         return refused
     if before is not None:
@@ -200,19 +222,17 @@ def refs(paths: tuple[str, ...], catalog: Path | None, gpu_device: str | None, g
         return [_reference(r.reference, r.resolved if r.reference.name is not None else None)
                 for r in verdict.resolutions]
 
-    return Result("refs", problems=(*found.problems, *verdict.findings), product=closing + "\n",
+    return Result("refs", problems=(*found.problems, *verdict.findings), outputs=(closing,), notes=found.notes,
                   counts={**verdict.counts, "problems": len(found.problems)}, found=bool(verdict.findings),
                   data=Later({"target": lambda: target.described,
                               "kubevirt": lambda: str(target.kubevirt) if target.kubevirt else None,
-                              "skipped": lambda: list(found.skipped), "references": references}),
-                  renditions=Later({"markdown": lambda: render_findings_markdown([*found.problems,
-                                                                                  *verdict.findings], closing)}))
+                              "skipped": lambda: list(found.skipped), "references": references}))
 
 
 def _upgrade(found: Scan, old: Target, new: Target) -> Result:
     result = upgrade(found, old, new)
     # each reference the upgrade breaks, deprecates or changes is one of its problems: they set the exit status
     return Result("refs", problems=(*found.problems, *result.problems()), product=render_text(result),
-                  counts=result.counts,
+                  counts=result.counts, notes=found.notes,
                   data=Later({"upgrade": lambda: upgrade_record(result), "skipped": lambda: list(found.skipped)}),
                   renditions=Later({"markdown": lambda: render_markdown(result)}))

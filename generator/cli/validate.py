@@ -17,11 +17,12 @@ from typing import Optional, Sequence, Tuple
 import click
 
 from ..errors import InputError
-from ..model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
+from ..model import GROUP, INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS
 from ..problems import Location, Problem
 from ..result import Result
 from ..schemas.releases import Release
-from ..source.documents import BundleDoc, read_bundles
+from ..source.documents import BundleDoc
+from ..source.objects import read_bundles
 from ..tools.refs.target import target_objects
 from ..tools.vmexpand.matrix import format_text, matrix as pair_matrix, summary as pair_summary
 from ..tools.vmexpand.mutate import MACHINE_TYPES
@@ -106,7 +107,7 @@ def list_rules() -> str:
 
 
 @command("validate")
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--vendor", metavar="V",
               help="Expected instancetype.kubevirt.io/vendor label (default: the vendor of --catalog, or "
                    "of the built-in catalog when no FILE is given; FILEs without --catalog must agree on one "
@@ -153,6 +154,10 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     as a list of pairs, as scripts have parsed them (docs/validation.md).
     """
     files = _once(files)
+    unknown = [rule for rule in dict.fromkeys(selected) if rule not in CHECKS]
+    if unknown:  # before anything is read: a typo in --rule must not pass as "no problems found"
+        raise InputError.at(Location("--rule"), f"unknown rule {', '.join(map(repr, unknown))}; known rules: "
+                            f"{', '.join(CHECKS)}")
     if cross_product:
         ignored = [name for name, given in (("--rule", selected), ("--vendor", vendor), ("--each-file", each_file),
                                              ("--kubevirt", kubevirt), ("--warnings-as-errors", strict_warnings))
@@ -173,13 +178,24 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         results = pair_matrix(objects, objects, arch=arch)
         return Result("validate", product=format_text(results), counts=pair_summary(results),
                       json_document=[r.record() for r in results])
-    docs: Sequence[BundleDoc] = read_bundles(files)
-    sets = [[d for d in docs if d.file == str(f)] for f in dict.fromkeys(files)] if each_file and files else [docs]
+    docs, others = _catalog_group(read_bundles(files))
+    sets = [[d for d in docs if d.file == f] for f in dict.fromkeys(d.file for d in docs)] if each_file else [docs]
     known = catalog_context(catalog) if catalog is not None else None
     problems = []
     for found in sets:
         problems += _problems(found, vendor, known, selected, kubevirt)
-    return _findings(docs, problems, strict_warnings)
+    return _findings(docs, problems, strict_warnings, others)
+
+
+def _catalog_group(docs: Sequence[BundleDoc]) -> tuple[list[BundleDoc], list[BundleDoc]]:
+    """The objects validate judges, and the others: objects of other API groups beside the catalog's (the
+    admission policy citgen build --policy writes beside the bundles) are not the catalog's, and not judged."""
+    judged, others = [], []
+    for doc in docs:
+        version = doc.data.get("apiVersion") if isinstance(doc.data, dict) else None
+        foreign = isinstance(version, str) and "/" in version and version.split("/")[0] != GROUP
+        (others if foreign and doc.kind not in KINDS else judged).append(doc)
+    return judged, others
 
 
 def _pairable(files: Tuple[Path, ...], objects: Sequence[object]) -> None:
@@ -194,10 +210,12 @@ def _pairable(files: Tuple[Path, ...], objects: Sequence[object]) -> None:
             f"{PREFERENCE_KINDS[0]} of the files named, so they must hold both (a build's all-bundle does)"))
 
 
-def _findings(docs: Sequence[BundleDoc], problems: Sequence[Problem], strict_warnings: bool) -> Result:
+def _findings(docs: Sequence[BundleDoc], problems: Sequence[Problem], strict_warnings: bool,
+              others: Sequence[BundleDoc] = ()) -> Result:
     """A validation's Result: the problems that count; warnings and findings of rules newer than their object apart.
 
-    With ``strict_warnings`` (--warnings-as-errors) a warning counts as the problem it then is.
+    With ``strict_warnings`` (--warnings-as-errors) a warning counts as the problem it then is; ``others`` are
+    the objects of other API groups that were read and not judged, which a note counts.
     """
     if strict_warnings:
         problems = [dataclasses.replace(p, severity="error") for p in problems]
@@ -205,4 +223,12 @@ def _findings(docs: Sequence[BundleDoc], problems: Sequence[Problem], strict_war
     return Result("validate", problems=tuple(p for p in current if not p.is_warning),
                   warnings=tuple(p for p in current if p.is_warning),
                   newer_rule_findings=tuple(p for p in problems if p.older_release is not None),
-                  documents=len(docs))
+                  documents=len(docs), notes=_not_judged(others))
+
+
+def _not_judged(others: Sequence[BundleDoc]) -> tuple[str, ...]:
+    if not others:
+        return ()
+    kinds = ", ".join(sorted({str(d.kind) for d in others}))
+    return (f"{len(others)} object{'s' if len(others) != 1 else ''} of other API groups not judged ({kinds}): "
+            f"validate judges the catalog's {GROUP} objects",)

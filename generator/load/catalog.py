@@ -20,10 +20,10 @@ from ..model import Catalog, OlderField, OlderValue, Series, Settings, Size, Siz
 from ..problems import Location, Problem, excerpt
 from ..quantity import parse as parse_quantity
 from ..source import formats
-from ..source.inputcheck import read_checked
+from ..source.inputcheck import checked, read_checked
 from ..source.inputfiles import leads_outside, lookup, usable_folder, yaml_files
 from ..source.schema_fast import whole_number
-from ..source.yamlsrc import Document
+from ..source.yamlsrc import Document, load_file
 from .lifecycle import deprecation_of, merged, retirements_of, sizes_deprecated
 
 CATALOG_FILE = "catalog.yaml"
@@ -287,6 +287,26 @@ def _series(doc: Document, matrices: Mapping[str, SizeMatrix], problems: list[Pr
     return replace(series, deprecated_sizes=sizes_of) if len(problems) == before else None
 
 
+def _catalog_file(root: Path, problems: list[Problem]) -> tuple[Document | None, bool | None]:
+    """What of catalog.yaml fits its format (its problems kept in ``problems``), and whether it says ``extends``.
+
+    Whether a catalog extends another decides which files it has: it is read from the
+    file as written, so that a mistake in catalog.yaml (the ``extends`` line's own
+    among them) is not followed by a false ``series/sizes.yaml: file not found``. None
+    for whether, when catalog.yaml cannot be read at all (not YAML, a duplicate key):
+    then its problems are the only ones said.
+    """
+    try:
+        document = load_file(root / CATALOG_FILE, CATALOG_FILE, within=root)
+    except InputError as exc:
+        problems.extend(exc.problems)
+        return None, None
+    extends = isinstance(document.data, Mapping) and "extends" in document.data
+    fitting, found = checked(document, formats.CATALOG)
+    problems.extend(found)
+    return fitting, extends
+
+
 def series_files(root: Path) -> list[str]:
     """Series files in a stable order: every series/*.yaml but the size matrices."""
     return [f"series/{p.name}" for p in yaml_files(root / "series", "series") if p.name != "sizes.yaml"]
@@ -299,9 +319,12 @@ def load_catalog(root: Path, *, extra_problems: Iterable[Problem] = ()) -> Catal
     if lookup(root / CATALOG_FILE, CATALOG_FILE, within=root) is None:  # anything else there is refused when read
         raise InputError.at(Location(str(root)), f"not a catalog directory: {CATALOG_FILE} is missing")
     files = _Collector(root)
-    settings_doc = files.read(CATALOG_FILE, formats.CATALOG)
-    if settings_doc is not None and "extends" in settings_doc.data:
-        return _extending(root, settings_doc, files.problems + list(extra_problems))
+    fitting, extends = _catalog_file(root, files.problems)
+    if extends is None or extends and fitting is None:  # which files the catalog has is not known
+        raise InputError(files.problems + list(extra_problems))
+    if extends:  # said, even where catalog.yaml has mistakes: then no series/ or sizes.yaml is looked for
+        return _extending(root, fitting, files.problems + list(extra_problems))
+    settings_doc = None if files.problems else fitting
     sizes_doc = files.read(SIZES_FILE, formats.SIZES)
     series_docs = [files.read(name, formats.SERIES) for name in series_files(root)]
     problems = files.problems + list(extra_problems)

@@ -19,12 +19,15 @@ that ``citgen refs`` can always say what to use instead.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..model import (FAMILIES, Catalog, Deprecation, PreferenceCatalog, Retirement, Series,
                      preference_deprecation)
 from ..problems import Location, Path as KeyPath, Problem
 from ..source.yamlsrc import SourceMap
+from ..suggest import Index
 from .traits import suggest
 
 #: catalog.yaml's sections of ``retired``, by the family of the names they hold.
@@ -136,6 +139,112 @@ def follow(name: str, replacement_of: Mapping[str, str | None]) -> tuple[tuple[s
     return tuple(chain), CURRENT
 
 
+@dataclass(frozen=True)
+class End:
+    """Where following replacements from a name ends: how many names it meets after the name (``steps``), the
+    last of them (``last``: the current one, the one naming none, or the first met again) and how (``how``)."""
+
+    steps: int
+    last: str
+    how: str
+
+
+def ends(replacement_of: Mapping[str, str | None]) -> dict[str, End]:
+    """``follow`` for every name of ``replacement_of`` at once, each name walked once: linear in the names.
+
+    A name whose end is known gives it to every name leading to it, one step
+    further; the names of a circle each end at themselves, met again, and a name
+    leading into a circle at the name it enters the circle by.
+    """
+    found: dict[str, End] = {}
+    for start in replacement_of:
+        path: list[str] = []
+        on_path: dict[str, int] = {}
+        name: str | None = start
+        while name is not None and name in replacement_of and name not in found and name not in on_path:
+            on_path[name] = len(path)
+            path.append(name)
+            name = replacement_of[name]
+        if name is None:  # the last one names no replacement
+            after = End(-1, path[-1], DEAD_END)
+        elif name in found:
+            after = found[name]
+        elif name in on_path:  # a circle from path[entry] on: each of it ends at itself
+            entry = on_path[name]
+            size = len(path) - entry
+            for member in path[entry:]:
+                found[member] = End(size, member, CIRCLE)
+            path = path[:entry]
+            after = found[name]
+        else:  # a current name
+            after = End(0, name, CURRENT)
+        for member in reversed(path):
+            after = End(after.steps + 1, after.last, after.how)
+            found[member] = after
+    return found
+
+
+#: How many names of a chain of replacements a message shows at most, the last one besides.
+SHOWN = 8
+
+
+def shown_chain(name: str, replacement_of: Mapping[str, str | None], end: End) -> str:
+    """``a -> b -> a``: the names met following replacements from ``name``, as ``follow`` gives them; a chain
+    longer than SHOWN names is cut short (``a -> b -> ... (1990 more) -> z``)."""
+    total = end.steps + 1
+    names = [name, *islice(Chain(replacement_of[name] or "", replacement_of, end), min(end.steps, SHOWN))]
+    if total <= SHOWN + 1:
+        return " -> ".join(names)
+    return f"{' -> '.join(names[:SHOWN])} -> ... ({total - SHOWN - 1} more) -> {end.last}"
+
+
+class Chain(Sequence[str]):
+    """The names met following replacements from a name, its replacement first (``follow``'s, less the name).
+
+    Read from the map of replacements it was found in, only when used: a record
+    holds its chain in constant room, so that every name of a long chain of
+    replacements costs no more than the others (a tuple each would grow with the
+    square of the chain). The map must not change afterwards. It compares equal to
+    any sequence of the same names.
+    """
+
+    __slots__ = ("_first", "_replacement_of", "_length", "_last")
+
+    def __init__(self, first: str, replacement_of: Mapping[str, str | None], end: End):
+        self._first, self._replacement_of, self._length, self._last = first, replacement_of, end.steps, end.last
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[str]:
+        name: str | None = self._first
+        for _ in range(self._length):
+            assert name is not None  # the end said how many names there are
+            yield name
+            name = self._replacement_of.get(name)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        position = index + self._length if index < 0 else index
+        if not 0 <= position < self._length:
+            raise IndexError("chain index out of range")
+        if position == self._length - 1:
+            return self._last
+        return next(islice(iter(self), position, None))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Chain, tuple, list)):
+            return len(self) == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
 #: Each family with its article, for messages.
 _A = {"instancetype": "an instancetype", "preference": "a preference"}
 
@@ -156,6 +265,22 @@ class _Judge:
         for (family, name), item in [*self.deprecated.items(), *self.retired.items()]:
             self.replacement_of[family][name] = item.replacement
         self.problems: list[Problem] = []
+        self._indexes: dict[tuple[str, bool], Index] = {}
+        self._ends: dict[str, dict[str, End]] = {}
+
+    def end(self, family: str, name: str) -> End:
+        """Where following replacements from ``name`` ends, every name of the family followed once (``ends``)."""
+        if family not in self._ends:
+            self._ends[family] = ends(self.replacement_of[family])
+        return self._ends[family][name]
+
+    def index(self, family: str, retired: bool) -> Index:
+        """The names a replacement in ``family`` may name (defined, and retired too for a retired name), indexed
+        once for suggestions (suggest.py), however many replacements name nothing."""
+        key = (family, retired)
+        if key not in self._indexes:
+            self._indexes[key] = Index(self.defined[family] | (set(self.replacement_of[family]) if retired else set()))
+        return self._indexes[key]
 
     def problem(self, location: Location | None, message: str) -> None:
         self.problems.append(Problem(location or Location("catalog.yaml"), message))
@@ -169,9 +294,9 @@ class _Judge:
         if replacement in self.replacement_of[family]:  # retired: a deprecated object's replacement is built
             since = self.retired[(family, replacement)].since
             return f"{said} was retired in {since}; a deprecated object is replaced by one the catalog defines"
-        known = (self.defined[family] | (set(self.replacement_of[family]) if retired else set())) - {name}
+        close = [c for c in self.index(family, retired).structured(replacement, 2).names if c != name][:1]
         message = (f"{said} is no {family} the catalog defines{' or retires' if retired else ''}"
-                   f"{suggest(replacement, known)}")
+                   + (f"; did you mean {close[0]!r}?" if close else ""))
         series, _, size = replacement.partition(".")
         if by_series:
             message += (f" (series {series!r} has no size {size!r}; give {name!r} a replacement of its own under "
@@ -189,16 +314,16 @@ class _Judge:
         if not allowed:
             self.problem(location, self.unknown(family, name, replacement, retired, by_series))
             return
-        chain, end = follow(name, self.replacement_of[family])
-        if end == CURRENT:
+        found = self.end(family, name)
+        if found.how == CURRENT:
             return
-        shown = " -> ".join(chain)
-        if end == CIRCLE:
+        shown = shown_chain(name, self.replacement_of[family], found)
+        if found.how == CIRCLE:
             self.problem(location, f"the replacements of {name!r} go round in a circle ({shown}); they must lead "
                          f"to {_A[family]} that is neither deprecated nor retired")
         else:
-            state = "deprecated" if (family, chain[-1]) in self.deprecated else "retired"
-            self.problem(location, f"the replacements of {name!r} end at {chain[-1]!r} ({shown}), which is {state} "
+            state = "deprecated" if (family, found.last) in self.deprecated else "retired"
+            self.problem(location, f"the replacements of {name!r} end at {found.last!r} ({shown}), which is {state} "
                          f"and names no replacement; they must lead to {_A[family]} that is neither deprecated "
                          "nor retired")
 

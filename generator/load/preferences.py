@@ -91,7 +91,7 @@ def load_family(path: Path, display: str,
     leads to. ``within``: the catalog directory, out of which a symbolic link may
     not lead.
     """
-    if not re.match(FAMILY_NAME, path.stem):
+    if not re.fullmatch(FAMILY_NAME, path.stem):
         return None, [], [Problem(Location(display), f"family name {path.stem!r} (the file name) must be "
                                   "lower-case letters, digits and dashes, at most 63; it names a group of the outputs")]
     doc, problems = read_checked(path, display, FAMILY, within=within)

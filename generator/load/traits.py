@@ -10,7 +10,6 @@ builds the model from what fits it.
 
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -21,15 +20,16 @@ from ..source.formats.preferences import TRAIT, TRAIT_NAME
 from ..source.inputcheck import present, read_checked
 from ..source.inputfiles import yaml_files
 from ..source.yamlsrc import Document
+from ..suggest import Index, did_you_mean
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def suggest(word: str, known: Iterable[str]) -> str:
-    """A ``; did you mean 'x'?`` suffix when ``word`` looks like a typo of a known name."""
-    close = difflib.get_close_matches(word, sorted(known), n=1)  # difflib's cutoff, 0.6
-    return f"; did you mean {close[0]!r}?" if close else ""
+def suggest(word: str, known: Iterable[str] | Index) -> str:
+    """A ``; did you mean 'x'?`` suffix when ``word`` looks like a typo of a known name (suggest.py: by spelling,
+    difflib's likeness; pass an Index built once where many words are looked up in one large set)."""
+    return did_you_mean(word, known)
 
 
 def spec_problems(doc: Document, base: KeyPath, fragment: Mapping[str, Any]) -> list[Problem]:
@@ -61,7 +61,7 @@ def load_trait(path: Path, display: str, within: Path | None = None) -> tuple[Tr
     """
     name = path.stem
     doc, problems = read_checked(path, display, TRAIT, within=within)
-    if not re.match(TRAIT_NAME["pattern"], name):
+    if not re.fullmatch(TRAIT_NAME["pattern"], name):
         problems.append(Problem(Location(display), f"trait name {name!r} (the file name) must be lower-case "
                                 "letters, digits and dashes"))
     if doc is None:

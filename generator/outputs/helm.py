@@ -87,7 +87,7 @@ def chart_version(version: str) -> str:
     number is a pre-release of 0.0.0 (``main`` -> ``0.0.0-main``).
     """
     text = version[1:] if version[:1] in ("v", "V") else version
-    if _SEMVER.match(text):
+    if _SEMVER.fullmatch(text):
         return text
     found = _NUMERIC_HEAD.match(text)
     if found:
@@ -97,7 +97,7 @@ def chart_version(version: str) -> str:
         core, rest = "0.0.0", version
     identifiers = _identifiers(rest)
     result = f"{core}-{'.'.join(identifiers)}" if identifiers else core
-    return result if _SEMVER.match(result) else core
+    return result if _SEMVER.fullmatch(result) else core
 
 
 def static_files(dirs: Sequence[Path]) -> dict[str, bytes]:
@@ -318,7 +318,8 @@ DESCRIPTIONS = {
                       "still use them); false leaves them out.",
     "gpu.deviceName": "The device every GPU instancetype (spec.gpus) asks for.",
     "policy.enabled": "Install the admission policy: Kubernetes (1.30 or later) warns about VMs, VM pools and "
-                      "inference labels naming deprecated or retired instancetypes and preferences.",
+                      "inference labels naming deprecated or retired instancetypes and preferences. Rendered only "
+                      "where the cluster serves admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy.",
     "policy.retired": "What a VM or VM pool naming a retired instancetype or preference gets: Warn or Deny.",
 }
 
@@ -499,8 +500,8 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
         "kubevirt_version": str(ctx.kubevirt),
     }
     files.update(_render(dirs, variables, RENDERED))
-    if ctx.policy is not None:  # the admission policy: a template, and a value that turns it on
-        files[policy.CHART_TEMPLATE] = policy.chart_template(ctx.policy)
+    if ctx.policy is not None:  # the admission policy: a template, its documents, and a value that turns it on
+        files.update(policy.chart_files(ctx.policy))
         files["values.yaml"] += policy.chart_values(ctx.policy)
     schema = values_schema(ctx)
     table, accepted = values_reference(_parsed_values(files["values.yaml"]), schema)

@@ -106,7 +106,7 @@ def split_documents(text: str, bundle: str, parsed: Sequence[object] | None = No
 
 def _check_groups(objects: Sequence[CatalogObject]) -> None:
     for obj in objects:
-        if not GROUP_NAME.match(obj.group):
+        if not GROUP_NAME.fullmatch(obj.group):
             raise InputError.at(obj.location, f"{obj.family} {obj.name}: group {obj.group!r} cannot name a "
                                 "kustomize directory (lower-case letters, digits, '.' and '-')")
 
@@ -186,7 +186,7 @@ _YAML_BREAKS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 def target_name(name: str) -> str:
     """A target's ``name:`` matching exactly ``name``, as YAML: ``u1\\.large``."""
     pattern = _REGEXP_META.sub(r"\\\1", name)
-    return pattern if _PLAIN_NAME.match(name) else json.dumps(pattern)
+    return pattern if _PLAIN_NAME.fullmatch(name) else json.dumps(pattern)
 
 
 def _flow(value: object) -> str:

@@ -14,7 +14,6 @@ reads (``metadata.json`` lists those files).
 
 from __future__ import annotations
 
-import difflib
 import json
 from functools import lru_cache
 from importlib import resources
@@ -24,6 +23,7 @@ from ..problems import Path, Problem
 from ..quantity import MAX_DIGITS, MAX_EXPONENT, QuantityError, parse
 from ..source.documents import BundleDoc
 from ..source.schema_fast import Check, compile_schema, strict_validator_class
+from ..suggest import nearest
 from . import fields
 from .releases import Release, known, newest, release_data
 
@@ -272,13 +272,13 @@ def _unknown_field(kind: str, path: Path, fields: list[str], release: Release | 
     if later is not None and release is not None and later > release:
         return f"unknown field {name!r}: KubeVirt {release} does not have it (it came in {later})"
     message = f"unknown field {name!r}"
-    close = difflib.get_close_matches(name, fields)  # the closest first
+    close = nearest(name, fields)
     if close:
         return message + f"; did you mean {close[0]!r}?"
     if release is not None and release < newest():  # perhaps a misspelling of a field of a later release
         parent = _node_at(shipped_schema(kind), path[:-1])
         later = sorted(parent.get("properties", {})) if isinstance(parent, dict) else []
-        close = difflib.get_close_matches(name, later)
+        close = nearest(name, later)
         since = introduced(kind, path[:-1] + (close[0],)) if close else None
         if since is not None:
             return message + f"; did you mean {close[0]!r}, which came in KubeVirt {since}?"

@@ -1,21 +1,18 @@
-"""Parsed documents of a bundle: what validation, expansion and diffing work on.
+"""Objects of a bundle: what validation, expansion and diffing work on.
 
 Generated bundles are parsed back from their rendered text, so what is checked is
-exactly what is shipped; a user's file keeps its source map so messages can add
-line numbers.
+exactly what is shipped; a user's file, read by the one reader of objects
+(objects.py), keeps its source map so messages can add line numbers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
-from ..errors import InputError
 from ..problems import Location, Path as KeyPath
-from .inputfiles import read_text
-from .yamlsrc import SourceMap, iter_documents
+from .yamlsrc import SourceMap
 
 
 @dataclass(frozen=True)
@@ -26,6 +23,11 @@ class BundleDoc:
     index: int
     data: Any
     source: SourceMap | None = None
+    #: Where the object is in its document (``("items", 3)`` in a List), and where the source map has it
+    #: (a List item is read from its own slice of the file, ``lines_before`` lines into it).
+    at: KeyPath = ()
+    lines_before: int = 0
+    within: KeyPath = ()
 
     # Every rule asks each document for its kind and name, so both are worked out
     # once (a frozen dataclass still lets cached_property keep its answer).
@@ -41,36 +43,19 @@ class BundleDoc:
         name = meta.get("name") if isinstance(meta, dict) else None
         return name if isinstance(name, str) else None
 
+    @cached_property
+    def namespace(self) -> str | None:
+        meta = self.data.get("metadata") if isinstance(self.data, dict) else None
+        namespace = meta.get("namespace") if isinstance(meta, dict) else None
+        return namespace if isinstance(namespace, str) else None
+
     def locate(self, path: KeyPath = ()) -> Location:
-        """Where ``path`` of this document is: file, document index and name, JSON path."""
+        """Where ``path`` of this object is: file, line and column, document, the object, its JSON path."""
         line = column = None
         if self.source is not None:
-            found = self.source.locate(tuple(path))
+            found = self.source.locate(self.within + tuple(path))
             line, column = found.line, found.column
-        return Location(self.file, line, column, tuple(path), self.index, self.name)
-
-
-def read_bundles(paths: Iterable[Path]) -> list[BundleDoc]:
-    """Load user-supplied multi-document files with the bounded, located reader.
-
-    A file without a single Kubernetes object (empty, only comments or ``---``, a
-    scalar or a list) is refused: checking, comparing or keeping nothing would
-    pass silently where the wrong file was named.
-    """
-    docs: list[BundleDoc] = []
-    for path in paths:
-        name = str(path)
-        found = [BundleDoc(name, d.index, d.data, d.source) for d in iter_documents(read_text(path, name), name)]
-        if not any(isinstance(d.data, dict) for d in found):
-            what = "is empty" if not found else "holds only comments and document separators" \
-                if all(d.data is None for d in found) else f"holds {_kinds(found)}"
-            raise InputError.at(Location(name), f"no Kubernetes objects: the file {what}; expected YAML "
-                                "documents that are mappings with apiVersion, kind and metadata")
-        docs.extend(found)
-    return docs
-
-
-def _kinds(found: list[BundleDoc]) -> str:
-    """What the documents of a file without a mapping are, in words: ``a list and a scalar``."""
-    words = dict.fromkeys("a list" if isinstance(d.data, list) else "a scalar" for d in found if d.data is not None)
-    return " and ".join(words)
+            if line is not None:
+                line += self.lines_before
+        kind = self.kind if isinstance(self.kind, str) else None
+        return Location(self.file, line, column, self.at + tuple(path), self.index, self.name, kind, self.namespace)

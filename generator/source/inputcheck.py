@@ -21,7 +21,6 @@ run finds) only ever sees values of the shape its format promises.
 
 from __future__ import annotations
 
-import difflib
 import json
 from functools import lru_cache
 from pathlib import Path as FilePath
@@ -31,6 +30,7 @@ from .. import quantity
 from ..errors import InputError
 from ..objectmeta import label_value_problem
 from ..problems import EXCERPT, Path, Problem, excerpt
+from ..suggest import nearest
 from .schema_fast import Check, compile_schema, strict_validator_class
 from .yamlsrc import Document, load_file
 
@@ -259,7 +259,7 @@ def _custom(error: jsonschema.ValidationError, name: Any, message: str) -> str:
 def _unknown_key(schema: Mapping[str, Any], key: Any, name: Any) -> str:
     """The message for a key the mapping does not allow, with the closest known key."""
     known = sorted(schema.get("properties", {}))
-    close = difflib.get_close_matches(str(key), known, n=1)
+    close = nearest(str(key), known)
     where = schema.get("x-in")
     if where is None:
         hint = f" (did you mean '{close[0]}'?)" if close else ""

@@ -23,6 +23,7 @@ CITGEN_MAX_DOCUMENTS) set them; everything else reads them from here.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import os
@@ -31,19 +32,22 @@ import stat
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator
 
 import jinja2
 from jinja2.loaders import split_template_path
 
 from ..errors import InputError
-from ..problems import PATH_EXCERPT, Location, excerpt
+from ..problems import PATH_EXCERPT, Location, Problem, excerpt
 from ..quantity import QuantityError, parse as parse_quantity
 
 MiB = 1 << 20
-#: Largest file read by default. The all-bundle of a catalog a hundred times the
-#: built-in one is about 31 MiB; hand-written files are a few KiB.
-DEFAULT_MAX_FILE_SIZE = 64 * MiB
+#: Largest file read by default. A cluster dump of 10,000 VirtualMachines and as many
+#: DataSources as kubectl writes JSON is 93 MiB, and is read holding its text once (a
+#: file is decoded as it is read) with each object built in turn: 160 MiB at its peak.
+#: The all-bundle of a catalog a hundred times the built-in one is about 31 MiB;
+#: hand-written files are a few KiB.
+DEFAULT_MAX_FILE_SIZE = 256 * MiB
 #: Most YAML documents read from one file by default; that all-bundle holds about 25,000.
 DEFAULT_MAX_DOCUMENTS = 100_000
 
@@ -248,19 +252,23 @@ def read_bytes(path: Path | str, display: str | None = None, *, within: Path | N
     ``within``: the catalog directory the file belongs to; a symbolic link
     leading out of it is refused.
     """
-    name = display or str(path)
+    return b"".join(_chunks(path, display or str(path), within))
+
+
+def _chunks(path: Path | str, name: str, within: Path | None) -> Iterator[bytes]:
+    """The bytes of a regular file no larger than the size limit, a piece at a time (read_bytes says the rest)."""
     limit = limits().max_file_size
     if within is not None:
         _check_within(Path(path), name, within)
     found = _lookup(path, name, catalog=within is not None)
     if found is None:
-        raise InputError.at(Location(name), "file not found")
+        raise InputError.at(Location(name), "no such file or folder")
     _refuse_not_regular(name, found.st_mode)
     try:
         # O_NONBLOCK: a FIFO put in the file's place since the look above must not block the open
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise InputError.at(Location(name), "file not found") from None
+        raise InputError.at(Location(name), "no such file or folder") from None
     except OSError as exc:
         if exc.errno == errno.ENXIO:  # opening a socket
             raise InputError.at(Location(name), "is a socket, not a regular file; citgen reads only regular files") \
@@ -271,17 +279,15 @@ def read_bytes(path: Path | str, display: str | None = None, *, within: Path | N
         _refuse_not_regular(name, info.st_mode)
         if info.st_size > limit:
             raise _too_large(name, limit)
-        chunks: list[bytes] = []
         size = 0
         while size <= limit:  # read until the end, or one byte past the limit
             chunk = os.read(fd, min(limit + 1 - size, MiB))
             if not chunk:
                 break
-            chunks.append(chunk)
             size += len(chunk)
-        if size > limit:
-            raise _too_large(name, limit)
-        return b"".join(chunks)
+            if size > limit:
+                raise _too_large(name, limit)
+            yield chunk
     except OSError as exc:
         raise InputError.at(Location(name), f"cannot read: {exc.strerror}") from None
     finally:
@@ -319,10 +325,25 @@ class TextFile:
 
 def decode_text(raw: bytes, name: str) -> TextFile:
     """``raw`` as UTF-8 text: a leading byte-order mark dropped, CRLF and CR line ends read as ``\\n``."""
+    return _decoded((raw,), name)
+
+
+def _decoded(chunks: Iterable[bytes], name: str) -> TextFile:
+    """The UTF-8 text of ``chunks``, decoded a piece at a time into one growing string, so that a large file is
+    held once as text rather than as its bytes and its text at the same time; see decode_text."""
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    text = ""
+    before = 0  # bytes of the file before what the decoder is given: its pending bytes and the chunk
     try:
-        text = raw.decode("utf-8")
+        for chunk in chunks:
+            pending = len(decoder.getstate()[0])
+            before -= pending
+            text += decoder.decode(chunk)  # grown in place: the only reference to the text is this name
+            before += pending + len(chunk)
+        before -= len(decoder.getstate()[0])
+        text += decoder.decode(b"", final=True)
     except UnicodeDecodeError as exc:
-        raise InputError.at(Location(name), f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise InputError.at(Location(name), f"not UTF-8 text ({exc.reason} at byte {before + exc.start})") from None
     bom = text.startswith(BOM)
     if bom:
         text = text[len(BOM):]
@@ -334,9 +355,12 @@ def decode_text(raw: bytes, name: str) -> TextFile:
 
 
 def read_text_file(path: Path | str, display: str | None = None, *, within: Path | None = None) -> TextFile:
-    """read_bytes decoded by decode_text: the text, and whether it had a byte-order mark and CRLF line ends."""
+    """read_bytes decoded by decode_text: the text, and whether it had a byte-order mark and CRLF line ends.
+
+    The file is decoded as it is read, a piece at a time: its bytes are never held whole beside its text.
+    """
     name = display or str(path)
-    return decode_text(read_bytes(path, name, within=within), name)
+    return _decoded(_chunks(path, name, within), name)
 
 
 def read_text(path: Path | str, display: str | None = None, *, within: Path | None = None) -> str:
@@ -350,32 +374,37 @@ def read_text(path: Path | str, display: str | None = None, *, within: Path | No
 
 
 def read_stream_text(stream: BinaryIO, name: str) -> str:
-    """An open stream (standard input) read as read_text reads a file: at most one byte past the size limit.
+    """An open stream (standard input, a pipe) read as read_text reads a file: at most one byte past the size limit.
 
     A pipe has no size to look at first, so the limit is judged only from what is
     read; ``name`` is what messages call the stream (``-``). A terminal is refused
     rather than waited on: nothing was piped in.
     """
-    limit = limits().max_file_size
     try:
         if stream.isatty():
             raise InputError.at(Location(name), "is a terminal, not a stream of manifests; pipe them in "
                                 "(kubectl get vm -A -o yaml | citgen refs -) or name files")
-        chunks: list[bytes] = []
-        size = 0
+    except ValueError:  # a closed stream
+        raise InputError.at(Location(name), "cannot read: the stream is closed") from None
+    return _decoded(_stream_chunks(stream, name), name).text
+
+
+def _stream_chunks(stream: BinaryIO, name: str) -> Iterator[bytes]:
+    limit = limits().max_file_size
+    size = 0
+    try:
         while size <= limit:
             chunk = stream.read(min(limit + 1 - size, MiB))
             if not chunk:
-                break
-            chunks.append(chunk)
+                return
             size += len(chunk)
+            if size > limit:
+                raise _too_large(name, limit)
+            yield chunk
     except OSError as exc:
         raise InputError.at(Location(name), f"cannot read: {exc.strerror or exc}") from None
     except ValueError:  # a closed stream
         raise InputError.at(Location(name), "cannot read: the stream is closed") from None
-    if size > limit:
-        raise _too_large(name, limit)
-    return decode_text(b"".join(chunks), name).text
 
 
 def read_file(path: Path | str, display: str | None = None, *, within: Path | None = None) -> bytes:
@@ -466,48 +495,84 @@ def yaml_files(folder: Path, display: str) -> list[Path]:
 
 @dataclass(frozen=True)
 class _Walk:
-    """What one folder_files walk keeps and is told: the files found so far, and how to treat links."""
+    """What one walk keeps and is told: the files found so far, how to treat links, where problems go.
+
+    ``seen`` holds every folder walked, by device and inode, so that each is walked
+    once however many links reach it. ``problems``: None to refuse the whole walk at
+    the first entry that cannot be used (a catalog's folders); a list to collect each
+    such entry as a problem at its path and walk on (a folder of manifests).
+    """
 
     found: list[str]
     follow: bool
     within: Path | None
     catalog: bool
+    seen: set[tuple[int, int]]
+    problems: list[Problem] | None = None
 
 
 def _walk(walk: _Walk, path: Path, shown: str, relative: tuple[str, ...], above: frozenset[tuple[int, int]]) -> None:
     """Add what is under ``path`` to ``walk.found``; ``above`` holds the folders it is in, to see a loop."""
-    for name in folder_names(path, shown, catalog=walk.catalog):
-        entry, entry_shown, entry_relative = path / name, f"{shown}/{name}", relative + (name,)
-        if not walk.follow and os.path.islink(entry):
-            walk.found.append("/".join(entry_relative))
-            continue
-        info = _lookup(entry, entry_shown, catalog=walk.catalog)
-        if info is None:  # gone since the folder was listed
-            continue
-        if not stat.S_ISDIR(info.st_mode):
-            walk.found.append("/".join(entry_relative))
-            continue
-        if os.path.islink(entry):
-            if walk.within is not None:
-                _check_within(entry, entry_shown, walk.within)
-            if (info.st_dev, info.st_ino) in above:
-                raise InputError.at(Location(entry_shown), "is a symbolic link loop: it leads back to a folder "
-                                    "it is in")
-        _walk(walk, entry, entry_shown, entry_relative, above | {(info.st_dev, info.st_ino)})
+    try:
+        names = folder_names(path, shown, catalog=walk.catalog)
+    except InputError as exc:
+        if walk.problems is None or not relative:
+            raise
+        walk.problems.extend(exc.problems)
+        return
+    for name in names:
+        entry, entry_shown, entry_relative = path / name, f"{shown.rstrip('/')}/{name}", relative + (name,)
+        try:
+            _entry(walk, entry, entry_shown, entry_relative, above)
+        except InputError as exc:
+            if walk.problems is None:
+                raise
+            walk.problems.extend(exc.problems)
+
+
+def _entry(walk: _Walk, entry: Path, shown: str, relative: tuple[str, ...], above: frozenset[tuple[int, int]]) -> None:
+    """One entry of a folder walked: a file found, a folder walked into, or an InputError saying why neither."""
+    if not walk.follow and os.path.islink(entry):
+        walk.found.append("/".join(relative))
+        return
+    info = _lookup(entry, shown, catalog=walk.catalog)
+    if info is None:  # gone since the folder was listed
+        return
+    if os.path.islink(entry) and walk.within is not None:
+        if not walk.catalog and leads_outside(entry, walk.within):
+            raise InputError.at(Location(shown), "is a symbolic link leading out of the folder named; citgen reads "
+                                "only what is inside it (name the target itself to read it)")
+        _check_within(entry, shown, walk.within)
+    if not stat.S_ISDIR(info.st_mode):
+        walk.found.append("/".join(relative))
+        return
+    inode = (info.st_dev, info.st_ino)
+    if inode in above:
+        raise InputError.at(Location(shown), "is a symbolic link loop: it leads back to a folder it is in")
+    if inode in walk.seen:  # reached by another link already: walked once
+        return
+    walk.seen.add(inode)
+    _walk(walk, entry, shown, relative, above | {inode})
 
 
 def folder_files(folder: Path, display: str, *, within: Path | None = None, follow: bool = True,
-                 catalog: bool = True) -> list[str]:
+                 catalog: bool = True, problems: list[Problem] | None = None) -> list[str]:
     """Everything under ``folder`` but its folders, as sorted POSIX paths relative to it; none when it is not there.
 
     Every folder on the way is listed whole or refused (usable_folder), and
     whatever is not a folder is in the list, so that reading it refuses what is no
     regular file instead of leaving it out. ``follow``: a symbolic link to a folder
-    is walked into, unless it leads out of ``within`` or back to a folder it is in;
-    otherwise every link is an entry of its own. ``catalog``: the folder is a catalog's, for the wording.
+    is walked into, once however many links lead to it, unless it leads out of
+    ``within`` or back to a folder it is in; otherwise every link is an entry of its
+    own. A link to a file that leads out of ``within`` is refused too. ``catalog``:
+    the folder is a catalog's, for the wording. ``problems``: where what cannot be
+    used below ``folder`` is collected, each at its path, when the walk is to go on
+    without it (by default the first one refuses the walk).
     """
     found: list[str] = []
     if usable_folder(folder, display, catalog=catalog):
         top = os.stat(folder)
-        _walk(_Walk(found, follow, within, catalog), folder, display, (), frozenset({(top.st_dev, top.st_ino)}))
+        inode = (top.st_dev, top.st_ino)
+        walk = _Walk(found, follow, within, catalog, {inode}, problems)
+        _walk(walk, folder, display, (), frozenset({inode}))
     return sorted(found)

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, Mapping, Optional
+
+from ..patterns import ecma_search
 
 if TYPE_CHECKING:  # jsonschema is imported only to explain a refusal
     import jsonschema
@@ -59,10 +61,15 @@ def strict_validator_class() -> type["jsonschema.Draft202012Validator"]:
     Used wherever a hand-written file is explained (the catalog's input formats,
     spec fragments), so that jsonschema refuses exactly what the compiled check does.
     """
-    from jsonschema import Draft202012Validator, validators
+    from jsonschema import Draft202012Validator, ValidationError, validators
+
+    def pattern(_validator: Any, expected: str, value: Any, _schema: Any) -> Iterator[ValidationError]:
+        """JSON Schema's ``pattern`` as ECMA-262 reads it: ``$`` is the end of the text, not of its last line."""
+        if isinstance(value, str) and ecma_search(expected)(value) is None:
+            yield ValidationError(f"{value!r} does not match {expected!r}")
 
     checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", lambda _checker, value: whole_number(value))
-    return validators.extend(Draft202012Validator, type_checker=checker)
+    return validators.extend(Draft202012Validator, {"pattern": pattern}, type_checker=checker)
 
 
 class Uncompilable(Exception):
@@ -167,7 +174,7 @@ class _Compiler:
         """Bounds on strings and numbers: ``pattern``, ``minimum``, ``maximum``."""
         checks: list[Check] = []
         if "pattern" in schema:
-            search = re.compile(schema["pattern"]).search
+            search = ecma_search(schema["pattern"])  # $ is the end of the text, as JSON Schema reads it
             checks.append(lambda v: type(v) is not str or search(v) is not None)
         if "minimum" in schema:
             low = schema["minimum"]

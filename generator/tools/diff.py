@@ -22,7 +22,8 @@ from ..errors import CitgenError, InputError
 from ..model import INSTANCETYPE_KINDS, KINDS, label
 from .. import escape
 from ..problems import Location, Path as KeyPath, Problem, jsonpath
-from ..source.documents import BundleDoc, read_bundles
+from ..source.documents import BundleDoc
+from ..source.objects import STDIN, read_bundles
 from ..source.inputfiles import lookup
 
 VERSION_LABEL = label("common-instancetypes-version")
@@ -111,15 +112,14 @@ class Diff:
 
 def bundle_files(path: Path) -> list[Path]:
     """The files a side of the comparison stands for: a bundle file, or a build's all-bundle."""
+    if str(path) == STDIN:
+        return [path]
     there = lookup(path, str(path))  # a link to nothing or in a loop, a folder that cannot be entered: refused
     if there is None:
-        raise InputError.at(Location(str(path)), "no such file or directory")
-    if stat.S_ISDIR(there.st_mode):
-        found = path / ALL_BUNDLE
-        if lookup(found, str(found)) is None:  # whatever is there is read, and refused if it is no regular file
-            raise InputError.at(Location(str(path)), f"not a build directory: {ALL_BUNDLE} is missing")
-        return [found]
-    return [path]
+        raise InputError.at(Location(str(path)), "no such file or folder")
+    if stat.S_ISDIR(there.st_mode) and lookup(path / ALL_BUNDLE, str(path / ALL_BUNDLE)) is not None:
+        return [path / ALL_BUNDLE]  # a build's folder: its all-bundle holds every object once
+    return [path]  # a file, a pipe, or a folder of objects, read as every command reads them
 
 
 def read_objects(path: Path) -> dict[Key, BundleDoc]:

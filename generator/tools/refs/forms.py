@@ -17,8 +17,9 @@ DataImportCron templates) is also read for
 
 Each is documented in docs/refs.md with the API version and the source file it
 follows. Strings are never parsed: a manifest inside a block string (a Tekton task's
-script) is text, and ``$(params.x)``, ``{{ }}`` and ``${X}`` outside a template are
-placeholders another tool fills in, counted as unchecked.
+script) is text, and ``$(params.x)``, ``{{ }}`` and ``${X}`` outside a template, and a
+documentation scaffold's ``<instance-type>``, are placeholders another tool (or the
+reader) fills in, counted as unchecked.
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
 from ...problems import Location, Path, Problem, excerpt, jsonpath
 from ...source.inputcheck import describe
+from ...suggest import nearest
+from ...golower import go_lower
 from .model import Definition, Family, Owner, Reference
 from .params import Parameters, Resolved, parameters, resolve
 from .places import Place
-from .stream import Unit
+from ...source.stream import Unit
 
 #: What a form finds.
 Found = Union[Reference, Definition, Problem]
@@ -50,9 +53,12 @@ DEFINED: dict[str, Family] = {
     "VirtualMachinePreference": "preference",
     "VirtualMachineClusterPreference": "preference",
 }
-#: Text another tool replaces before a manifest is applied: envsubst's and Flux's ``${X}``,
-#: Tekton's ``$(params.x)``, Helm's, Jinja's and Go's ``{{ }}``.
-PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|\{\{.*?\}\}")
+#: How alike (difflib's ratio) a kind of the catalog's group must be to one of the four to be taken as meaning it.
+MEANT = 0.9
+#: Text another tool (or a reader) replaces before a manifest is applied: envsubst's and Flux's ``${X}``,
+#: Tekton's ``$(params.x)``, Helm's, Jinja's and Go's ``{{ }}``, and documentation's ``<instance-type>``
+#: (no Kubernetes name holds ``<`` or ``>``; words between them, not markup such as ``<img src=x>``).
+PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|\{\{.*?\}\}|<[A-Za-z][A-Za-z0-9 _.-]*>")
 
 
 @dataclass(frozen=True)
@@ -167,6 +173,8 @@ def _top(unit: Unit, path: Path, data: dict[str, Any]) -> Obj:
 def read_object(obj: Obj, places: Sequence[Place] = ()) -> Iterator[Found]:
     """What every form finds in ``obj`` and the objects inside it: its kind's form, the labels, the places."""
     known = FORMS.get((obj.group, obj.kind))
+    if known is None and obj.group == INSTANCETYPE_GROUP and obj.kind is not None and not obj.kind.endswith("List"):
+        yield from unserved(obj)
     inside: set[Path] = set()
     if known is not None:
         for item in known.find(obj):
@@ -286,8 +294,9 @@ def reference(obj: Obj, owner: Owner, family: Family, name_at: Path, kind_at: Pa
         if found.undefined is not None:
             yield _undefined(obj, at, found.undefined)
     unchecked = named.unchecked or kinded.unchecked
-    yield Reference(family, None if unchecked else named.text, None if unchecked else kinded.text or None, owner,
-                    use if unchecked else obj.place_of(named, name_at), via, unchecked,
+    # a kind known offline is kept beside a name that is not: KubeVirt refuses `vmcp` whatever the name becomes
+    yield Reference(family, None if unchecked else named.text, None if kinded.unchecked else kinded.text or None,
+                    owner, use if unchecked else obj.place_of(named, name_at), via, unchecked,
                     named.parameter or kinded.parameter)
 
 
@@ -390,6 +399,43 @@ def openshift_template(obj: Obj) -> Iterator[Found | Inner]:
             kind = item.get("kind")
             yield Inner(replace(within, path=obj.path + ("objects", index), data=item,
                                 kind=kind if isinstance(kind, str) else None, group=group_of(item.get("apiVersion"))))
+
+
+def meant_kind(written: str) -> str | None:
+    """The kind of the catalog ``written`` stands for: the same letters in another case, its plural, or one
+    spelt much alike; None when it is like none."""
+    lowered = go_lower(written)
+    for kind in DEFINED:
+        if lowered in (kind.lower(), kind.lower() + "s"):
+            return kind
+    close = nearest(written, DEFINED, likeness=MEANT)
+    return close[0] if close else None
+
+
+def unserved(obj: Obj) -> Iterator[Found]:
+    """An object of the catalog's API group whose kind is none of the four the API server serves.
+
+    kubectl maps a manifest's kind to a resource with its case (``no matches for kind
+    "VirtualMachineClusterInstanceType" in version "instancetype.kubevirt.io/v1beta1"``):
+    the object is never created. A problem at its ``kind:``, with the kind it meant;
+    and, for a name, a Definition that defines nothing, for the references to it.
+    """
+    kind = str(obj.kind)
+    meant = meant_kind(kind)
+    said = (f"kind {excerpt(kind)!r} is not served by {INSTANCETYPE_GROUP}: kubectl answers 'no matches for kind' "
+            "and nothing is created; ")
+    if meant is None:
+        said += f"its kinds are {', '.join(sorted(DEFINED))}"
+    else:
+        lowered = go_lower(kind)
+        why = (" (a kind is matched with its case)" if lowered == meant.lower()
+               else " (a kind is singular)" if lowered == meant.lower() + "s" else "")
+        said += f"the kind is {meant}{why}"
+    yield Problem(obj.locate(("kind",)), said)
+    name = _dig(obj.data, ("metadata", "name"))
+    if meant is not None and isinstance(name, str):
+        namespace = None if "Cluster" in meant else obj.namespace
+        yield Definition(DEFINED[meant], kind, name, namespace, obj.locate(("kind",)), served=False)
 
 
 @form("definition", *((INSTANCETYPE_GROUP, kind) for kind in DEFINED))

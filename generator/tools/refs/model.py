@@ -61,6 +61,10 @@ class Definition:
 
     ``namespace`` is None for the cluster kinds, and for a namespaced object that
     names none (it lands in whatever namespace it is applied to, as its VMs do).
+    ``served`` is False for an object of the catalog's API group whose kind the API
+    server does not serve (``VirtualMachineClusterInstanceType``, capital T): ``kind``
+    is then as written, ``family`` the family of the kind it meant; it defines
+    nothing, and a reference to its name says where it is.
     """
 
     family: Family
@@ -68,6 +72,7 @@ class Definition:
     name: str
     namespace: str | None
     location: Location
+    served: bool = True
 
 
 @dataclass(frozen=True)
@@ -79,3 +84,5 @@ class Scan:
     files: int
     skipped: tuple[str, ...]
     problems: tuple[Problem, ...]
+    #: What the reader says of what it read (a kustomization read as plain files).
+    notes: tuple[str, ...] = ()

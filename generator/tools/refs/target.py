@@ -33,8 +33,11 @@ from ...expand.lifecycle import lifecycles
 from ...model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Lifecycle, Retirement, Series
 from ...problems import Location
 from ...schemas.releases import Release
-from ...source.documents import BundleDoc, read_bundles
+from ...source.documents import BundleDoc
+from ...source.objects import STDIN, read_bundles
 from ...source.inputfiles import lookup
+from ...suggest import Index
+from ...golower import go_lower
 from .model import Definition, Family, Reference
 
 #: The catalog's all-bundle: what a build output folder holds every object in.
@@ -153,7 +156,7 @@ def target_objects(catalog: Path | None = None, overlays: Sequence[Path] = (), b
             verb = "chooses" if len(given) == 1 else "choose"
             raise InputError.at(Location(given[0]), f"{', '.join(given)} {verb} a build, and --bundle names objects "
                                 "already built; give one or the other")
-        docs = read_bundles(bundles)
+        docs = read_bundles(bundles, option="--bundle")
         return Target(tuple(docs), f"bundle{'s' if len(bundles) > 1 else ''} {_shown(bundles)}")
     return _build(catalog, tuple(overlays), kubevirt, gpu_device, gpu_count)
 
@@ -200,18 +203,16 @@ def _described(catalog: Path | None, overlays: tuple[Path, ...], kubevirt: Relea
 
 def target_at(path: Path, option: str) -> Target:
     """What ``path`` stands for (``--from``, ``--to``): a bundle file, a build output folder or a catalog folder."""
-    there = lookup(path)
-    if there is None:
-        raise InputError.at(Location(option), f"{str(path)!r}: no such file or directory")
-    if not stat.S_ISDIR(there.st_mode):
-        return target_objects(bundles=(path,))
+    there = None if str(path) == STDIN else lookup(path)
+    if there is None and str(path) != STDIN:
+        raise InputError.at(Location(str(path)), f"no such file or folder (given as {option})")
+    if there is None or not stat.S_ISDIR(there.st_mode):
+        return Target(tuple(read_bundles([path], option=option)), f"bundle {_shown((path,))}")
     if lookup(path / CATALOG_FILE) is not None:
         return target_objects(catalog=path)
     if lookup(path / ALL_BUNDLE) is not None:
-        return Target(tuple(read_bundles([path / ALL_BUNDLE])), f"build {path}")
-    raise InputError.at(Location(option), (
-        f"{str(path)!r} is neither a catalog ({CATALOG_FILE}) nor a build output ({ALL_BUNDLE}); name a bundle "
-        "file, a folder citgen build wrote, or a catalog folder"))
+        return Target(tuple(read_bundles([path / ALL_BUNDLE], option=option)), f"build {path}")
+    return Target(tuple(read_bundles([path], option=option)), f"bundle {_shown((path,))}")  # as any folder is read
 
 
 # --------------------------------------------------------------------------- resolving
@@ -229,6 +230,11 @@ class Resolution:
     shipped_as
         For a name the target lacks as this kind: the other kind of the family it
         does ship it as (``VirtualMachineInstancetype`` named, only the cluster kind shipped).
+    defined_as
+        For a name neither the target nor the manifests have as this kind: the
+        manifests' definition of it as the other kind of the family, where KubeVirt
+        would find that one (a VirtualMachinePreference in the reference's namespace
+        for a VM naming no kind, a cluster kind from anywhere).
     """
 
     reference: Reference
@@ -236,6 +242,7 @@ class Resolution:
     found: Mapping[str, Any] | None = None
     local: Definition | None = None
     shipped_as: str | None = None
+    defined_as: Definition | None = None
 
     @property
     def resolved(self) -> bool:
@@ -243,8 +250,9 @@ class Resolution:
 
 
 def matcher_kind(family: str, written: str | None) -> str | None:
-    """The kind KubeVirt looks for when a matcher of ``family`` says ``written`` (None: it refuses it)."""
-    return ACCEPTED[family].get((written or "").lower())
+    """The kind KubeVirt looks for when a matcher of ``family`` says ``written`` (None: it refuses it), the text
+    lowered as Go lowers it (fold.py)."""
+    return ACCEPTED[family].get(go_lower(written or ""))
 
 
 class Resolver:
@@ -253,8 +261,17 @@ class Resolver:
     def __init__(self, target: Target, definitions: Iterable[Definition] = ()):
         self.target = target
         self.local: dict[tuple[str, str, str | None], Definition] = {}
+        self._namespaces: dict[tuple[str, str], list[str | None]] = {}
+        self._indexes: dict[str, Index] = {}
+        self.unserved: dict[tuple[str, str], Definition] = {}
         for one in definitions:  # a cluster kind's definition has no namespace (model.Definition)
-            self.local.setdefault((one.kind, one.name, one.namespace), one)
+            if not one.served:
+                self.unserved.setdefault((one.family, one.name), one)
+                continue
+            key = (one.kind, one.name, one.namespace)
+            if key not in self.local:
+                self.local[key] = one
+                self._namespaces.setdefault((one.kind, one.name), []).append(one.namespace)
 
     def resolve(self, reference: Reference) -> Resolution:
         kind = matcher_kind(reference.family, reference.kind)
@@ -270,14 +287,21 @@ class Resolver:
             return Resolution(reference, kind, found)
         other = next(k for k in FAMILY_KINDS[reference.family] if k != kind)
         shipped = other if self.target.get(other, name) is not None else None
-        return Resolution(reference, kind, shipped_as=shipped)
+        defined = None if shipped else self.local.get(
+            (other, name, None if other in CLUSTER_KINDS else reference.owner.namespace))
+        return Resolution(reference, kind, shipped_as=shipped, defined_as=defined)
 
     def namespaces(self, kind: str, name: str) -> tuple[str | None, ...]:
         """The namespaces the manifests define a namespaced ``kind`` named ``name`` in (None: without one)."""
-        return tuple(sorted((namespace for k, n, namespace in self.local if k == kind and n == name),
-                            key=lambda namespace: namespace or ""))
+        return tuple(sorted(self._namespaces.get((kind, name), ()), key=lambda namespace: namespace or ""))
 
     def names(self, family: str) -> tuple[str, ...]:
         """Every name a reference of ``family`` could mean: the target's, and those defined beside it."""
-        own = {d.name for d in self.local.values() if family_of(d.kind) == family}
-        return tuple(sorted(own.union(self.target.names[family])))
+        return self.index(family).names
+
+    def index(self, family: str) -> Index:
+        """``names(family)`` indexed for suggestions (suggest.py), built once."""
+        if family not in self._indexes:
+            own = {d.name for d in self.local.values() if family_of(d.kind) == family}
+            self._indexes[family] = Index(own.union(self.target.names[family]))
+        return self._indexes[family]

@@ -28,7 +28,7 @@ from ...model import Lifecycle, label
 from ...problems import Problem, excerpt, sort_problems
 from ...quantity import QuantityError, parse as parse_quantity
 from .model import Reference, Scan
-from .rules.base import history, owner_text, quoted
+from .rules.base import history, owner_text, quoted, short_of_current
 from .target import Resolution, Resolver, Target
 
 BREAKS, DEPRECATES, CHANGES = "upgrade-breaks", "upgrade-deprecates", "upgrade-changes"
@@ -100,7 +100,7 @@ class Upgrade:
             for entry in entries:
                 for reference in entry.references:
                     found.append(Problem(reference.location, (
-                        f"{owner_text(reference.owner)} names {entry.family} {quoted(entry.name)}, which {verb} "
+                        f"names {entry.family} {quoted(entry.name)}, which {verb} "
                         f"after the upgrade to {self.new.described}: {entry.what}"), rule))
         return sort_problems(found)
 
@@ -181,7 +181,7 @@ def _deprecation(record: Lifecycle, new: Target) -> str:
     if record.current is not None:
         said += f"; use {quoted(record.current)}"
     elif record.chain:
-        said += f"; its replacements end at {quoted(record.chain[-1])}, which {new.described} does not hold"
+        said += f"; {short_of_current(record, new.lifecycle, new.described)}"
     return said
 
 
@@ -248,7 +248,8 @@ def summary(result: Upgrade) -> str:
 
 
 def render_text(result: Upgrade) -> str:
-    """The upgrade's report for people: each section's objects with their count and the places that name them."""
+    """The upgrade's report for people, after its findings (one line per place, report.py): each section's objects
+    with their count and what changes."""
     lines: list[str] = []
     for attribute, title, _ in _SECTIONS:
         entries: Sequence[Named] = getattr(result, attribute)
@@ -258,7 +259,6 @@ def render_text(result: Upgrade) -> str:
         for entry in entries:
             lines.append(escape.text(f"  {entry.family} {entry.name} ({entry.kind}), "
                                      f"{_plural(entry.count, 'reference')}: {entry.what}"))
-            lines += [escape.text(f"    {r.location.file_line()} {owner_text(r.owner)}") for r in entry.references]
         lines.append("")
     if result.breaks:
         lines += [KEPT_RUNNING, ""]

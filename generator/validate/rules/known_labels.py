@@ -15,12 +15,12 @@ Example::
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterator, Sequence
 
 from ...model import LABEL_PREFIX
 from ...problems import Problem
 from ...source.documents import BundleDoc
+from ...suggest import Index, nearest
 from ._objects import LABELS, labels
 from .base import RuleContext
 
@@ -36,7 +36,7 @@ KNOWN = frozenset(
         "preferred-architecture", "required-architecture",
     }
 )
-_SORTED = sorted(KNOWN)
+_INDEX = Index(KNOWN)
 
 
 def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
@@ -47,6 +47,6 @@ def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
             short = key[len(LABEL_PREFIX):]
             if short in KNOWN:
                 continue
-            close = difflib.get_close_matches(short, _SORTED, n=1)
+            close = nearest(short, _INDEX)
             hint = f" (did you mean {LABEL_PREFIX + close[0]!r}?)" if close else ""
             yield Problem(doc.locate(LABELS + (key,)), f"unknown label {key!r}{hint}", ID)

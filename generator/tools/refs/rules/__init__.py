@@ -9,12 +9,13 @@ runs (target.Resolver); a rule only reads where it led.
 
 from __future__ import annotations
 
-from . import deprecated, kind, release, requirements, unknown_name
+from . import deprecated, invalid_name, kind, release, requirements, unknown_name
 from .base import JudgeContext, RefRule
 
 __all__ = ["JudgeContext", "RULES", "RefRule"]
 
 #: Every rule of the judge, by ID, in the order they run.
 RULES: dict[str, RefRule] = {
-    rule.id: rule for rule in map(RefRule.from_module, (kind, unknown_name, release, deprecated, requirements))
+    rule.id: rule for rule in map(RefRule.from_module, (kind, invalid_name, unknown_name, release, deprecated,
+                                                requirements))
 }

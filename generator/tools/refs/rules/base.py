@@ -55,8 +55,13 @@ def owner_text(owner: Owner) -> str:
 
 
 def names(reference: Reference) -> str:
-    """``VirtualMachine web names preference 'fedora'``: the start of every finding about one reference."""
-    return f"{owner_text(reference.owner)} names {reference.family} {quoted(reference.name or '')}"
+    """``names preference 'fedora'``: the start of every finding about one reference (``names a preference known
+    only when applied``, for a name that cannot be known offline). The object it is written in is the finding's
+    own (``VirtualMachine shop/web $.spec.preference.name: names ...``: report.py), said once."""
+    if reference.name is None:
+        article = "an" if reference.family == "instancetype" else "a"
+        return f"names {article} {reference.family} known only when applied"
+    return f"names {reference.family} {quoted(reference.name)}"
 
 
 def one_of(words: Sequence[str]) -> str:
@@ -84,7 +89,11 @@ def history(record: Lifecycle, lifecycle: Mapping[tuple[str, str], Lifecycle], d
     (catalog.yaml's ``retired``, the objects' deprecation annotations).
     """
     steps = [_what_became(record)]
+    told = {record.name}
     for name in record.chain:  # the last, when current, has no record
+        if name in told:
+            break  # a circle: the name met again was told already
+        told.add(name)
         step = lifecycle.get((record.family, name))
         if step is not None:
             steps.append(_what_became(step))
@@ -92,5 +101,23 @@ def history(record: Lifecycle, lifecycle: Mapping[tuple[str, str], Lifecycle], d
     if record.current is not None:
         return f"{said}; use {quoted(record.current)}"
     if record.chain:
-        return f"{said}; its replacements end at {quoted(record.chain[-1])}, which {described} does not hold"
+        return f"{said}; {short_of_current(record, lifecycle, described)}"
     return f"{said}; nothing replaces it"
+
+
+def short_of_current(record: Lifecycle, lifecycle: Mapping[tuple[str, str], Lifecycle], described: str) -> str:
+    """Where the replacements of a name with no current one stop: a circle, or the name they end at and why.
+
+    ``its replacements go round in a circle (b -> c -> b), which reaches no current object``;
+    ``its replacements end at 'z', which T does not hold``; ``... at 'x', which T deprecated naming no
+    replacement``. ``record.chain`` is not empty (lifecycles: a circle ends at the first name met again).
+    """
+    last = record.chain[-1]
+    met = (record.name, *record.chain[:-1])
+    if last in met:
+        circle = " -> ".join((*met[met.index(last):], last))
+        return f"its replacements go round in a circle ({excerpt(circle)}), which reaches no current object"
+    step = lifecycle.get((record.family, last))
+    if step is not None and step.status == "deprecated" and step.replacement is None:
+        return f"its replacements end at {quoted(last)}, which {described} deprecated naming no replacement"
+    return f"its replacements end at {quoted(last)}, which {described} does not hold"

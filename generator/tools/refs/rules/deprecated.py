@@ -20,7 +20,7 @@ from typing import Iterator, Sequence
 
 from ....problems import Problem
 from ..target import Resolution
-from .base import JudgeContext, names, quoted
+from .base import JudgeContext, names, quoted, short_of_current
 
 ID = "deprecated"
 
@@ -43,8 +43,7 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
             if record.replacement != record.current:
                 message += f" (its replacement {quoted(record.replacement or '')} is not current either)"
         elif record.chain:
-            message += (f"; its replacements end at {quoted(record.chain[-1])}, which "
-                        f"{ctx.target.described} does not hold")
+            message += f"; {short_of_current(record, ctx.target.lifecycle, ctx.target.described)}"
         else:
             message += " (labelled instancetype.kubevirt.io/deprecated, no replacement named); it leaves the " \
                        "catalog in a later release"

@@ -10,7 +10,10 @@ API group, a kind of the other family.
 
 A namespaced kind is looked up in the VirtualMachine's namespace: a name the
 target ships only as a cluster object, and that no manifest read defines in
-that namespace, is not found there (and the reverse for a cluster kind).
+that namespace, is not found there (and the reverse for a cluster kind). So is a
+name the manifests define only as the other kind of its family (a VM naming no
+kind, the cluster kind, beside a VirtualMachinePreference of that name): the
+finding names the kind they define.
 
 Example::
 
@@ -22,6 +25,7 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from ....problems import Problem, excerpt
+from ....golower import go_lower
 from ..target import FAMILY_KINDS, Resolution
 from .base import JudgeContext, names, quoted
 
@@ -45,7 +49,7 @@ MATCHER = {"instancetype": "InstancetypeMatcher", "preference": "PreferenceMatch
 
 def _kind_of(text: str) -> str | None:
     """The kind of either family ``text`` spells as KubeVirt's switch would read it (singular or plural)."""
-    lowered = text.lower()
+    lowered = go_lower(text)
     for kinds in FAMILY_KINDS.values():
         for kind in kinds:
             if lowered in (kind.lower(), kind.lower() + "s"):
@@ -56,14 +60,14 @@ def _kind_of(text: str) -> str | None:
 def why(family: str, written: str) -> str:
     """Why KubeVirt refuses ``written`` as a kind of ``family``, and what to write instead."""
     shown = quoted(written)
-    lowered = written.lower()
+    lowered = go_lower(written)
     if lowered in SHORT_NAMES:
         meant = SHORT_NAMES[lowered]
         if meant in FAMILY_KINDS[family]:
             return f"{shown} is kubectl's short name for {meant}; write {meant}"
         return f"{shown} is kubectl's short name for {meant}, a kind of the other family"
     head, dot, group = written.partition(".")
-    if dot and group.lower() == GROUP and _kind_of(head) is not None:
+    if dot and go_lower(group) == GROUP and _kind_of(head) is not None:
         return f"{shown} is qualified by its API group, which KubeVirt does not read; write {_kind_of(head)}"
     other = _kind_of(written)
     if other is not None and other not in FAMILY_KINDS[family]:
@@ -78,12 +82,19 @@ def why(family: str, written: str) -> str:
 def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Problem]:
     for one in resolutions:
         reference = one.reference
-        if reference.name is None:
-            continue
-        if one.kind is None:
+        if one.kind is None:  # refused whatever the name becomes, one known only when applied too
             written = reference.kind or ""
             yield Problem(reference.location, f"{names(reference)} by kind {quoted(written)}, which KubeVirt does not "
                                               f"accept: {why(reference.family, written)}", ID)
+        elif reference.name is None:
+            continue
+        elif one.defined_as is not None:
+            defined = one.defined_as
+            written = f"as a {one.kind}" if reference.kind else f"without a kind (KubeVirt then looks for a {one.kind})"
+            leave = " (or leave the kind out)" if defined.kind == FAMILY_KINDS[reference.family][0] else ""
+            yield Problem(reference.location, (
+                f"{names(reference)} {written}, which the manifests read define only as a {defined.kind} "
+                f"({defined.location.file_line()}); name the kind {defined.kind}{leave}"), ID)
         elif one.shipped_as is not None:
             namespaced = one.kind not in (FAMILY_KINDS[reference.family][0],)
             where = " in its namespace" if namespaced else ""

@@ -24,7 +24,8 @@ ID = "release"
 def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Problem]:
     for one in resolutions:
         reference = one.reference
-        if reference.name is None or one.kind is None or one.resolved or one.shipped_as is not None:
+        if (reference.name is None or one.kind is None or one.resolved or one.shipped_as is not None
+                or one.defined_as is not None):
             continue
         left = ctx.target.left_out.get((reference.family, reference.name))
         if left is None:

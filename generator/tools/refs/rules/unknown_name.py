@@ -21,23 +21,25 @@ Examples::
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterator, Sequence
 
 from ....load.gpu import opt_in_note
-from ....problems import Problem
+from ....problems import Problem, excerpt
+from ....suggest import Index, Suggestions
 from ..target import Resolution
 from .base import JudgeContext, history, names, one_of, quoted
+from .invalid_name import invalid
 
 ID = "unknown-name"
 
-#: How many names a finding suggests, and how alike (difflib's ratio) a name must be to be one.
-SUGGESTIONS, LIKENESS = 3, 0.6
+#: How many names a finding suggests.
+SUGGESTIONS = 3
 
 
-def suggestions(name: str, known: Sequence[str]) -> list[str]:
-    """The names of ``known`` nearest ``name``, nearest first."""
-    return difflib.get_close_matches(name, known, SUGGESTIONS, LIKENESS)
+def suggestions(name: str, known: Index, context: str | None = None) -> Suggestions:
+    """The names of ``known`` nearest ``name`` by the structure of catalog names (suggest.py), nearest first;
+    ``context`` is the name of the object naming it (a DataVolume ``windows-2019``)."""
+    return known.structured(name, SUGGESTIONS, context)
 
 
 def _namespace(namespace: str | None) -> str:
@@ -47,10 +49,11 @@ def _namespace(namespace: str | None) -> str:
 def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Problem]:
     for one in resolutions:
         reference = one.reference
-        if reference.name is None or one.kind is None or one.resolved or one.shipped_as is not None:
+        if (reference.name is None or one.kind is None or one.resolved or one.shipped_as is not None
+                or one.defined_as is not None):
             continue
-        if (reference.family, reference.name) in ctx.target.left_out:
-            continue  # the release rule's
+        if (reference.family, reference.name) in ctx.target.left_out or invalid(reference.name):
+            continue  # the release rule's, the invalid-name rule's
         message = f"{names(reference)}, which {ctx.target.described} does not have"
         # a name the target holds deprecated resolves, or is shipped as the other kind: a record here is retired
         record = ctx.target.lifecycle.get((reference.family, reference.name))
@@ -59,12 +62,19 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
             message += (f" and the manifests read define as a {one.kind} only "
                         f"{', '.join(_namespace(n) for n in elsewhere)}, not {_namespace(reference.owner.namespace)}"
                         "; KubeVirt looks a namespaced kind up in the namespace of the object naming it")
+        elif (reference.family, reference.name) in ctx.resolver.unserved:
+            unserved = ctx.resolver.unserved[(reference.family, reference.name)]
+            message += (f"; the manifests read write a {excerpt(unserved.kind)} of that name "
+                        f"({unserved.location.file_line()}), a kind the API server does not serve: that object is "
+                        "never created")
         elif record is not None:
             message += f": {history(record, ctx.target.lifecycle, ctx.target.described)}"
         elif reference.family == "instancetype" and (note := opt_in_note(reference.name, ctx.target.opt_in)):
             message += f": {note}"  # not another series' name that looks alike
         else:
-            nearest = suggestions(reference.name, ctx.resolver.names(reference.family))
-            if nearest:
-                message += f"; did you mean {one_of(nearest)}?"
+            nearest = suggestions(reference.name, ctx.resolver.index(reference.family), reference.owner.name)
+            if nearest.note:
+                message += f" ({nearest.note})"
+            if nearest.names:
+                message += f"; did you mean {one_of(nearest.names)}?"
         yield Problem(reference.location, message, ID)

@@ -35,11 +35,11 @@ import yaml
 from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
                          SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
 
-from ...errors import InputError
-from ...problems import Location, Path, Problem
-from ...source.inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits
-from ...source.yamlclasses import Loader
-from ...source.yamlsrc import SourceMap, iter_documents
+from ..errors import InputError
+from ..problems import Location, Path, Problem
+from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits
+from .yamlclasses import Loader
+from .yamlsrc import SourceMap, iter_documents
 
 
 @dataclass(frozen=True)
@@ -59,12 +59,37 @@ class Unit:
     source: SourceMap
     lines_before: int = 0
     problems: tuple[Problem, ...] = ()
+    within: Path = ()
+    #: Where in the text the unit ends: how far a reader has got.
+    end: int = 0
 
-    def locate(self, path: Path, name: str | None = None) -> Location:
-        """Where ``path`` of ``data`` is in the file: line, column, document, and its path in the document."""
-        found = self.source.locate(path)
+    def locate(self, path: Path, name: str | None = None, *, key: bool = False) -> Location:
+        """Where ``path`` of ``data`` is in the file: line, column, document, and its path in the document.
+
+        The location names the object ``data`` is (its kind and namespace, and ``name``);
+        ``key``: the key of ``path`` rather than its value (an unknown field is its key).
+        """
+        found = self.source.locate(self.within + tuple(path), key=key)
         line = found.line + self.lines_before if found.line is not None else None
-        return Location(self.file, line, found.column, self.path + tuple(path), self.doc, name)
+        kind, namespace = _identity(self.data)
+        return Location(self.file, line, found.column, self.path + tuple(path), self.doc, name, kind, namespace)
+
+    def items(self) -> Iterator["Unit"]:
+        """The items of a document that is a bare YAML list, each a unit of its own; this unit otherwise."""
+        if not isinstance(self.data, list):
+            yield self
+            return
+        for number, item in enumerate(self.data):
+            yield replace(self, path=self.path + (number,), data=item, within=self.within + (number,), problems=())
+
+
+def _identity(data: Any) -> tuple[str | None, str | None]:
+    """An object's kind and namespace, as far as they are text."""
+    if not isinstance(data, dict):
+        return None, None
+    kind, meta = data.get("kind"), data.get("metadata")
+    namespace = meta.get("namespace") if isinstance(meta, dict) else None
+    return (kind if isinstance(kind, str) else None), (namespace if isinstance(namespace, str) else None)
 
 
 @dataclass(frozen=True)
@@ -136,7 +161,9 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
     """Read one document's events: where it ends, and its items when it is a List to be read item by item.
 
     A List here is a mapping whose ``kind`` ends in ``List`` and whose ``items`` is a
-    list, with no anchors or aliases anywhere in the document.
+    list, with no anchors or aliases anywhere in the document and no key written twice
+    at its top: a List whose own fields the reader would refuse is read whole, as any
+    other document, so that the refusal is said.
     """
     depth = 0
     root_is_map = False
@@ -147,6 +174,7 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
     in_items = False
     item_start: Any = None
     referring = False
+    top_keys: set[str] = set()
     get = loader.get_event
     while True:
         event = get()
@@ -177,6 +205,9 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
         elif depth == 1 and root_is_map:
             if expecting_key:
                 key = event.value if cls is ScalarEvent else None
+                if key is not None:
+                    referring = referring or key in top_keys  # a duplicate: read whole, where it is refused
+                    top_keys.add(key)
             elif key == "kind" and cls is ScalarEvent:
                 kind = event.value
             elif key == "items" and cls is SequenceStartEvent:
@@ -193,15 +224,46 @@ def _document(loader: Any) -> tuple[int, list[_Span] | None]:
 
 def _read(text: str, span: _Span, file: str, index: int, path: Path) -> Iterator[Unit | Problem]:
     """The one document of ``span``'s slice, as document ``index`` of the file at ``path``, or its problems."""
-    piece = " " * span.column + text[span.start:span.end]
+    return read_span(text, span.start, span.end, span.line, span.column, file, index, path)
+
+
+def read_span(text: str, start: int, end: int, line: int, column: int, file: str, index: int,
+              path: Path) -> Iterator[Unit | Problem]:
+    """The one document of ``text[start:end]``, which starts at 0-based ``line`` and ``column`` of the file, as
+    document ``index`` of the file at ``path``, or its problems.
+
+    A block's slice is read indented to its column, as it stands in the file; a flow
+    collection (``{...}``, ``[...]``: JSON) is read as it is, and what is found on its
+    first line moved right by its column, so that an item far along one long line
+    (minified JSON) costs no more than its own length.
+    """
+    flow = text[start:start + 1] in ("{", "[")
+    piece = text[start:end] if flow else " " * column + text[start:end]
+    shift = column if flow else 0
     kept: list[Problem] = []
     try:
         for document in iter_documents(piece, file, kept=kept):
-            yield Unit(file, index, path, document.data, document.source, span.line,
-                       tuple(_moved(problem, span.line, path) for problem in kept))
+            source = _Shifted(document.source, shift) if shift else document.source
+            yield Unit(file, index, path, document.data, source, line,  # type: ignore[arg-type]
+                       tuple(_moved(problem, line, path, shift) for problem in kept), end=end)
             kept.clear()
     except InputError as exc:
-        yield from (_moved(problem, span.line, path) for problem in exc.problems)
+        yield from (_moved(problem, line, path, shift) for problem in exc.problems)
+
+
+@dataclass(frozen=True)
+class _Shifted:
+    """A slice's source map whose first line starts ``shift`` columns into the file's line."""
+
+    source: SourceMap
+    shift: int
+
+    def locate(self, path: Path, *, key: bool = False) -> Location:
+        found = self.source.locate(path, key=key)
+        return replace(found, column=found.column + self.shift) if found.line == 1 and found.column else found
+
+    def problem(self, path: Path, message: str, *, key: bool = False) -> Problem:
+        return Problem(self.locate(path, key=key), message)
 
 
 def _refused(text: str, start: int, file: str) -> Iterator[Problem]:
@@ -227,9 +289,12 @@ def _refused(text: str, start: int, file: str) -> Iterator[Problem]:
 _LINE_IN_MESSAGE = re.compile(r"\((first|anchored) at line ([0-9]+)\)")
 
 
-def _moved(problem: Problem, lines: int, path: Path) -> Problem:
-    """``problem`` of a slice placed in its file: ``lines`` further down, its key path under ``path``."""
+def _moved(problem: Problem, lines: int, path: Path, shift: int = 0) -> Problem:
+    """``problem`` of a slice placed in its file: ``lines`` further down (and ``shift`` columns right on its first
+    line), its key path under ``path``."""
     at = problem.location
+    if shift and at.line == 1 and at.column is not None:
+        at = replace(at, column=at.column + shift)
     line = at.line + lines if at.line is not None else None
     message = problem.message
     named = list(_LINE_IN_MESSAGE.finditer(message))

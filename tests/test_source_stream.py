@@ -1,4 +1,4 @@
-"""generator/tools/refs/stream.py: a YAML stream as the units ``citgen refs`` reads one at a time.
+"""generator.source.stream.py: a YAML stream as the units ``citgen refs`` reads one at a time.
 
 Each document is a unit, and each item of a List document (a mapping whose kind ends in
 ``List``, with no anchor or alias) is one, read from its own slice of the text but located
@@ -15,7 +15,7 @@ import pytest
 
 from generator.problems import Location, Problem
 from generator.source.inputfiles import Limits, limited
-from generator.tools.refs.stream import Unit, units
+from generator.source.stream import Unit, units
 
 LIST = ("apiVersion: v1\nkind: List\nitems:\n- kind: VM\n  metadata: {name: one}\n"
         "- kind: VM\n  metadata:\n    name: two\n")
@@ -40,8 +40,8 @@ def test_each_item_of_a_list_is_a_unit_of_its_document():
 
 def test_an_item_is_located_in_the_whole_file():
     found = [u.locate(("metadata", "name"), "n") for u in units(LIST, "f.yaml")]
-    assert found == [Location("f.yaml", 5, 20, ("items", 0, "metadata", "name"), 0, "n"),
-                     Location("f.yaml", 8, 11, ("items", 1, "metadata", "name"), 0, "n")]
+    assert found == [Location("f.yaml", 5, 20, ("items", 0, "metadata", "name"), 0, "n", "VM"),
+                     Location("f.yaml", 8, 11, ("items", 1, "metadata", "name"), 0, "n", "VM")]
     assert [u.lines_before for u in units(LIST, "f.yaml")] == [3, 5]
 
 
