@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .errors import InputError
 from .expand.instancetypes import instancetype_objects, unique
@@ -31,7 +31,7 @@ from .outputs import output_files
 from .outputs.context import OutputContext
 from .outputs.policy import POLICY_FILE, build_policy, policy_text
 from .parse import Parsed, parse_back, parse_rendered
-from .paths import builtin_catalog
+from .paths import builtin_catalog, catalog_folder, catalog_name, catalog_record
 from .problems import Location, Problem
 from .render import rendering
 from .render.bundles import Rendered, render_bundles, template_folders
@@ -49,6 +49,7 @@ RELEASE = re.compile(r"^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$")
 class BuildOptions:
     """Everything a build can be told; None means "as the catalog says"."""
 
+    #: The catalog's folder; None: the one the working directory is in, else the built-in one (paths.py).
     catalog: Path | None = None
     version: str | None = None
     release: str | None = None
@@ -64,7 +65,15 @@ class BuildOptions:
 
     @property
     def catalog_dir(self) -> Path:
-        return Path(self.catalog) if self.catalog is not None else builtin_catalog()
+        return catalog_folder(self.catalog)
+
+    def named(self, version: str) -> str:
+        """The catalog as a summary names it: ``built-in catalog v1.8.0-dev``, ``catalog ./ v1.9.0``."""
+        return catalog_name(self.catalog, version)
+
+    def record(self, version: str) -> dict[str, Any]:
+        """The catalog for a JSON report: ``{"path": "." or null for the built-in one, "builtIn", "version"}``."""
+        return catalog_record(self.catalog, version)
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,10 @@ class Build:
     #: the KubeVirt release built for, and what that changed or left out of the objects
     kubevirt: Release = field(default_factory=newest)
     adjustments: tuple[Adjustment, ...] = ()
+    #: The catalog built, as a summary names it (BuildOptions.named).
+    source: str = ""
+    #: The same for programs (BuildOptions.record).
+    source_record: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _option_problems(options: BuildOptions) -> list[Problem]:
@@ -125,6 +138,11 @@ def _parameters(catalog: Catalog, options: BuildOptions) -> dict:
                 f"not built; {HOW_TO_ENABLE} too"))
         gpu["count"] = options.gpu_count
     return {**catalog.settings.parameters, "gpu": gpu}  # read only where a device is configured (load/gpu.py)
+
+
+def left_out_series(catalog: Catalog, options: BuildOptions) -> tuple[Series, ...]:
+    """The series a build of ``catalog`` with ``options`` leaves out for want of a GPU device (load/gpu.py)."""
+    return tuple(left_out(catalog.series, _parameters(catalog, options)))
 
 
 def _preference_problems(root: Path) -> list[Problem]:
@@ -245,10 +263,11 @@ def generate(options: BuildOptions = BuildOptions(),
     current = [p for p in found if p.older_release is None]  # findings newer than a retained object's
     newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
     problems = tuple(p for p in current if not p.is_warning)
-    skipped = tuple(left_out(catalog.series, _parameters(catalog, options)))
+    skipped = left_out_series(catalog, options)
     return Build(catalog, version, tuple(objects), rendered.bundles, parsed.documents, problems, files,
                  left_out=skipped, newer_rule_findings=newer, warnings=tuple(p for p in current if p.is_warning),
-                 kubevirt=release, adjustments=tuple(adjustments))
+                 kubevirt=release, adjustments=tuple(adjustments), source=options.named(version),
+                 source_record=options.record(version))
 
 
 def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequence[CatalogObject],

@@ -70,7 +70,7 @@ def previous_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
     an output directory copies it first (``workdir`` does).
     """
     out = tmp_path_factory.mktemp("previous") / "out"
-    result = CliRunner().invoke(main, ["build", "--out", str(out)])
+    result = CliRunner().invoke(main, ["build", "--catalog", "builtin", "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out
 
@@ -82,7 +82,7 @@ def site_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
     Read only, like ``previous_output``: the page tests load it, the site tests read its files.
     """
     out = tmp_path_factory.mktemp("site") / "site"
-    result = CliRunner().invoke(main, ["site", "--out", str(out)])
+    result = CliRunner().invoke(main, ["site", "--catalog", "builtin", "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out, result
 

@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from generator.paths import builtin_catalog
+from generator.paths import builtin_catalog
 from generator.pipeline import Build, BuildOptions, generate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -24,8 +25,17 @@ REPO = Path(__file__).resolve().parent.parent
 
 @lru_cache(maxsize=None)
 def default_build() -> Build:
-    """The built-in catalog, built once per test session (it is a pure value)."""
-    return generate(BuildOptions())
+    """The built-in catalog, built once per test session (it is a pure value).
+
+    Named, not left to be found from the working directory (paths.py), which a test may
+    have changed into a catalog of its own when this is first called.
+    """
+    return generate(BuildOptions(catalog=builtin_catalog()))
+
+
+def builtin_name() -> str:
+    """How a summary names the built-in catalog: ``built-in catalog v1.8.0-dev``."""
+    return default_build().source
 
 
 #: libyaml's safe loader where PyYAML has it. The tests read whole bundles (hundreds of objects)

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from helpers import REPO, copy_catalog
+from helpers import REPO, builtin_name, copy_catalog, default_build
 
 pytestmark = pytest.mark.heavy(4)  # seconds of a worker's time: run early (conftest.py)
 
@@ -44,7 +44,7 @@ def committed(tmp_path: Path) -> Path:
 def test_the_committed_bundles_pass_from_any_directory(tmp_path: Path):
     done = citgen("build", "--check", "--out", str(REPO / "bundles"), cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == f"{REPO / 'bundles'} is up to date (111 files)\n"
+    assert done.stdout == f"{builtin_name()}: {REPO / 'bundles'} is up to date (111 files)\n"
 
 
 def test_stale_missing_and_extra_files_exit_1_and_nothing_is_written(tmp_path: Path, committed: Path):
@@ -56,7 +56,7 @@ def test_stale_missing_and_extra_files_exit_1_and_nothing_is_written(tmp_path: P
     done = citgen("build", "--check", "--out", str(committed), cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout == (
-        f"{committed} is out of date: 1 stale, 1 missing, 1 extra\n"
+        f"{builtin_name()}: {committed} is out of date: 1 stale, 1 missing, 1 extra\n"
         "  stale:   common-clusterpreferences-bundle.yaml (0 added, 0 removed, 1 changed)\n"
         "  missing: common-preferences-bundle.yaml\n"
         "  extra:   stray.yaml\n"
@@ -82,7 +82,8 @@ def test_json_lists_the_files(tmp_path: Path, committed: Path):
     assert {key: value for key, value in report.items() if key != "outputs"} == {
         "command": "build", "ok": False, "exitCode": 1, "problems": [], "newerRuleFindings": [], "warnings": [],
         "notes": [], "counts": {"extra": 1, "files": 111, "missing": 1, "stale": 2},
-        "out": str(committed), "upToDate": False, "stale": stale, "missing": ["common-preferences-bundle.yaml"],
+        "out": str(committed), "catalog": {"path": None, "builtIn": True, "version": default_build().version},
+        "upToDate": False, "stale": stale, "missing": ["common-preferences-bundle.yaml"],
         "extra": ["stray.yaml"],
         "summaries": {"common-clusterpreferences-bundle.yaml": "0 added, 0 removed, 1 changed"}}
 
@@ -117,7 +118,7 @@ def test_a_catalog_whose_build_fails_validation_is_refused_as_a_build_is(tmp_pat
 
 def test_readme_check_names_the_catalogs_readme_from_any_directory(tmp_path: Path):
     done = citgen("readme", "--check", cwd=tmp_path)
-    assert (done.returncode, done.stdout) == (0, f"{REPO / 'README.md'} is up to date\n")
+    assert (done.returncode, done.stdout) == (0, f"{builtin_name()}: {REPO / 'README.md'} is up to date\n")
 
 
 def test_readme_check_of_a_stale_readme_exits_1_naming_it(tmp_path: Path):
@@ -126,7 +127,8 @@ def test_readme_check_of_a_stale_readme_exits_1_naming_it(tmp_path: Path):
     (catalog / "README.md").write_text("".join(f"<!-- BEGIN citgen readme: {table} -->\n<!-- END citgen readme: {table} -->\n"
                                                for table in ("series", "instancetypes", "preferences")))
     done = citgen("readme", "--check", "--catalog", str(catalog), cwd=tmp_path)
-    assert (done.returncode, done.stderr) == (1, f"{catalog / 'README.md'} is out of date: run `citgen readme`\n")
+    assert (done.returncode, done.stderr) == (
+        1, f"catalog {catalog}/ v0.1.0-dev: {catalog / 'README.md'} is out of date: run `citgen readme`\n")
 
 
 def test_readme_of_a_catalog_without_one_says_where_it_looked(tmp_path: Path):

@@ -20,7 +20,7 @@ from generator.model import label
 from generator.problems import Location, Problem
 from generator.schemas.releases import Release
 from generator.write import MANIFEST, manifest
-from tests.helpers import REPO, child_env, default_build, read_yaml_stream
+from tests.helpers import REPO, builtin_name, child_env, default_build, read_yaml_stream
 
 BUNDLES = REPO / "bundles"
 
@@ -136,12 +136,13 @@ def test_a_build_says_its_files_its_objects_per_kind_and_the_series_it_left_out(
     build = default_build()
     said = built(build, Path("out"))
     assert (said.command, said.outputs, said.notes, said.warnings, said.newer_rule_findings) == (
-        "build", (f"wrote 111 files to out ({KINDS}); {GN_LEFT_OUT}",), (), (), ())
+        "build", (f"{builtin_name()}: wrote 111 files to out ({KINDS}); {GN_LEFT_OUT}",), (), (), ())
     assert dict(said.counts) == {"VirtualMachineClusterInstancetype": 65, "VirtualMachineClusterPreference": 57,
                                  "VirtualMachineInstancetype": 65, "VirtualMachinePreference": 57}
-    assert said.data == {"out": "out", "files": sorted(build.files), "leftOut": ["gn"], "kubevirt": "v1.9",
-                         "adjusted": []}
-    assert built(replace(build, left_out=()), Path("out")).outputs == (f"wrote 111 files to out ({KINDS})",)
+    assert said.data == {"out": "out", "catalog": {"path": None, "builtIn": True, "version": build.version},
+                         "files": sorted(build.files), "leftOut": ["gn"], "kubevirt": "v1.9", "adjusted": []}
+    assert built(replace(build, left_out=()), Path("out")).outputs == (
+        f"{builtin_name()}: wrote 111 files to out ({KINDS})",)
 
 
 def test_findings_on_retained_objects_and_warnings_are_reported_with_one_note():

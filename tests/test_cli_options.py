@@ -260,7 +260,9 @@ def test_the_build_options_are_named_and_explained_in_this_order() -> None:
     builder = make_builder()
     context = click.Context(builder)
     assert [param.get_help_record(context) for param in builder.params[:-1]] == [
-        ("--catalog DIRECTORY", "Catalog directory (default: the built-in catalog)."),
+        ("--catalog DIRECTORY", "Catalog directory, or 'builtin' for the built-in catalog (default: the catalog the "
+                                "working directory is in, the nearest folder from it up holding catalog.yaml; else "
+                                "the built-in one)."),
         ("--version TEXT", "Catalog version stamped as the common-instancetypes-version label (default: "
                            "catalog.yaml's version, or --release where there is one)."),
         ("--gpu-device nvidia.com/MODEL", "NVIDIA GPU device of the GN series, which is built only when a device is "

@@ -12,13 +12,20 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from generator.cli.readme import readme
-from tests.helpers import copy_catalog
+from tests.helpers import builtin_name, copy_catalog, default_build
 
 MARKERS = "".join(f"<!-- BEGIN citgen readme: {name} -->\n<!-- END citgen readme: {name} -->\n"
                   for name in ("series", "instancetypes", "preferences"))
+
+
+@pytest.fixture(autouse=True)
+def outside_any_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run from a folder in no catalog, so that the built-in catalog is the one tabulated (paths.py)."""
+    monkeypatch.chdir(tmp_path)
 
 
 def run(*args: str | Path) -> Result:
@@ -34,18 +41,18 @@ def stale(path: Path) -> Path:
 def test_a_stale_file_is_updated_and_then_up_to_date(tmp_path: Path):
     target = stale(tmp_path / "README.md")
     first = run("--file", target)
-    assert (first.exit_code, first.output) == (0, f"updated the tables in {target}\n")
+    assert (first.exit_code, first.output) == (0, f"{builtin_name()}: updated the tables in {target}\n")
     assert "| `u1.nano` | 1 | 512Mi |" in target.read_text()
     written = target.read_bytes()
     second = run("--file", target)
-    assert (second.exit_code, second.output) == (0, f"{target} is up to date\n")
+    assert (second.exit_code, second.output) == (0, f"{builtin_name()}: {target} is up to date\n")
     assert target.read_bytes() == written
 
 
 def test_check_leaves_a_stale_file_alone_and_exits_1(tmp_path: Path):
     target = stale(tmp_path / "README.md")
     result = run("--file", target, "--check")
-    assert (result.exit_code, result.output) == (1, f"{target} is out of date: run `citgen readme`\n")
+    assert (result.exit_code, result.output) == (1, f"{builtin_name()}: {target} is out of date: run `citgen readme`\n")
     assert target.read_text() == MARKERS
 
 
@@ -53,7 +60,7 @@ def test_check_of_a_fresh_file_exits_0(tmp_path: Path):
     target = stale(tmp_path / "README.md")
     assert run("--file", target).exit_code == 0
     result = run("--file", target, "--check")
-    assert (result.exit_code, result.output) == (0, f"{target} is up to date\n")
+    assert (result.exit_code, result.output) == (0, f"{builtin_name()}: {target} is up to date\n")
 
 
 def test_json_says_whether_the_file_was_up_to_date_and_whether_it_was_updated(tmp_path: Path):
@@ -81,7 +88,19 @@ def test_without_file_the_catalog_s_own_readme_is_the_one(tmp_path: Path):
     catalog = copy_catalog(tmp_path / "catalog")
     stale(catalog / "README.md")
     result = run("--catalog", catalog)
-    assert (result.exit_code, result.output) == (0, f"updated the tables in {catalog / 'README.md'}\n")
+    assert (result.exit_code, result.output) == (
+        0, f"catalog {catalog}/ {default_build().version}: updated the tables in {catalog / 'README.md'}\n")
+
+
+def test_without_catalog_the_readme_of_the_catalog_the_working_directory_is_in_is_the_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    catalog = copy_catalog(tmp_path / "catalog")
+    stale(catalog / "README.md")
+    (catalog / "docs").mkdir()
+    monkeypatch.chdir(catalog / "docs")
+    result = run()
+    assert (result.exit_code, result.output) == (
+        0, f"catalog ../ {default_build().version}: updated the tables in ../README.md\n")
 
 
 def test_a_catalog_without_a_readme_is_told_how_to_make_one(tmp_path: Path):
@@ -108,7 +127,8 @@ def test_a_file_given_wins_over_the_catalog_s_readme(tmp_path: Path):
     catalog = copy_catalog(tmp_path / "catalog")
     stale(catalog / "README.md")
     other = stale(tmp_path / "other.md")
-    assert run("--catalog", catalog, "--file", other).output == f"updated the tables in {other}\n"
+    assert run("--catalog", catalog, "--file", other).output == (
+        f"catalog {catalog}/ {default_build().version}: updated the tables in {other}\n")
     assert (catalog / "README.md").read_text() == MARKERS
 
 

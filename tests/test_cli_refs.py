@@ -64,7 +64,7 @@ def test_a_vm_naming_catalog_objects_that_fit_is_clean(here):
     write(here, "vm.yaml", vm("web", "u1.medium", "fedora"))
     run = refs("vm.yaml")
     assert (run.exit_code, run.stdout, run.stderr) == (
-        0, "2 references checked against the built-in catalog; 1 file read; nothing found\n", "")
+        0, "2 references checked against the built-in catalog v1.8.0-dev; 1 file read; nothing found\n", "")
 
 
 def test_a_file_that_is_no_manifest_is_skipped_and_counted(here):
@@ -72,7 +72,7 @@ def test_a_file_that_is_no_manifest_is_skipped_and_counted(here):
     (here / "params.yaml").write_text("instancetype: u1.medium\nreplicas: 3\n", encoding="utf-8")
     run = refs(here)
     assert run.exit_code == 0, run.output
-    assert run.stdout == ("2 references checked against the built-in catalog; 2 files read, 1 skipped (no "
+    assert run.stdout == ("2 references checked against the built-in catalog v1.8.0-dev; 2 files read, 1 skipped (no "
                           "Kubernetes manifests and no references); nothing found\n")
 
 
@@ -96,7 +96,7 @@ def test_findings_are_located_problems_and_exit_1(wrong):
         "vms.yaml:27:11: error: VirtualMachine shop/db $.spec.preference.name: names preference 'windows.11' by kind "
         "'vmcp', which KubeVirt does not accept: 'vmcp' is kubectl's short name for "
         "VirtualMachineClusterPreference; write VirtualMachineClusterPreference [kind]\n"
-        "4 references checked against the built-in catalog; 1 file read; 2 findings\n")
+        "4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings\n")
     assert run.stderr == ""
 
 
@@ -134,7 +134,7 @@ def test_markdown_of_a_clean_run_says_nothing_found_and_the_summary(here):
     write(here, "vm.yaml", vm("web", "u1.medium", "fedora"))
     run = refs("vm.yaml", "--format", "markdown")
     assert (run.exit_code, run.stdout) == (0, "### citgen refs: nothing found\n\n2 references checked against the "
-                                              "built-in catalog; 1 file read; nothing found\n")
+                                              "built-in catalog v1.8.0-dev; 1 file read; nothing found\n")
 
 
 def test_github_annotates_each_finding_at_its_line(wrong):
@@ -145,7 +145,7 @@ def test_github_annotates_each_finding_at_its_line(wrong):
     assert lines[0].startswith("::error file=vms.yaml,line=10,col=11,title=unknown-name::VirtualMachine shop/web "
                                "$.spec.preference.name: names preference 'centos.8.stream'")
     assert lines[1].startswith("::error file=vms.yaml,line=27,col=11,title=kind::VirtualMachine shop/db ")
-    assert lines[2] == ("::notice title=citgen refs::4 references checked against the built-in catalog; 1 file read; "
+    assert lines[2] == ("::notice title=citgen refs::4 references checked against the built-in catalog v1.8.0-dev; 1 file read; "
                         "2 findings")
 
 
@@ -156,7 +156,7 @@ def test_markdown_is_a_pull_request_comment_of_the_findings(wrong):
                                  "| --- | --- | --- | --- |\n"
                                  "| `vms.yaml:10:11` | error | VirtualMachine shop/web \\$.spec.preference.name: names "
                                  "preference 'centos.8.stream', ")
-    assert run.stdout.endswith("\n\n4 references checked against the built-in catalog; 1 file read; 2 findings\n")
+    assert run.stdout.endswith("\n\n4 references checked against the built-in catalog v1.8.0-dev; 1 file read; 2 findings\n")
 
 
 def test_names_from_manifests_are_escaped_in_every_format(here):
@@ -210,7 +210,7 @@ def test_a_template_parameter_default_naming_an_unknown_preference_is_a_finding_
     assert run.stdout == (
         "template.yaml:9:10: error: Template fedora-vm $.parameters[1].value: names preference "
         "'fedora.cloud', which the built-in catalog does not have; did you mean 'fedora'? [unknown-name]\n"
-        "2 references checked against the built-in catalog; 1 file read; 1 finding\n")
+        "2 references checked against the built-in catalog v1.8.0-dev; 1 file read; 1 finding\n")
     assert run.stderr == ""
 
 
@@ -222,7 +222,7 @@ def test_a_template_parameter_without_a_default_is_counted_as_unchecked(here):
     write(here, "template.yaml", template)
     run = refs("template.yaml")
     assert (run.exit_code, run.stdout) == (
-        0, "1 reference checked against the built-in catalog, 1 unchecked (no value offline); 1 file read; "
+        0, "1 reference checked against the built-in catalog v1.8.0-dev, 1 unchecked (no value offline); 1 file read; "
            "nothing found\n")
 
 
@@ -233,7 +233,7 @@ def test_an_instancetype_too_small_for_the_preference_is_refused_as_kubevirt_ref
         "vm.yaml:8:11: error: VirtualMachine shop/win $.spec.instancetype.name: names instancetype 'u1.small' "
         "and preference 'windows.11', which KubeVirt refuses together: insufficient CPU resources of 1 vCPU "
         "provided by instance type, preference requires 2 vCPU [requirements]\n"
-        "2 references checked against the built-in catalog; 1 file read; 1 finding\n", "")
+        "2 references checked against the built-in catalog v1.8.0-dev; 1 file read; 1 finding\n", "")
 
 
 def test_a_namespaced_object_defined_beside_the_vm_resolves(here):
@@ -352,7 +352,7 @@ def test_the_build_for_a_kubevirt_release_leaves_out_what_that_release_cannot_ru
         "vm.yaml:10:11: error: VirtualMachine shop/secure $.spec.preference.name: names preference "
         "'fedora.s390x.secex', which the build for KubeVirt v1.8 of the built-in catalog leaves out: its "
         "spec.preferredLaunchSecurity came in KubeVirt v1.9 [release]\n"
-        "2 references checked against the build for KubeVirt v1.8 of the built-in catalog; 1 file read; "
+        "2 references checked against the build for KubeVirt v1.8 of the built-in catalog v1.8.0-dev; 1 file read; "
         "1 finding\n", "")
 
 
@@ -364,7 +364,7 @@ def test_a_catalog_and_its_overlay_are_the_target(here):
     run = refs("vm.yaml", "--catalog", "catalog", "--overlay", "drop-fedora.yaml")
     assert run.exit_code == 1
     finding, closing = run.stdout.splitlines()
-    assert closing == ("2 references checked against catalog catalog with overlay drop-fedora.yaml; 1 file read; "
+    assert closing == ("2 references checked against catalog catalog v1.8.0-dev with overlay drop-fedora.yaml; 1 file read; "
                        "1 finding")
     assert finding.startswith("vm.yaml:10:11: error: VirtualMachine shop/web $.spec.preference.name: names preference "
                               "'fedora', which catalog catalog with overlay drop-fedora.yaml does not have")
@@ -409,7 +409,7 @@ def test_an_upgrade_that_breaks_a_name_is_reported_in_text_and_exit_1(here):
         "A VirtualMachine already running keeps the copy of its instancetype and preference it stored (its "
         "ControllerRevision) and runs on; what breaks is creating it again from its manifest (a GitOps re-sync, a "
         "new cluster, a restore), and every VirtualMachine that has none yet.\n\n"
-        f"from bundle {old} to the built-in catalog: 1 reference to 1 object broken, 0 to 0 objects newly "
+        f"from bundle {old} to the built-in catalog v1.8.0-dev: 1 reference to 1 object broken, 0 to 0 objects newly "
         "deprecated, 0 to 0 objects changed in meaning; 2 references checked, 1 file read\n")
     assert run.stderr == ""
 
@@ -463,7 +463,7 @@ def test_a_file_that_is_not_yaml_beside_one_that_is_is_a_problem_and_exit_1(here
     assert run.stderr == ""
     finding, closing = run.stdout.splitlines()
     assert finding.startswith("broken.yaml:2:1: error: malformed YAML: ") and finding.endswith(" [input]")
-    assert closing == ("2 references checked against the built-in catalog; 2 files read, 1 problem reading them; "
+    assert closing == ("2 references checked against the built-in catalog v1.8.0-dev; 2 files read, 1 problem reading them; "
                        "nothing found")
 
 

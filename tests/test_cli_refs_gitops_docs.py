@@ -90,7 +90,7 @@ def test_the_ci_step_passes_a_repository_whose_names_resolve(gitops: Path):
     run = citgen(command)
     assert run.exit_code == 0, run.output
     assert run.stdout == ("::notice title=citgen refs::8 references checked against the build for KubeVirt v1.8 of "
-                          "the built-in catalog; 3 files read; nothing found\n")  # the step reports for GitHub
+                          "the built-in catalog v1.8.0-dev; 3 files read; nothing found\n")  # the step reports for GitHub
 
 
 def test_the_ci_step_annotates_each_finding_on_its_line(gitops: Path):

@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 
 from generator.cli.site import site
 from generator.pipeline import BuildOptions
+from tests.helpers import default_build
 
 
 def run(*args: str | Path) -> Result:
@@ -29,7 +30,8 @@ def test_the_report_names_the_files_their_count_and_the_size_of_the_page(tmp_pat
     assert (report["command"], report["exitCode"], report["out"]) == ("site", 0, str(out))
     assert report["files"] == ["CHECKSUMS.sha256", "catalog.json", "index.html"]
     assert report["counts"] == {"files": 3, "indexBytes": size}
-    assert report["outputs"] == [f"wrote 3 files to {out} (index.html: {size // 1024} KiB)"]
+    named = BuildOptions().named(default_build().version)  # the catalog the working directory is in, else built-in
+    assert report["outputs"] == [f"{named}: wrote 3 files to {out} (index.html: {size // 1024} KiB)"]
 
 
 def test_the_build_options_are_those_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -44,7 +46,8 @@ def test_the_build_options_are_those_given(tmp_path: Path, monkeypatch: pytest.M
     result = run("--out", tmp_path / "site", "--catalog", tmp_path, "--version", "v9.9.9",
                  "--gpu-device", "nvidia.com/H100", "--gpu-count", "2", "--retain-from", retained,
                  "--overlay", overlay)
-    assert (result.exit_code, result.output) == (0, f"wrote 2 files to {tmp_path / 'site'} (index.html: 2 KiB)\n")
+    assert (result.exit_code, result.output) == (
+        0, f"catalog {tmp_path}/ v9.9.9: wrote 2 files to {tmp_path / 'site'} (index.html: 2 KiB)\n")
     assert seen == [BuildOptions(catalog=tmp_path, version="v9.9.9", gpu_device="nvidia.com/H100", gpu_count=2,
                                  retain_from=(retained,), overlays=(overlay,))]
 

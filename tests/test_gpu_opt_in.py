@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.model import label
 from generator.pipeline import BuildOptions, generate
-from tests.helpers import REPO, default_build, documented_yaml
+from tests.helpers import REPO, builtin_name, default_build, documented_yaml
 
 LEFT_OUT = ("GN series left out: no GPU device configured; "
             "pass --gpu-device nvidia.com/<model> or set parameters.gpu.deviceName")
@@ -36,7 +36,7 @@ GN = ["gn1.2xlarge", "gn1.4xlarge", "gn1.8xlarge", "gn1.xlarge"]
 
 
 def build(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["build", *args])
+    result = CliRunner().invoke(main, ["build", "--catalog", "builtin", *args])
     return result.exit_code, result.output
 
 
@@ -47,7 +47,7 @@ def names(found_build, prefix: str) -> list[str]:
 def test_the_default_build_leaves_gn_out_and_says_how_to_get_it(tmp_path: Path):
     code, output = build("--out", str(tmp_path / "out"))
     assert code == 0
-    assert output == (f"wrote 111 files to {tmp_path / 'out'} (65 VirtualMachineClusterInstancetype, "
+    assert output == (f"{builtin_name()}: wrote 111 files to {tmp_path / 'out'} (65 VirtualMachineClusterInstancetype, "
                       "57 VirtualMachineClusterPreference, 65 VirtualMachineInstancetype, "
                       f"57 VirtualMachinePreference); {LEFT_OUT}\n")
     assert not list((tmp_path / "out").rglob("*gn*"))
@@ -57,7 +57,7 @@ def test_the_default_build_leaves_gn_out_and_says_how_to_get_it(tmp_path: Path):
 def test_a_gpu_device_builds_gn_and_the_summary_has_no_note(tmp_path: Path):
     code, output = build("--out", str(tmp_path / "out"), "--gpu-device", "nvidia.com/A400")
     assert code == 0
-    assert output == (f"wrote 115 files to {tmp_path / 'out'} (69 VirtualMachineClusterInstancetype, "
+    assert output == (f"{builtin_name()}: wrote 115 files to {tmp_path / 'out'} (69 VirtualMachineClusterInstancetype, "
                       "57 VirtualMachineClusterPreference, 69 VirtualMachineInstancetype, "
                       "57 VirtualMachinePreference)\n")
     assert (tmp_path / "out" / "kustomize" / "instancetypes" / "cluster" / "gn" / "kustomization.yaml").is_file()

@@ -33,7 +33,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.pipeline import BuildOptions, catalog_objects
 from tests.conftest import SWAGGER, shared_file
-from tests.helpers import REPO, citgen_forked, copy_catalog, snapshot
+from tests.helpers import REPO, citgen_forked, copy_catalog, default_build, snapshot
 
 pytestmark = pytest.mark.heavy(8)  # seconds of a worker's time: a citgen process per folder and file of a catalog
 
@@ -297,7 +297,8 @@ def test_a_readme_an_editor_saved_is_updated_and_written_back_as_it_was_saved(tm
     path = tmp_path / "README.md"
     path.write_bytes(mark + (PAIRS + "Text after the tables.\n").encode().replace(b"\n", ends))
     updated = citgen("readme", "--file", path)
-    assert (updated.exit_code, updated.stdout) == (0, f"updated the tables in {path}\n")
+    assert (updated.exit_code, updated.stdout) == (0, f"{BuildOptions().named(default_build().version)}: "
+                                                      f"updated the tables in {path}\n")
     raw = path.read_bytes()
     assert raw.startswith(mark + BEGIN.format("series").encode() + ends)
     assert raw[len(mark):].count(b"\xef\xbb\xbf") == 0
@@ -305,7 +306,8 @@ def test_a_readme_an_editor_saved_is_updated_and_written_back_as_it_was_saved(tm
     assert raw.endswith(b"Text after the tables." + ends)
     assert b"| `u1.nano` |" in raw
     fresh = citgen("readme", "--file", path, "--check")
-    assert (fresh.exit_code, fresh.stdout) == (0, f"{path} is up to date\n")
+    named = BuildOptions().named(default_build().version)  # the catalog readme tabulated, as its summary names it
+    assert (fresh.exit_code, fresh.stdout) == (0, f"{named}: {path} is up to date\n")
 
 
 def test_a_readme_with_mixed_line_ends_is_written_back_with_lf(tmp_path: Path):

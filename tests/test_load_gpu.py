@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from generator.load.gpu import (HOW_TO_ENABLE, OWN_SERIES, configured, device_problem, extended_resource_problem,
-                                left_out, left_out_note, needs_device)
+                                left_out, left_out_note, needs_device, opt_in_note, series_of)
 from generator.model import Series, Variant
 from generator.problems import Location
 
@@ -68,3 +68,15 @@ def test_the_build_summary_names_what_was_left_out() -> None:
     assert left_out_note([]) == ""
     assert left_out_note([series("gn")]) == f"GN series left out: no GPU device configured; {HOW_TO_ENABLE}"
     assert left_out_note([series("gn"), series("gv")]).startswith("GN, GV series left out: ")
+
+
+def test_a_name_of_a_series_left_out_is_explained_and_any_other_is_not() -> None:
+    gn = series("gn", {"gpus": True})
+    note = ("the GN series, which is built only with a GPU device (--gpu-device nvidia.com/<model>, or "
+            "parameters.gpu.deviceName in the catalog)")
+    assert opt_in_note("gn1.xlarge", [gn]) == f"gn1.xlarge belongs to {note}"
+    assert opt_in_note("gn", [gn]) == f"gn is {note}"
+    assert opt_in_note("gn1", [gn]) == f"gn1 is {note}"
+    assert opt_in_note("n1.xlarge", [gn]) is None and opt_in_note("gn2.xlarge", [gn]) is None
+    assert opt_in_note("gn1.xlarge", []) is None
+    assert series_of("gn1.xlarge", [series("u"), gn]) is gn

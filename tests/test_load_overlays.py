@@ -544,7 +544,8 @@ def test_an_overlay_that_makes_objects_invalid_is_blamed_at_its_line():
               spec:
                 cpu: {dedicatedCpuPlacement: true}
         """)) == [
-        "o.yaml:3:5: series.change.u: makes instancetype 'u1.2xlarge' invalid (and 9 more: u1.2xmedium, "
+        "o.yaml:5:15: series.change.u.spec.cpu.dedicatedCpuPlacement: makes instancetype 'u1.2xlarge' invalid "
+        "(and 9 more: u1.2xmedium, "
         "u1.4xlarge, u1.8xlarge, u1.large, u1.medium, ...): $.spec.cpu.dedicatedCpuPlacement: unknown field "
         "'dedicatedCpuPlacement'; did you mean 'dedicatedCPUPlacement'? [schema]"]
 
@@ -557,7 +558,8 @@ def test_a_preference_made_unsatisfiable_is_blamed_at_its_line():
               requirements: {cpu: 128}
         """))
     assert len(found) == 1
-    assert found[0].startswith("o.yaml:3:5: preferences.change.fedora: makes preference 'fedora' invalid: "
+    assert found[0].startswith("o.yaml:4:22: preferences.change.fedora.requirements.cpu: makes preference "
+                               "'fedora' invalid: "
                                "$.spec.requirements")
     assert found[0].endswith("[requirements-met]")
 

@@ -262,8 +262,17 @@ def test_a_change_merges_specs_over_the_earlier_ones_and_adds_traits_and_require
         requirements=Requirements(2, "8Gi", second(6, 21, "requirements")),
         traits=FEDORA.traits + (TraitRef("sata-disk", False, second(7, 19, "addTraits", 0)),
                                 TraitRef("efi", True, second(7, 30, "addTraits", 1))))
-    assert changes(model) == [(("preference", "fedora"), "o.yaml:3:5: preferences.change.fedora"),
-                              (("preference", "fedora"), "o1.yaml:3:5: preferences.change.fedora")]
+    fedora = ("preference", "fedora")
+    assert changes(model) == [  # each leaf of a patch, and each other key, on a line of its own
+        (fedora, "o.yaml:4:46: preferences.change.fedora.spec.clock.preferredTimer.hpet.present"),
+        (fedora, "o.yaml:4:87: preferences.change.fedora.spec.clock.preferredClockOffset.utc"),
+        (fedora, "o.yaml:5:32: preferences.change.fedora.overrideSpec.devices.preferredDiskBus"),
+        (fedora, "o.yaml:5:56: preferences.change.fedora.overrideSpec.devices.preferredCdromBus"),
+        (fedora, "o.yaml:6:22: preferences.change.fedora.requirements.cpu"),
+        (fedora, "o1.yaml:4:22: preferences.change.fedora.spec.clock.preferredTimer"),
+        (fedora, "o1.yaml:5:32: preferences.change.fedora.overrideSpec.devices.preferredCdromBus"),
+        (fedora, "o1.yaml:6:22: preferences.change.fedora.requirements.memory"),
+        (fedora, "o1.yaml:7:7: preferences.change.fedora.addTraits")]
 
 
 def test_traits_added_by_a_change_follow_the_traits_it_sets():

@@ -263,8 +263,12 @@ def test_every_field_of_a_series_changes_and_the_new_version_is_a_new_name():
                   Variant("b", {"hugepages": "2Mi"}, at(12, 21, "series", "change", "cx", "variants", "b"))),
         spec={"foo": {"bar": 1}})
     assert [s.name for s in catalog.series] == ["cx2", "d1", "gn1", "m1", "n1", "o1", "rt1", "u1"]
-    assert changes(catalog) == [(("catalog", "series"), "o.yaml:1:1: series"),
-                                (("series", "cx2"), "o.yaml:3:5: series.change.cx")]
+    # each key its own line, each leaf of the spec patch too: a problem is blamed on what decided it
+    assert changes(catalog) == [(("catalog", "series"), "o.yaml:1:1: series")] + [
+        (("series", "cx2"), f"o.yaml:{line}: series.change.cx.{key}") for line, key in (
+            ("4:7", "version"), ("5:7", "class"), ("6:7", "displayName"), ("7:7", "description"), ("8:7", "icon"),
+            ("9:7", "deprecated"), ("10:7", "ratio"), ("11:7", "features"), ("12:7", "variants"),
+            ("13:14", "spec.ioThreadsPolicy"), ("13:43", "spec.foo.bar"))]
 
 
 def test_a_change_of_nothing_but_the_icon_keeps_every_other_field():
@@ -278,14 +282,14 @@ def test_a_new_version_carries_the_lines_that_shaped_the_old_one():
                          "    m: {version: 3}\n")
     assert changes(catalog) == [
         (("catalog", "series"), "o.yaml:1:1: series"),
-        (("series", "m1"), "o.yaml:3:5: series.change.m"),
+        (("series", "m1"), "o.yaml:3:9: series.change.m.icon"),
         (("catalog", "parameters"), "o1.yaml:1:1: parameters"),
         (("catalog", "series"), "o1.yaml:3:1: series"),
         (("series", "gn1"), "o1.yaml:2:8: parameters.gpu"),
         (("series", "gn2"), "o1.yaml:2:8: parameters.gpu"),
-        (("series", "gn2"), "o1.yaml:5:5: series.change.gn"),
-        (("series", "m3"), "o.yaml:3:5: series.change.m"),
-        (("series", "m3"), "o1.yaml:6:5: series.change.m")]
+        (("series", "gn2"), "o1.yaml:5:10: series.change.gn.version"),
+        (("series", "m3"), "o.yaml:3:9: series.change.m.icon"),
+        (("series", "m3"), "o1.yaml:6:9: series.change.m.version")]
 
 
 def test_a_new_version_that_exists_already_is_refused_at_the_version():

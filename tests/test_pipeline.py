@@ -35,9 +35,14 @@ def refused(**options: object) -> list[str]:
     return [str(p) for p in raised.value.problems]
 
 
-def test_the_catalog_is_the_built_in_one_unless_named(tmp_path: Path):
+def test_the_catalog_is_the_one_the_working_directory_is_in_else_the_built_in_one_unless_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
     assert BuildOptions().catalog_dir == builtin_catalog()
     assert BuildOptions(catalog=tmp_path).catalog_dir == tmp_path
+    (tmp_path / "catalog.yaml").write_text("extends: builtin\n")
+    assert BuildOptions().catalog_dir == Path(".")
+    assert BuildOptions(catalog=builtin_catalog()).catalog_dir == builtin_catalog()
 
 
 def test_a_version_is_stamped_as_a_label_value():

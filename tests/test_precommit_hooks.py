@@ -215,8 +215,8 @@ def test_the_refs_hook_passes_manifests_whose_references_resolve(gitops_repo: Pa
     assert done.returncode == 0, done.stdout + done.stderr
     assert any(line.startswith("citgen refs") and line.endswith("Passed") for line in done.stdout.splitlines())
     # every manifest in one run, the places of the names file read, the values file skipped
-    assert ("7 references checked against the build for KubeVirt v1.8 of the built-in catalog; 6 files read, "
-            "3 skipped (no Kubernetes manifests and no references); nothing found") in done.stdout
+    assert ("7 references checked against the build for KubeVirt v1.8 of the built-in catalog v1.8.0-dev; "
+            "6 files read, 3 skipped (no Kubernetes manifests and no references); nothing found") in done.stdout
 
 
 def test_a_vm_naming_centos_8_stream_fails_with_the_documented_finding(gitops_repo: Path, environment):
@@ -235,8 +235,8 @@ def test_a_guest_os_map_the_names_file_names_is_checked(gitops_repo: Path, envir
             "$.data.windows_2022: names preference 'windows.2022', which the build for KubeVirt v1.8 of the built-in "
             "catalog does not have; did you mean") in done.stdout, done.stdout
     # only the changed file is read
-    assert "3 references checked against the build for KubeVirt v1.8 of the built-in catalog; 1 file read; " \
-           "1 finding" in done.stdout
+    assert "3 references checked against the build for KubeVirt v1.8 of the built-in catalog v1.8.0-dev; " \
+           "1 file read; 1 finding" in done.stdout
 
 
 def test_the_release_pinned_in_args_judges_what_its_build_leaves_out(gitops_repo: Path, environment):

@@ -16,6 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.pipeline import BuildOptions
+from tests.helpers import builtin_name, default_build
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).parent / "cases"
@@ -29,6 +31,11 @@ COMMON_KEYS = {"command", "ok", "exitCode", "problems", "newerRuleFindings", "ou
 
 def citgen(*args: object):
     return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def named() -> str:
+    """How a summary names the catalog the working directory is in (``catalog ./ v1.8.0``), else the built-in one."""
+    return BuildOptions().named(default_build().version)
 
 
 def report(*args: object) -> tuple[int, dict]:
@@ -47,14 +54,14 @@ def option_problem(option: str, message: str) -> dict:
 
 def test_build_in_text_json_and_github(tmp_path: Path):
     text = citgen("build", "--out", tmp_path / "one")
-    assert text.exit_code == 0 and text.stdout.startswith("wrote ")
+    assert text.exit_code == 0 and text.stdout.startswith(f"{named()}: wrote ")
     said = text.stdout.rstrip("\n")
 
     code, found = report("build", "--out", tmp_path / "two")
     assert code == 0 and COMMON_KEYS <= set(found)
     assert (found["command"], found["ok"], found["exitCode"], found["problems"]) == ("build", True, 0, [])
     assert found["outputs"] == [said.replace("/one ", "/two ")]
-    assert said.startswith(f"wrote {len(found['files'])} files to {tmp_path / 'one'} (")
+    assert said.startswith(f"{named()}: wrote {len(found['files'])} files to {tmp_path / 'one'} (")
     kinds = said.split(" (", 1)[1].split(")")[0].split(", ")
     assert found["counts"] == {kind: int(n) for n, kind in (k.split(" ") for k in kinds)}
     assert sorted(path.name for path in (tmp_path / "two").iterdir()) == sorted(
@@ -109,12 +116,12 @@ def test_a_count_needing_a_device_is_still_the_pipelines_to_refuse(tmp_path: Pat
 def test_list_in_text_json_and_github():
     args = ("list", "--series", "rt", "--cpu", "1", "-o", "name")
     text = citgen(*args)
-    assert (text.exit_code, text.stdout) == (0, "rt1.medium\nrt1.micro\nrt1.small\n")
+    assert (text.exit_code, text.stdout, text.stderr) == (0, "rt1.medium\nrt1.micro\nrt1.small\n", "")
     code, found = report(*args)
     assert code == 0 and found["ok"] is True
     assert [o["name"] for o in found["objects"]] == ["rt1.medium", "rt1.micro", "rt1.small"]
     assert found["objects"][0]["spec"]["cpu"]["guest"] == 1
-    assert found["counts"] == {"instancetypes": 3}
+    assert found["counts"] == {"instancetypes": 3} and found["summary"] == f"{named()}: 3 instancetypes"
     github = citgen(*args, "--format", "github")
     assert (github.exit_code, github.stdout) == (0, text.stdout)  # the product as it is, nothing to annotate
 
@@ -147,24 +154,25 @@ def readme(tmp_path: Path) -> Path:
 
 def test_readme_in_text_json_and_github(readme: Path):
     text = citgen("readme", "--file", readme, "--check")
-    assert (text.exit_code, text.stdout) == (0, f"{readme} is up to date\n")
+    assert (text.exit_code, text.stdout) == (0, f"{named()}: {readme} is up to date\n")
     code, found = report("readme", "--file", readme, "--check")
     assert (code, found["outputs"], found["upToDate"], found["updated"]) == (
-        0, [f"{readme} is up to date"], True, False)
+        0, [f"{named()}: {readme} is up to date"], True, False)
     github = citgen("readme", "--file", readme, "--check", "--format", "github")
-    assert github.stdout == f"::notice title=citgen readme::{readme} is up to date\n"
+    assert github.stdout == f"::notice title=citgen readme::{named()}: {readme} is up to date\n"
 
 
 def test_a_stale_readme_in_text_json_and_github(readme: Path):
     readme.write_text(readme.read_text().replace("| Dedicated CPU |", "| Dedicated |"))
     text = citgen("readme", "--file", readme, "--check")
-    assert (text.exit_code, text.stdout, text.stderr) == (1, "", f"{readme} is out of date: run `citgen readme`\n")
+    stale = f"{named()}: {readme} is out of date: run `citgen readme`"
+    assert (text.exit_code, text.stdout, text.stderr) == (1, "", f"{stale}\n")
     code, found = report("readme", "--file", readme, "--check")
     assert (code, found["ok"], found["problems"], found["upToDate"]) == (1, False, [], False)
-    assert found["notes"] == [f"{readme} is out of date: run `citgen readme`"]
+    assert found["notes"] == [stale]
     github = citgen("readme", "--file", readme, "--check", "--format", "github")
     assert github.exit_code == 1
-    assert github.stdout == f"::notice title=citgen readme::{readme} is out of date: run `citgen readme`\n"
+    assert github.stdout == f"::notice title=citgen readme::{stale}\n"
 
 
 # --- validate ------------------------------------------------------------------------------------
@@ -321,7 +329,7 @@ def test_build_check_in_text_json_and_github(tmp_path: Path):
     out = tmp_path / "bundles"
     shutil.copytree(REPO / "bundles", out)
     text = citgen("build", "--check", "--out", out)
-    assert (text.exit_code, text.stdout) == (0, f"{out} is up to date (111 files)\n")
+    assert (text.exit_code, text.stdout) == (0, f"{named()}: {out} is up to date (111 files)\n")
 
     (out / "CHECKSUMS.sha256").write_text("\n")
     code, found = report("build", "--check", "--out", out)
@@ -330,13 +338,13 @@ def test_build_check_in_text_json_and_github(tmp_path: Path):
     github = citgen("build", "--check", "--out", out, "--format", "github")
     assert github.exit_code == 1
     assert github.stdout.splitlines()[:2] == [
-        f"::notice title=citgen build::{out} is out of date: 1 stale, 0 missing, 0 extra",
+        f"::notice title=citgen build::{named()}: {out} is out of date: 1 stale, 0 missing, 0 extra",
         "::notice title=citgen build::  stale:   CHECKSUMS.sha256"]
 
 
 def test_site_in_text_json_and_github(tmp_path: Path, site_build):
     one, text = site_build  # the session's `citgen site --out ONE` (tests/conftest.py)
-    assert text.exit_code == 0 and text.stdout.startswith(f"wrote 3 files to {one} (index.html: ")
+    assert text.exit_code == 0 and text.stdout.startswith(f"{builtin_name()}: wrote 3 files to {one} (index.html: ")
     code, found = report("site", "--out", tmp_path / "two")
     assert (code, found["command"], found["files"]) == (0, "site", ["CHECKSUMS.sha256", "catalog.json", "index.html"])
     assert found["counts"]["indexBytes"] == (tmp_path / "two" / "index.html").stat().st_size

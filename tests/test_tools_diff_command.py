@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from generator.cli import main
 from generator.cli.diff import diff
 from generator.model import label
-from helpers import NEXT_RELEASE, build_into
+from helpers import NEXT_RELEASE, REPO, build_into
 
 ALL = "common-instancetypes-all-bundle.yaml"
 CIT = "VirtualMachineClusterInstancetype"
@@ -185,3 +186,22 @@ def test_a_release_that_drops_one_object_says_so_in_the_singular(tmp_path: Path)
         "summary: 0 added, 1 removed, 0 changed, 0 newly deprecated\n")
     report = json.loads(run(old, new, "--format", "json").output)
     assert (report["old"], report["new"], report["retainFrom"]) == (str(old), str(new), str(old))
+
+
+def test_gn_objects_a_build_without_a_gpu_device_lacks_are_said_to_be_left_out_not_just_removed(tmp_path: Path):
+    """`diff` of a build with a GPU device and one without listed gn1.* as removed, and nothing more."""
+    with_gpu = tmp_path / "gpu"
+    assert CliRunner().invoke(main, ["build", "--catalog", "builtin", "--gpu-device", "nvidia.com/L4",
+                                     "--out", str(with_gpu)]).exit_code == 0
+    result = CliRunner().invoke(main, ["diff", str(with_gpu), str(REPO / "bundles")])
+    assert result.exit_code == 1
+    note = (f"note: gn1.2xlarge, gn1.4xlarge, gn1.8xlarge, gn1.xlarge belong to the GN series, which is built only "
+            "with a GPU device (--gpu-device nvidia.com/<model>, or parameters.gpu.deviceName in the catalog); "
+            f"{REPO / 'bundles'} holds no GN object, as a build without a device does not")
+    assert note in result.stdout.splitlines()
+    report = json.loads(CliRunner().invoke(main, ["diff", str(with_gpu), str(REPO / "bundles"),
+                                                  "--format", "json"]).stdout)
+    assert report["optIn"] == [note[len("note: "):]]
+    back = json.loads(CliRunner().invoke(main, ["diff", str(REPO / "bundles"), str(with_gpu),
+                                                "--format", "json"]).stdout)
+    assert back["optIn"] == [] and len(back["added"]) == 8

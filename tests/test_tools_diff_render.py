@@ -197,6 +197,7 @@ def test_the_json_report_names_the_two_builds_compared_and_keeps_a_stable_layout
     }
   ],
   "old": "old.yaml",
+  "optIn": [],
   "removed": [
     {
       "kind": "VirtualMachineClusterInstancetype",
@@ -225,6 +226,7 @@ def test_the_json_report_of_equal_builds_is_empty_and_has_nothing_to_retain() ->
   "new": "b/",
   "newlyDeprecated": [],
   "old": "a/",
+  "optIn": [],
   "removed": [],
   "retainFrom": null,
   "summary": {

@@ -195,7 +195,7 @@ def test_the_text_report_lists_each_object_its_references_and_the_summary():
         "ControllerRevision) and runs on; what breaks is creating it again from its manifest (a GitOps re-sync, a "
         "new cluster, a restore), and every VirtualMachine that has none yet.\n"
         "\n"
-        f"from bundle {old} to the built-in catalog: 1 reference to 1 object broken, 0 to 0 objects newly "
+        f"from bundle {old} to the built-in catalog v1.8.0-dev: 1 reference to 1 object broken, 0 to 0 objects newly "
         "deprecated, 1 to 1 object changed in meaning; 2 references checked, 1 file read\n")
 
 
@@ -213,7 +213,8 @@ def test_the_markdown_report_is_a_pull_request_comment_with_every_name_escaped()
 def test_an_upgrade_that_changes_nothing_says_so():
     result = upgrade(scanned(ref("preference", "fedora")), today(), today())
     assert render_markdown(result).startswith("### citgen refs: no reference changes\n")
-    assert render_text(result) == ("from the built-in catalog to the built-in catalog: 0 references to 0 objects "
+    assert render_text(result) == ("from the built-in catalog v1.8.0-dev to the built-in catalog v1.8.0-dev: "
+                                   "0 references to 0 objects "
                                    "broken, 0 to 0 objects newly deprecated, 0 to 0 objects changed in meaning; "
                                    "1 reference checked, 1 file read\n")
 
@@ -410,7 +411,7 @@ def test_from_v1_0_0_to_todays_build_lists_what_breaks_and_exits_1(vms):
         "ControllerRevision) and runs on; what breaks is creating it again from its manifest (a GitOps re-sync, a "
         "new cluster, a restore), and every VirtualMachine that has none yet.\n"
         "\n"
-        f"from bundle {old} to the built-in catalog: 3 references to 2 objects broken, 0 to 0 objects newly "
+        f"from bundle {old} to the built-in catalog v1.8.0-dev: 3 references to 2 objects broken, 0 to 0 objects newly "
         "deprecated, 0 to 0 objects changed in meaning; 10 references checked, 1 file read\n")
     assert run.stderr == ""
 
@@ -442,7 +443,8 @@ def test_a_build_output_folder_and_a_catalog_folder_are_sides_too(vms, previous_
     copy_catalog(tmp_path / "catalog")
     run = refs("vms.yaml", "--from", previous_output, "--to", tmp_path / "catalog")
     assert run.exit_code == 0, run.output
-    assert run.stdout.endswith(f"from build {previous_output} to catalog {tmp_path / 'catalog'}: 0 references to 0 "
+    assert run.stdout.endswith(f"from build {previous_output} to catalog {tmp_path / 'catalog'} v1.8.0-dev: "
+                               "0 references to 0 "
                                "objects broken, 0 to 0 objects newly deprecated, 0 to 0 objects changed in meaning; "
                                "10 references checked, 1 file read\n")
 

@@ -28,7 +28,7 @@ from generator.tools.site.data import quantity, ratio
 from generator.tools.vmexpand import expand
 from generator.tools.vmexpand.matrix import matrix
 
-from tests.helpers import default_build, snapshot
+from tests.helpers import builtin_name, default_build, snapshot
 
 
 def site(out: Path, *args: str) -> dict:
@@ -51,7 +51,7 @@ def test_the_site_is_a_page_its_data_and_their_checksums(site_build):
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
     size = (out / "index.html").stat().st_size
-    assert result.output == f"wrote 3 files to {out} (index.html: {size // 1024} KiB)\n"
+    assert result.output == f"{builtin_name()}: wrote 3 files to {out} (index.html: {size // 1024} KiB)\n"
 
 
 def test_the_page_for_the_built_in_catalog_is_under_500_kb(site_dir: Path):
@@ -110,7 +110,7 @@ def test_each_object_names_the_oldest_kubevirt_that_accepts_it_as_citgen_list_do
     listed = {}
     for args in (["list"], ["list", "--preferences"]):
         result = CliRunner().invoke(main, [*args, "-o", "json"])
-        listed.update({r["name"]: r["kubevirt"] for r in json.loads(result.output)})
+        listed.update({r["name"]: r["kubevirt"] for r in json.loads(result.stdout)})
     shown = {r["name"]: r["kubevirt"] for r in (*data["instancetypes"], *data["preferences"])}
     assert shown == listed
     assert (shown["windows.11.virtio"], shown["fedora.arm64"], shown["cx1.large"]) == ("v1.9", "v1.7", "v1.3")
@@ -262,6 +262,7 @@ def test_a_catalog_whose_objects_fail_validation_gets_no_site_files(tmp_path: Pa
     with pytest.raises(InputError) as refused:
         site_files(BuildOptions(catalog=root))
     assert str(refused.value) == (
-        f"{root / 'o.yaml'}:1:30: series.change.u1: makes instancetype 'u1.medium' invalid (and 1 more: u1.small): "
+        f"{root / 'o.yaml'}:1:48: series.change.u1.spec.cpu.dedicatedCpuPlacement: makes instancetype 'u1.medium' "
+        "invalid (and 1 more: u1.small): "
         "$.spec.cpu.dedicatedCpuPlacement: unknown field 'dedicatedCpuPlacement'; did you mean "
         "'dedicatedCPUPlacement'? [schema]")

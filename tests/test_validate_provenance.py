@@ -21,7 +21,7 @@ from generator.paths import builtin_catalog
 from generator.pipeline import BuildOptions, catalog_objects, generate
 from generator.problems import Location, Problem
 from generator.source.documents import BundleDoc
-from generator.validate.provenance import point_at_sources
+from generator.validate.provenance import decided, deciding, point_at_sources
 
 
 @pytest.fixture(autouse=True)
@@ -52,6 +52,9 @@ def at(line: int, column: int, *path: str | int, file: str = "o.yaml") -> Locati
 
 
 SERIES_CHANGE = at(3, 5, "series", "change", "u")
+#: Where BREAKS_U writes the field it breaks: the line a problem on it is blamed on.
+U_SPEC = "o.yaml:5:15: series.change.u.spec.cpu.dedicatedCpuPlacement"
+U_AT, U_PATH = U_SPEC.split(": ")
 
 BREAKS_U = """\
     series:
@@ -90,11 +93,11 @@ def test_applying_an_overlay_records_the_line_of_each_change():
         Change(("catalog", "series"), at(2, 1, "series")),
         Change(("catalog", "preferences"), at(12, 1, "preferences")),
         Change(("matrix", "tiny"), at(8, 5, "matrices", "add", "tiny")),
-        Change(("series", "u1"), at(4, 5, "series", "change", "u")),
+        Change(("series", "u1"), at(4, 9, "series", "change", "u", "displayName")),
     )
     assert preferences.changes == (
         Change(("trait", "vnc"), at(11, 5, "traits", "add", "vnc")),
-        Change(("preference", "fedora"), at(14, 5, "preferences", "change", "fedora")),
+        Change(("preference", "fedora"), at(14, 14, "preferences", "change", "fedora", "displayName")),
     )
 
 
@@ -109,7 +112,7 @@ def test_the_changes_of_a_second_overlay_follow_those_of_the_first():
     catalog, preferences = apply_overlay(catalog, preferences, load_overlay(
         write("p.yaml", "series:\n  change:\n    u: {icon: fa-server}\n")))
     assert [c.location for c in catalog.changes if c.subject == ("series", "u1")] == [
-        SERIES_CHANGE, at(3, 5, "series", "change", "u", file="p.yaml")]
+        at(3, 9, "series", "change", "u", "displayName"), at(3, 9, "series", "change", "u", "icon", file="p.yaml")]
 
 
 def test_an_empty_overlay_records_nothing():
@@ -129,8 +132,9 @@ def test_expansion_carries_the_lines_to_the_objects_an_item_becomes():
           change:
             windows.7: {displayName: Windows 7 (ours)}
         """))
-    assert {o.shaped_by for n, o in found.items() if n.startswith("u1.")} == {(SERIES_CHANGE,)}
-    changed = at(6, 5, "preferences", "change", "windows.7")
+    assert {o.shaped_by for n, o in found.items() if n.startswith("u1.")} == {
+        (at(3, 9, "series", "change", "u", "displayName"),)}
+    changed = at(6, 17, "preferences", "change", "windows.7", "displayName")
     assert found["windows.7"].shaped_by == (changed,)
     assert found["windows.7.virtio"].shaped_by == (changed,)  # basedOn windows.7
     assert found["o1.large"].shaped_by == () and found["fedora"].shaped_by == ()
@@ -146,7 +150,7 @@ def test_a_preference_using_a_trait_an_overlay_added_carries_both_lines():
             fedora: {addTraits: [vnc]}
         """))
     assert found["fedora"].shaped_by == (at(3, 5, "traits", "add", "vnc"),
-                                         at(6, 5, "preferences", "change", "fedora"))
+                                         at(6, 14, "preferences", "change", "fedora", "addTraits"))
 
 
 # --------------------------------------------------------------------------- the one validation
@@ -165,7 +169,7 @@ def test_an_object_an_overlay_breaks_is_reported_once_at_its_line_by_the_one_val
     build = generate(BuildOptions(overlays=(write("o.yaml", BREAKS_U), write("p.yaml", "sizes:\n  drop: [nano]\n"))))
     # p.yaml's drop of the nano sizes leaves nine u1 objects to blame, and does not take the blame itself
     assert [str(p) for p in build.problems] == [
-        "o.yaml:3:5: series.change.u: " + BROKEN_U.replace("(and 9 more:", "(and 8 more:") + " [schema]"]
+        f"{U_SPEC}: " + BROKEN_U.replace("(and 9 more:", "(and 8 more:") + " [schema]"]
     assert calls == [len(build.documents)]  # once, on the documents that ship
 
 
@@ -173,7 +177,7 @@ def test_the_cli_refuses_it_with_exit_2_and_one_problem(tmp_path: Path):
     write("o.yaml", BREAKS_U)
     result = CliRunner().invoke(main, ["build", "--overlay", "o.yaml", "--out", "out"])
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == [f"o.yaml:3:5: error: series.change.u: {BROKEN_U} [schema]",
+    assert result.stderr.splitlines() == [f"{U_AT}: error: {U_PATH}: {BROKEN_U} [schema]",
                                           "citgen: 1 problem, nothing written"]
     assert not (tmp_path / "out").exists()
 
@@ -184,14 +188,90 @@ def test_validate_of_the_catalog_reports_it_at_the_same_line_with_exit_1(tmp_pat
     result = CliRunner().invoke(main, ["validate", "--catalog", "catalog"])
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        f"catalog/overlay.yaml:3:5: error: series.change.u: {BROKEN_U} [schema]", "1 problem in 244 documents, pointed at the catalog's lines"]
+        f"catalog/overlay{U_AT[1:]}: error: {U_PATH}: {BROKEN_U} [schema]",
+        "1 problem in 244 documents, pointed at the catalog's lines"]
 
 
-def test_two_lines_that_shaped_a_broken_object_are_both_named():
-    build = generate(BuildOptions(overlays=(write("o.yaml", BREAKS_U),
-                                            write("p.yaml", "series:\n  change:\n    u: {icon: fa-server}\n"))))
-    assert [str(p) for p in build.problems] == [
-        f"p.yaml:3:5: series.change.u: {BROKEN_U} (also shaped by o.yaml:3) [schema]"]
+# --------------------------------------------------------------------------- any number of overlays
+
+ICON = "series:\n  change:\n    u: {icon: fa-server}\n"
+THREADS = "series:\n  change:\n    u:\n      spec: {ioThreadsPolicy: auto}\n"
+
+
+def problems(*overlays: tuple[str, str]) -> list[str]:
+    return [str(p) for p in generate(BuildOptions(overlays=tuple(write(n, t) for n, t in overlays))).problems]
+
+
+@pytest.mark.parametrize("order", [("o.yaml", "p.yaml"), ("p.yaml", "o.yaml")])
+def test_another_overlays_change_of_the_object_elsewhere_takes_none_of_the_blame(order: tuple[str, str]):
+    """Once blamed on the last overlay that changed the series at all (its icon), whichever broke the spec."""
+    texts = {"o.yaml": BREAKS_U, "p.yaml": ICON}
+    assert problems(*((name, texts[name]) for name in order)) == [f"{U_SPEC}: {BROKEN_U} [schema]"]
+
+
+def test_of_three_overlays_of_one_series_the_one_that_wrote_the_field_is_blamed():
+    assert problems(("p.yaml", ICON), ("o.yaml", BREAKS_U), ("q.yaml", THREADS)) == [
+        f"{U_SPEC}: {BROKEN_U} [schema]"]
+
+
+def test_overlays_writing_the_same_field_blame_the_last_and_name_the_earlier():
+    again = "series:\n  change:\n    u:\n      spec:\n        cpu: {dedicatedCpuPlacement: false}\n"
+    assert problems(("o.yaml", BREAKS_U), ("p.yaml", ICON), ("q.yaml", again)) == [
+        f"q.yaml:5:15: series.change.u.spec.cpu.dedicatedCpuPlacement: {BROKEN_U} (also shaped by o.yaml:5) "
+        "[schema]"]
+
+
+def test_overlays_breaking_different_objects_are_each_blamed_for_their_own():
+    breaks_o = "series:\n  change:\n    o:\n      spec:\n        memory: {overcommitPercentage: 10}\n"
+    found = problems(("o.yaml", BREAKS_U), ("p.yaml", breaks_o), ("q.yaml", ICON))
+    assert [line.split(": makes")[0] for line in found] == [
+        "p.yaml:5:18: series.change.o.spec.memory.overcommitPercentage", U_SPEC]
+
+
+def test_a_preference_problem_is_blamed_on_the_requirements_not_on_the_names_around_them():
+    found = problems(("o.yaml", "preferences:\n  change:\n    fedora: {displayName: Ours}\n"),
+                     ("p.yaml", "preferences:\n  change:\n    fedora:\n      requirements: {cpu: 128}\n"),
+                     ("q.yaml", "preferences:\n  change:\n    fedora: {description: Mine.}\n"))
+    assert [line.split(" invalid")[0] for line in found] == [
+        "p.yaml:4:22: preferences.change.fedora.requirements.cpu: makes preference 'fedora'"]
+
+
+def test_an_object_renamed_by_one_overlay_and_narrowed_out_by_another_blames_the_narrowing():
+    """rhel.9.dpdk's requirements go unmet when the sizes are cut; its new display name did not do that."""
+    found = problems(("o.yaml", "preferences:\n  change:\n    rhel.9.dpdk: {displayName: DPDK}\n"),
+                     ("p.yaml", "series:\n  keep: [u, o]\nsizes:\n  keep: [nano, micro, small, medium]\n"))
+    assert len(found) == 1 and found[0].startswith("p.yaml:3:1: sizes: makes preference 'centos.stream9.dpdk' ")
+    assert "rhel.9.dpdk" in found[0] and "also shaped by" not in found[0]
+
+
+def test_two_overlays_narrowing_the_sizes_are_both_named_the_last_blamed():
+    found = problems(("o.yaml", "series:\n  keep: [u, o]\n"),
+                     ("p.yaml", "sizes:\n  keep: [nano, micro, small, medium]\n"),
+                     ("q.yaml", "sizes:\n  drop: [micro]\n"))
+    assert len(found) == 1 and found[0].startswith("q.yaml:1:1: sizes: makes preference 'centos.stream9.dpdk' ")
+    assert found[0].endswith(" (also shaped by p.yaml:1) [requirements-met]")
+
+
+def test_what_each_overlay_line_decides_of_an_object():
+    assert decided(at(5, 1, "series", "change", "u", "spec", "cpu", "model")) == (("spec", "cpu", "model"),)
+    assert decided(at(5, 1, "preferences", "change", "f", "overrideSpec", "devices")) == (("spec", "devices"),)
+    assert decided(at(5, 1, "preferences", "change", "f", "requirements", "cpu")) == (("spec", "requirements", "cpu"),)
+    assert decided(at(5, 1, "series", "change", "u", "displayName")) == (("metadata", "annotations"),)
+    assert decided(at(5, 1, "parameters", "gpu")) == (("spec", "gpus"), ("metadata",))
+    for whole in (at(5, 1, "series", "add", "z"), at(5, 1, "series", "change", "u", "sizes"),
+                  at(5, 1, "preferences", "change", "f", "basedOn"), at(5, 1, "matrices", "add", "tiny"),
+                  at(5, 1, "series", "change", "u")):
+        assert decided(whole) == ((),)
+
+
+def test_of_the_lines_that_shaped_an_object_those_writing_the_field_or_around_or_inside_it_decide():
+    spec = at(4, 1, "series", "change", "u", "spec", "cpu", file="o.yaml")
+    icon = at(3, 1, "series", "change", "u", "icon", file="p.yaml")
+    added = at(2, 1, "series", "add", "u", file="q.yaml")
+    assert deciding((added, spec, icon), ("spec", "cpu", "model")) == (added, spec)
+    assert deciding((spec, icon), ("spec",)) == (spec,)
+    assert deciding((spec, icon), ("spec", "memory")) == ()
+    assert deciding((spec, icon), ()) == (spec, icon)
 
 
 def test_a_later_overlay_may_repair_what_an_earlier_one_broke():
@@ -243,7 +323,8 @@ def test_without_overlays_or_for_a_retained_object_the_definition_is_named():
 def test_a_series_given_a_new_version_keeps_the_lines_that_shaped_it():
     first = write("o.yaml", "series:\n  change:\n    u: {displayName: Ours}\n")
     found = objects(first, write("p.yaml", "series:\n  change:\n    u: {version: 2}\n"))
-    assert found["u2.large"].shaped_by == (SERIES_CHANGE, at(3, 5, "series", "change", "u", file="p.yaml"))
+    assert found["u2.large"].shaped_by == (at(3, 9, "series", "change", "u", "displayName"),
+                                           at(3, 9, "series", "change", "u", "version", file="p.yaml"))
 
 
 def instancetype_obj(name: str, *, shaped_by: tuple[Location, ...] = ()) -> CatalogObject:

@@ -210,7 +210,7 @@ def test_ctrl_c_during_the_swap_finishes_it_and_says_so(earlier, event, needle):
             "build", "--catalog", str(catalog), "--out", str(out), "--version", "v9.9.9"]
     done = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"wrote 111 files to {out} (")
+    assert done.stdout.startswith(f"catalog {catalog}/ v9.9.9: wrote 111 files to {out} (")
     assert leftovers(out) == []
     after = snapshot(out)
     assert after != before and b"v9.9.9" in after["common-instancetypes-all-bundle.yaml"]

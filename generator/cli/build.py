@@ -14,13 +14,14 @@ from ..pipeline import Build, BuildOptions, generate
 from ..result import Result
 from ..schemas.releases import Release
 from ..write import LOCK_TIMEOUT, Staging
-from .options import Seconds, catalog_build_options, command, kubevirt_option
+from .options import Seconds, catalog_build_options, command, default_out, kubevirt_option
 
 
 @command(closing="citgen: {problems}, nothing written")
 @catalog_build_options
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("bundles"),
-              show_default=True, help="Output directory; a build replaces its whole contents.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=lambda: default_out("bundles"),
+              help="Output directory; a build replaces its whole contents (default: bundles/ of the catalog the "
+                   "working directory is in, else ./bundles).")
 @click.option("--release", default=None, metavar="vX.Y.Z",
               help="Also write versioned bundle names (common-...-bundle-vX.Y.Z.yaml) for a release.")
 @click.option("--helm-package", is_flag=True, help="Also write the packaged Helm chart (.tgz).")
@@ -81,12 +82,15 @@ def checked(options: BuildOptions, out: Path) -> Result:
     if result.problems:
         raise InputError(list(result.problems))
     freshness = compare(out, result.files)
-    data = {"out": str(out), "upToDate": freshness.fresh, "stale": [s.name for s in freshness.stale],
+    data = {"out": str(out), "catalog": result.source_record, "upToDate": freshness.fresh,
+            "stale": [s.name for s in freshness.stale],
             "missing": list(freshness.missing), "extra": list(freshness.extra),
             "summaries": {s.name: s.summary for s in freshness.stale if s.summary}}
     counts = {"files": freshness.files, "stale": len(freshness.stale), "missing": len(freshness.missing),
               "extra": len(freshness.extra)}
-    return Result("build", outputs=tuple(freshness.lines()), found=not freshness.fresh, data=data, counts=counts)
+    said = freshness.lines()
+    return Result("build", outputs=(f"{result.source}: {said[0]}", *said[1:]), found=not freshness.fresh, data=data,
+                  counts=counts)
 
 
 def built(build: Build, out: Path) -> Result:
@@ -101,12 +105,12 @@ def built(build: Build, out: Path) -> Result:
             counts[kind] = counts.get(kind, 0) + 1
     summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
     note = left_out_note(build.left_out)
-    said = f"wrote {len(build.files)} files to {out} ({summary})" + (f"; {note}" if note else "")
+    said = f"{build.source}: wrote {len(build.files)} files to {out} ({summary})" + (f"; {note}" if note else "")
     notes = (retained_note(build.newer_rule_findings, out),) if build.newer_rule_findings else ()
     return Result("build", newer_rule_findings=build.newer_rule_findings, warnings=build.warnings,
                   outputs=(said, *adjusted_lines(build)), notes=notes,
                   counts=dict(sorted(counts.items())),
-                  data={"out": str(out), "files": sorted(build.files),
+                  data={"out": str(out), "catalog": build.source_record, "files": sorted(build.files),
                         "leftOut": [s.prefix for s in build.left_out],
                         "kubevirt": str(build.kubevirt),
                         "adjusted": [a.record() for a in build.adjustments]})

@@ -33,7 +33,7 @@ from ..source.yamlclasses import Dumper
 from ..tools.refs.target import Target, target_objects
 from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
 from ..tools.vmexpand.mutate import MACHINE_TYPES
-from .options import command
+from .options import command, gpu_options
 
 #: The largest object etcd stores by default (its --max-request-bytes): 1.5 MiB.
 MAX_OBJECT_BYTES = 1_572_864
@@ -201,7 +201,9 @@ def expanded(results: Sequence[Expanded]) -> Iterator[Mapping[str, Any]]:
               help="The cluster's default architecture, used when neither the VM nor its preference names one.")
 @click.option("--output", "-o", "output", default="yaml", show_default=True, type=click.Choice(["yaml", "json"]),
               help="Format of the expanded VirtualMachines (--format json reports them as 'vms' whatever this says).")
-def expand_command(vms: Sequence[str], bundles: Sequence[Path], arch: str, output: str) -> Result:
+@gpu_options
+def expand_command(vms: Sequence[str], bundles: Sequence[Path], arch: str, output: str, gpu_device: str | None,
+                   gpu_count: int | None) -> Result:
     """Print VirtualMachines expanded with their instancetype and preference.
 
     Reads every VirtualMachine of VM... (files, folders, or - for standard
@@ -214,7 +216,7 @@ def expand_command(vms: Sequence[str], bundles: Sequence[Path], arch: str, outpu
     with KubeVirt's messages, and the run exits 1; the others are printed.
     """
     units = read_vms(vms)
-    target = target_objects(bundles=bundles)
+    target = target_objects(bundles=bundles, gpu_device=gpu_device, gpu_count=gpu_count)  # GN only with a device
     results = [expand_one(unit, target, arch) for unit in units]
     done = list(expanded(results))
     problems = tuple(p for one in results for p in one.problems)

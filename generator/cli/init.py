@@ -21,8 +21,20 @@ def init(directory: Path, vendor: str) -> Result:
     It holds a catalog.yaml naming the vendor and an empty, commented overlay:
     a vendor's repository keeps only what differs. A directory that is not
     empty is refused, and so is a DIRECTORY whose parent does not exist; a
-    catalog is written whole or not at all.
+    catalog is written whole or not at all. A directory holding only what a
+    new repository starts with (.git, a README, a licence, .gitignore) counts
+    as empty: `git init acme && cd acme && citgen init .` works. Commands run
+    in the new catalog's directory, or below it, work on it without --catalog.
     """
     written = init_catalog(directory, vendor)
-    said = tuple(f"wrote {path}" for path in written) + (f"build it with: citgen build --catalog {directory}",)
+    build = "citgen build" if _here(directory) else f"citgen build --catalog {directory}"
+    said = tuple(f"wrote {path}" for path in written) + (f"build it with: {build}",)
     return Result("init", outputs=said, data={"directory": str(directory), "files": [str(p) for p in written]})
+
+
+def _here(directory: Path) -> bool:
+    """Whether ``directory`` is the working directory, where commands now find the catalog (paths.py)."""
+    try:
+        return directory.resolve() == Path.cwd().resolve()
+    except OSError:  # a working directory deleted meanwhile: --catalog names the catalog wherever it is
+        return False

@@ -15,11 +15,12 @@ from ..expand.lifecycle import lifecycles
 from ..model import CatalogObject, Lifecycle
 from ..outputs import readme as readme_tables
 from ..outputs.tables import memory, text_table
-from ..pipeline import BuildOptions, catalog_objects
+from ..load.gpu import left_out_note, opt_in_note
+from ..pipeline import BuildOptions, catalog_objects, left_out_series
 from ..query import Query, Requirement
 from ..result import Result
 from ..schemas.releases import Release
-from .options import CpuCount, QuantityParam, SelectorParam, catalog_option, command, kubevirt_option
+from .options import CpuCount, QuantityParam, SelectorParam, catalog_option, command, gpu_options, kubevirt_option
 
 
 def _row(obj: CatalogObject) -> list[str]:
@@ -60,6 +61,7 @@ def _oldest(obj: CatalogObject) -> str:
 
 @command(name="list", closing="citgen: {problems}")
 @catalog_option
+@gpu_options
 @click.option("--preferences", is_flag=True, help="List preferences instead of instancetypes.")
 @click.option("--series", "series", multiple=True, help="Only these series (u, cx1, ...). Repeatable.")
 @click.option("--cpu", type=CpuCount(), default=None, help="Only objects with (or requiring) this many vCPUs.")
@@ -71,9 +73,9 @@ def _oldest(obj: CatalogObject) -> str:
               show_default=True, help="What the text report prints: a table, the names, or the objects as JSON "
                                       "(--format json reports them as 'objects' whatever this says).")
 @kubevirt_option("List what a build for this KubeVirt release holds (citgen build --kubevirt)")
-def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: int | None,
-          memory_: Fraction | None, selector: tuple[Requirement, ...] | None, output: str,
-          kubevirt: Release | None) -> Result:
+def list_(catalog: Path | None, gpu_device: str | None, gpu_count: int | None, preferences: bool,
+          series: Sequence[str], cpu: int | None, memory_: Fraction | None,
+          selector: tuple[Requirement, ...] | None, output: str, kubevirt: Release | None) -> Result:
     """List the catalog's instancetypes (or preferences) with their sizes and features.
 
     The KUBEVIRT column is the oldest KubeVirt release whose API server accepts the
@@ -81,10 +83,18 @@ def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: i
     release holds, fields it lacks respelt or left out. A DEPRECATED column is
     added when a listed object is deprecated: since which release, and what to
     use instead (the replacement, followed to a current object).
+
+    The table ends with a summary naming the catalog listed (the one the
+    working directory is in, else the built-in one) and how many objects it
+    shows. The GN series is built, and listed, only with a GPU device
+    (--gpu-device, or parameters.gpu.deviceName in the catalog); the summary
+    says when it was left out, and --series gn says why it lists nothing (on
+    standard error with -o name or json).
     """
     query = Query(family="preference" if preferences else "instancetype", series=tuple(series), cpu=cpu,
                   memory=memory_, selector=selector or ())
-    found, _, objects = catalog_objects(BuildOptions(catalog=catalog))
+    options = BuildOptions(catalog=catalog, gpu_device=gpu_device, gpu_count=gpu_count)
+    found, version, objects = catalog_objects(options)
     if kubevirt is not None:
         objects, _ = for_release(objects, kubevirt, found.settings.spellings)
     chosen = query.select(objects)
@@ -104,4 +114,18 @@ def list_(catalog: Path | None, preferences: bool, series: Sequence[str], cpu: i
         shown = escape.json_text(records, indent=2, sort_keys=True) + "\n"
     else:
         shown = text_table(header, rows)
-    return Result("list", product=shown, counts={query.family + "s": len(chosen)}, data={"objects": records})
+    said = f"{options.named(version)}: {len(chosen)} {query.family}{'' if len(chosen) == 1 else 's'}"
+    skipped = () if preferences else left_out_series(found, options)
+    why = [note for name in series if (note := opt_in_note(name, skipped))]
+    if why:
+        said += "; " + "; ".join(why)
+    elif skipped and not series:  # --series naming others: the series left out were not asked for
+        said += f"; {left_out_note(skipped)}"
+    # The table, for people, ends with the summary, as `ls -l` starts with its total; names and JSON stay
+    # what a script reads, and only an explanation (why --series gn is empty) goes to standard error.
+    if output == "table":
+        shown += f"\n{said}\n"
+    return Result("list", product=shown, notes=() if output == "table" or not why else (said,),
+                  counts={query.family + "s": len(chosen)},
+                  data={"catalog": options.record(version), "summary": said, "objects": records,
+                        "leftOut": [s.prefix for s in skipped]})

@@ -225,9 +225,53 @@ class SizeParam(click.ParamType):
             refuse(str(exc), param, ctx)
 
 
-catalog_option = click.option(
-    "--catalog", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Catalog directory (default: the built-in catalog).")
+CATALOG_HELP = ("Catalog directory, or 'builtin' for the built-in catalog (default: the catalog the working "
+                "directory is in, the nearest folder from it up holding catalog.yaml; else the built-in one).")
+
+
+def _catalog(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """--catalog as a folder; ``builtin`` is the built-in catalog (a folder of that name is ``./builtin``)."""
+    from ..paths import BUILTIN, builtin_catalog
+
+    if value is None:
+        return None  # the catalog the working directory is in, else the built-in one (paths.catalog_folder)
+    return builtin_catalog() if value == BUILTIN else Path(value)
+
+
+def default_out(name: str) -> Path:
+    """An output folder's default (``--out``): ``name`` in the folder of the catalog the user is in, else here.
+
+    A click default, read once the options given are: --catalog given means ./``name``
+    (paths.home_folder). Relative, as the user would write it, so that a working
+    directory deleted meanwhile is refused at the option like any relative path.
+    """
+    from ..paths import home_folder
+
+    return home_folder(click.get_current_context().params.get("catalog")) / name
+
+
+catalog_option = click.option("--catalog", type=click.Path(file_okay=False), default=None, callback=_catalog,
+                              help=CATALOG_HELP)
+
+
+def gpu_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """--gpu-device and --gpu-count, for every command that builds a catalog (or judges against one).
+
+    GN is built only with a device (load/gpu.py): without these a command that judges
+    VMs against the catalog's build would find no GN object, and says why when it
+    meets a GN name.
+    """
+    decorators = (
+        click.option("--gpu-device", metavar="nvidia.com/MODEL",
+                     help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
+                          "(here or as parameters.gpu.deviceName)."),
+        click.option("--gpu-count", type=GpuCount(),
+                     help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); "
+                          "needs a device."),
+    )
+    for decorate in reversed(decorators):
+        function = decorate(function)
+    return function
 
 
 def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -242,12 +286,7 @@ def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--version",
                      help="Catalog version stamped as the common-instancetypes-version label "
                           "(default: catalog.yaml's version, or --release where there is one)."),
-        click.option("--gpu-device", metavar="nvidia.com/MODEL",
-                     help="NVIDIA GPU device of the GN series, which is built only when a device is configured "
-                          "(here or as parameters.gpu.deviceName)."),
-        click.option("--gpu-count", type=GpuCount(),
-                     help="GPUs per GN instancetype, 1 to 16 (default: parameters.gpu.count, else 1); "
-                          "needs a device."),
+        gpu_options,
         click.option("--retain-from", multiple=True, metavar="BUNDLE", type=click.Path(path_type=Path),
                      help="Old bundle (a file, a folder, - or a pipe) whose objects the catalog no longer defines "
                           "are carried over exactly as released (instancetype.kubevirt.io/v1beta1 only), labelled "

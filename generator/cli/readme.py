@@ -31,7 +31,8 @@ def readme(catalog: Path | None, path: Path | None, check: bool, kubevirt: Relea
     Each table sits between '<!-- BEGIN citgen readme: NAME -->' and
     '<!-- END citgen readme: NAME -->' (NAME: series, instancetypes, preferences).
     The README is the catalog's own (README.md beside its catalog.yaml) unless
-    --file names another, so the command means the same from any directory.
+    --file names another, so the command means the same from any directory of
+    the catalog's repository.
     """
     if path is None:
         folder = BuildOptions(catalog=catalog).catalog_dir
@@ -47,15 +48,19 @@ def readme(catalog: Path | None, path: Path | None, check: bool, kubevirt: Relea
                             "tables into and never writes through a link: name the file itself with --file")
     # read as every input is (no byte-order mark, line ends \n), and written back as the editor wrote it
     written = read_text_file(path, str(path))
-    found, _, objects = catalog_objects(BuildOptions(catalog=catalog))
+    options = BuildOptions(catalog=catalog)
+    found, version, objects = catalog_objects(options)
     if kubevirt is not None:
         objects, _ = for_release(objects, kubevirt, found.settings.spellings)
     updated = readme_tables.update(written.text, readme_tables.tables(objects), str(path))
     stale = updated != written.text
-    data = {"file": str(path), "upToDate": not stale, "updated": stale and not check}
+    data = {"file": str(path), "catalog": options.record(version), "upToDate": not stale,
+            "updated": stale and not check}
+    named = options.named(version)
     if check and stale:
-        return Result("readme", notes=(f"{path} is out of date: run `citgen readme`",), found=True, data=data)
+        return Result("readme", notes=(f"{named}: {path} is out of date: run `citgen readme`",), found=True,
+                      data=data)
     if stale:
         replace_file(path, written.as_written(updated))
-        return Result("readme", outputs=(f"updated the tables in {path}",), data=data)
-    return Result("readme", outputs=(f"{path} is up to date",), data=data)
+        return Result("readme", outputs=(f"{named}: updated the tables in {path}",), data=data)
+    return Result("readme", outputs=(f"{named}: {path} is up to date",), data=data)

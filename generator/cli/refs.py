@@ -31,7 +31,7 @@ from ..tools.refs.judge import Verdict, judge
 from ..tools.refs.model import Reference, Scan
 from ..tools.refs.target import Target, target_at, target_objects
 from ..tools.refs.upgrade import record as upgrade_record, render_markdown, render_text, upgrade
-from .options import CheckedParam, catalog_option, command, kubevirt_option
+from .options import CheckedParam, catalog_option, command, gpu_options, kubevirt_option
 
 MARKDOWN_HELP = "a pull-request comment: a table of findings, or with --from of what an upgrade breaks and changes"
 
@@ -79,7 +79,7 @@ def summary(verdict: Verdict, target: Target, unread: int) -> str:
 
     ``unread`` counts the scan's own problems: what it could not read or use.
     """
-    said = f"{_plural(verdict.checked, 'reference')} checked against {target.described}"
+    said = f"{_plural(verdict.checked, 'reference')} checked against {target.summary_name}"
     if verdict.unchecked:
         said += f", {verdict.unchecked} unchecked (no value offline)"
     said += f"; {_plural(verdict.files, 'file')} read"
@@ -150,6 +150,7 @@ def _nothing_read(found: Scan, allow_empty: bool) -> Result | None:
 @command("refs", formats={"markdown": MARKDOWN_HELP})
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
 @catalog_option
+@gpu_options
 @click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Overlay applied to the catalog's build the references are judged against. Repeatable.")
 @click.option("--bundle", "bundles", multiple=True, type=click.Path(path_type=Path),
@@ -171,9 +172,9 @@ def _nothing_read(found: Scan, allow_empty: bool) -> Result | None:
 @click.option("--to", "new", type=click.Path(path_type=Path), default=None, metavar="NEW",
               help="With --from: the catalog upgraded to, as OLD is given (default: the target the other "
                    "options choose, the built-in catalog's build without them).")
-def refs(paths: tuple[str, ...], catalog: Path | None, overlays: tuple[Path, ...], bundles: tuple[Path, ...],
-         kubevirt: Release | None, names: tuple[Any, ...], names_file: Path | None, old: Path | None,
-         new: Path | None, allow_empty: bool) -> Result:
+def refs(paths: tuple[str, ...], catalog: Path | None, gpu_device: str | None, gpu_count: int | None,
+         overlays: tuple[Path, ...], bundles: tuple[Path, ...], kubevirt: Release | None, names: tuple[Any, ...],
+         names_file: Path | None, old: Path | None, new: Path | None, allow_empty: bool) -> Result:
     """Check every reference to catalog objects in PATH... (files, folders, or - for standard input).
 
     Reads Kubernetes manifests (multi-document files, kind: List dumps of
@@ -181,17 +182,18 @@ def refs(paths: tuple[str, ...], catalog: Path | None, overlays: tuple[Path, ...
     instancetypes and preferences they name: VirtualMachines and their pools and
     templates, the inference labels of DataSources, DataVolumes, PVCs and
     DataImportCrons, and the places --names gives. Each is judged against what
-    the cluster will have (the built-in catalog by default; --catalog,
-    --bundle, --kubevirt): unknown names, deprecated objects, kinds KubeVirt
-    does not accept, unmet preference requirements, objects a KubeVirt
-    release's build leaves out.
+    the cluster will have (the catalog the working directory is in, else the
+    built-in one; --catalog, --bundle, --kubevirt, --gpu-device): unknown
+    names, deprecated objects, kinds KubeVirt does not accept, unmet
+    preference requirements, objects a KubeVirt release's build leaves out.
 
     With --from OLD (and --to NEW) it lists what the upgrade breaks instead.
 
     Exit status: 0 nothing found, 1 findings (or an upgrade that breaks or
     changes a reference), 2 nothing could be read or an option is unusable.
     """
-    chosen = _target_options(catalog, overlays, bundles, kubevirt)
+    chosen = _target_options(catalog, overlays, bundles, kubevirt) + [
+        name for name, given in (("--gpu-device", gpu_device), ("--gpu-count", gpu_count)) if given]
     after = target_at(new, "--to") if new is not None else None  # read first: an unusable NEW is refused as such
     if new is not None and old is None:
         raise InputError.at(Location("--to"), "--to names the catalog upgraded to; give --from, the one upgraded "
@@ -205,7 +207,8 @@ def refs(paths: tuple[str, ...], catalog: Path | None, overlays: tuple[Path, ...
 
         places += load_places(names_file)
     before = target_at(old, "--from") if old is not None else None
-    target = after if after is not None else target_objects(catalog, overlays, bundles, kubevirt)
+    target = after if after is not None else target_objects(catalog, overlays, bundles, kubevirt, gpu_device,
+                                                            gpu_count)
     found = _scan(paths, places)
     refused = _nothing_read(found, allow_empty)
     if refused is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Sequence
 
@@ -36,6 +37,8 @@ def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str |
         files = site_files(options)
         staging.write(files)
         staging.commit()
-    said = f"wrote {len(files)} files to {out} (index.html: {len(files['index.html']) // 1024} KiB)"
+    version = json.loads(files.get("catalog.json", b"{}")).get("version") or options.version or ""
+    named = options.named(version)  # the catalog the page shows, as every summary names it
+    said = f"{named}: wrote {len(files)} files to {out} (index.html: {len(files['index.html']) // 1024} KiB)"
     return Result("site", outputs=(said,), data={"out": str(out), "files": sorted(files)},
                   counts={"files": len(files), "indexBytes": len(files["index.html"])})

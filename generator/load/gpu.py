@@ -84,6 +84,31 @@ def left_out(series: Iterable[Series], parameters: Mapping[str, Any]) -> list[Se
     return [s for s in series if needs_device(s)]
 
 
+def series_of(name: str, series: Iterable[Series]) -> Series | None:
+    """The series of ``series`` an instancetype name belongs to (``gn1.xlarge``: gn1), or that names it (gn, gn1)."""
+    head = name.split(".", 1)[0]
+    return next((s for s in series if head in (s.name, s.prefix)), None)
+
+
+def opt_in_note(name: str, series: Iterable[Series]) -> str | None:
+    """Why ``name`` is missing when it belongs to a series left out for want of a GPU device; None otherwise.
+
+    ``series`` are those left out (``left_out``). Every command that meets such a name
+    (refs, expand, list, diff, the upgrade report) explains it in these words rather
+    than calling the name unknown, suggesting another series' or calling its VMs broken.
+    """
+    found = series_of(name, series)
+    if found is None:
+        return None
+    return f"{name} belongs to {series_note(found)}" if "." in name else f"{name} is {series_note(found)}"
+
+
+def series_note(series: Series) -> str:
+    """``the GN series, which is built only with a GPU device (...)``: what opt_in_note says of a series."""
+    return (f"the {series.prefix.upper()} series, which is built only with a GPU device "
+            f"(--gpu-device nvidia.com/<model>, or parameters.gpu.deviceName in the catalog)")
+
+
 def left_out_note(series: Iterable[Series]) -> str:
     """The build summary's words for series left out, or '' when none were."""
     names = [s.prefix.upper() for s in series]

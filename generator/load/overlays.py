@@ -82,6 +82,21 @@ class _Rebased(SourceMap):
         return super().locate(path, key=key)
 
 
+#: The keys of a ``change`` entry that patch a mapping: each leaf they write is a line of its own.
+PATCHES = ("spec", "overrideSpec", "requirements")
+
+
+def _leaves(patch: Mapping[str, Any]) -> list[KeyPath]:
+    """The key paths of every value a merge patch writes (a mapping with keys is not a leaf, an empty one is)."""
+    leaves: list[KeyPath] = []
+    for key, value in patch.items():
+        if isinstance(value, Mapping) and value:
+            leaves += [(key, *rest) for rest in _leaves(value)]
+        else:
+            leaves.append((key,))
+    return leaves
+
+
 def _names(items: Iterable[str]) -> str:
     return ", ".join(sorted(items))
 
@@ -111,6 +126,21 @@ class _Overlay:
         """Note that the overlay line at ``location`` changed the model item ``(kind, name)``."""
         changes = self.pref_changes if kind in ("preference", "trait") else self.catalog_changes
         changes.append(Change((kind, name), location))
+
+    def written(self, base: KeyPath, body: Mapping[str, Any]) -> list[Location]:
+        """The lines of what a ``change`` entry at ``base`` writes: each key, and each leaf of a patch.
+
+        Each is recorded as a change of its own, so that a problem is blamed on the line
+        that decided the field it is about (validate/provenance.py), not on another line
+        of the same item, nor on another overlay that changed the item elsewhere.
+        """
+        paths: list[KeyPath] = []
+        for key, value in body.items():
+            if key in PATCHES and isinstance(value, Mapping) and value:
+                paths += [(*base, key, *leaf) for leaf in _leaves(value)]
+            else:
+                paths.append((*base, key))
+        return [self.at(*path, key=True) for path in paths] or [self.at(*base, key=True)]
 
     def section(self, name: str) -> Mapping[str, Any]:
         return self.data.get(name) or {}
@@ -337,7 +367,8 @@ class _Overlay:
                            if c.subject == ("series", found.name)]
                 for change in earlier:
                     self.record("series", changed.name, change.location)
-            self.record("series", changed.name, self.at(*base, key=True))
+            for line in self.written(base, body):
+                self.record("series", changed.name, line)
 
     def changed_series(self, series: Series, body: Mapping[str, Any], base: KeyPath) -> Series | None:
         before = len(self.problems)
@@ -557,7 +588,8 @@ class _Overlay:
                 added = self.trait_refs(body["addTraits"], base + ("addTraits",))
                 fields["traits"] = tuple(fields.get("traits", pref.traits)) + added
             preferences[name] = replace(pref, **fields)
-            self.record("preference", name, self.at(*base, key=True))
+            for line in self.written(base, body):
+                self.record("preference", name, line)
         self.prefs = replace(self.prefs, preferences=preferences)
 
     # ------------------------------------------------------------------ applying

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import datetime as dt
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..errors import InputError
-from ..model import KINDS, label
+from ..errors import CitgenError, InputError
+from ..model import INSTANCETYPE_KINDS, KINDS, label
 from .. import escape
 from ..problems import Location, Path as KeyPath, Problem, jsonpath
 from ..source.documents import BundleDoc
@@ -87,6 +87,8 @@ class Diff:
     removed: tuple[Entry, ...] = ()
     changed: tuple[Entry, ...] = ()
     ignored_labels: tuple[str, ...] = field(default_factory=tuple)
+    #: Why removed objects are gone when NEW was built without a GPU device: one line per such series.
+    opt_in: tuple[str, ...] = ()
 
     @property
     def equal(self) -> bool:
@@ -234,8 +236,36 @@ def diff_objects(old: Mapping[Key, BundleDoc], new: Mapping[Key, BundleDoc], *, 
 def diff_paths(old: Path, new: Path, *, include_version_label: bool = False) -> Diff:
     """Compare two builds (output directories) or two bundle files."""
     ignored = () if include_version_label else (VERSION_LABEL,)
-    return diff_objects(read_objects(old), read_objects(new), old_name=str(old), new_name=str(new),
-                        ignored_labels=ignored)
+    after = read_objects(new)
+    found = diff_objects(read_objects(old), after, old_name=str(old), new_name=str(new), ignored_labels=ignored)
+    return replace(found, opt_in=opt_in_lines(found.removed, {name for _kind, name in after}, str(new)))
+
+
+def opt_in_lines(removed: Sequence[Entry], kept: set[str], new_name: str) -> tuple[str, ...]:
+    """Removed instancetypes of a series built only with a GPU device, of which NEW has none: said, not guessed at.
+
+    A build without a device leaves GN out (load/gpu.py), so a diff from a build with
+    one lists every GN object removed; this says why, for each such series of the
+    catalog the working directory is in (else the built-in one).
+    """
+    names = sorted({e.name for e in removed if e.kind in INSTANCETYPE_KINDS})
+    if not names:
+        return ()
+    from ..load.catalog import load_catalog
+    from ..load.gpu import needs_device, series_note, series_of
+    from ..paths import catalog_folder
+
+    try:
+        series = [s for s in load_catalog(catalog_folder(None)).series if needs_device(s)]
+    except CitgenError:  # a catalog that does not load tells nothing of the names: they stay removed as they are
+        return ()
+    lines = []
+    for one in series:
+        gone = [n for n in names if series_of(n, [one]) is one]
+        if gone and not any(series_of(n, [one]) is one for n in kept):
+            lines.append(f"{', '.join(gone)} belong{'s' if len(gone) == 1 else ''} to {series_note(one)}; "
+                         f"{new_name} holds no {one.prefix.upper()} object, as a build without a device does not")
+    return tuple(lines)
 
 
 # --------------------------------------------------------------------------- reporting
@@ -293,6 +323,7 @@ def render_text(diff: Diff) -> str:
                       "VirtualMachines (spec.instancetype.name, spec.preference.name). To keep shipping "
                       f"{'them' if count != 1 else 'it'}, labelled deprecated, build with "
                       f"--retain-from {escape.text(diff.retain_source)}"]
+    lines += [f"note: {escape.text(line)}" for line in diff.opt_in]
     counts = [len(_grouped(entries)) for entries in (diff.added, diff.removed, diff.changed, diff.newly_deprecated)]
     lines += ["", "summary: {} added, {} removed, {} changed, {} newly deprecated".format(*counts)]
     return "\n".join(lines) + "\n"
@@ -309,6 +340,7 @@ def render_json(diff: Diff) -> str:
         "changed": [e.as_json() for e in diff.changed],
         "newlyDeprecated": [{"kind": e.kind, "name": e.name} for e in diff.newly_deprecated],
         "retainFrom": diff.retain_source if diff.removed else None,
+        "optIn": list(diff.opt_in),
         "summary": {"added": len(diff.added), "removed": len(diff.removed), "changed": len(diff.changed),
                     "newlyDeprecated": len(diff.newly_deprecated)},
     }

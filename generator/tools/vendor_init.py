@@ -14,6 +14,7 @@ read-only or unwritable location or an interrupted run leaves nothing a later
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import shutil
 import stat
@@ -29,7 +30,8 @@ OVERLAY_FILE = "overlay.yaml"
 
 CATALOG_TEMPLATE = """\
 # A vendor catalog: KubeVirt's built-in catalog plus the changes in {overlay}.
-# Build it with `citgen build --catalog <this directory>`; see docs/vendor-guide.md.
+# Build it with `citgen build` run in this directory (citgen finds the catalog from the
+# working directory up), or `citgen build --catalog <this directory>`; see docs/vendor-guide.md.
 extends: builtin
 
 # The vendor label stamped on every object (instancetype.kubevirt.io/vendor).
@@ -164,7 +166,8 @@ OVERLAY_TEMPLATE = """\
 def init_catalog(target: Path, vendor: str = "example.com") -> list[Path]:
     """Write a new vendor catalog into ``target``; the files written, or InputError.
 
-    A directory that already holds anything is refused: init never overwrites.
+    A directory that already holds anything but what a new repository starts with
+    (``.git``, a README, a licence, .gitignore) is refused: init never overwrites.
     The parent directory must exist: a mistyped path is reported, not created.
     """
     target = Path(target)
@@ -188,10 +191,24 @@ def init_catalog(target: Path, vendor: str = "example.com") -> list[Path]:
                             "nothing was written") from None
 
 
+#: What a new repository starts with (``git init``, a hosting service's first commit): a directory
+#: holding nothing else counts as empty, so `citgen init .` works in a repository just made.
+NEW_REPOSITORY = (".git", ".gitignore", ".gitattributes", "README", "README.*", "LICENSE", "LICENSE.*",
+                  "COPYING", "COPYING.*")
+
+
+def _started(name: str) -> bool:
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in NEW_REPOSITORY)
+
+
 def _check_target(target: Path, there: bool) -> bool:
-    """Whether ``target``, a directory if ``there``, is an empty one to write into (False: one to create)."""
+    """Whether ``target``, a directory if ``there``, is an empty one to write into (False: one to create).
+
+    A directory holding only what a new repository starts with (NEW_REPOSITORY) is empty
+    for this purpose: none of it is a name init writes.
+    """
     if there:
-        if any(target.iterdir()):
+        if any(not _started(entry.name) for entry in target.iterdir()):
             raise InputError.at(Location(str(target)), "refusing to initialise a directory that is not empty; "
                                 "choose a new or empty directory")
         return True

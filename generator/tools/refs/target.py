@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ...errors import InputError
 from ...expand.kubevirt import OBJECT_LEFT_OUT, Adjustment
 from ...expand.lifecycle import lifecycles
-from ...model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Lifecycle, Retirement
+from ...model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Lifecycle, Retirement, Series
 from ...problems import Location
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc
@@ -87,6 +87,14 @@ class Target:
     kubevirt: Release | None = None
     left_out: Mapping[tuple[str, str], Adjustment] = field(default_factory=dict)
     retirements: Mapping[tuple[str, str], Retirement] = field(default_factory=dict)
+    #: The series the build left out for want of a GPU device (load/gpu.py): a name of one is explained.
+    opt_in: tuple[Series, ...] = ()
+    #: The target as a summary names it: ``described`` with the catalog's version (paths.catalog_name).
+    named: str = ""
+
+    @property
+    def summary_name(self) -> str:
+        return self.named or self.described
 
     @property
     def objects(self) -> list[Any]:
@@ -130,44 +138,61 @@ def _shown(paths: Sequence[Path]) -> str:
 
 
 def target_objects(catalog: Path | None = None, overlays: Sequence[Path] = (), bundles: Sequence[Path] = (),
-                   kubevirt: Release | None = None, *, option: str | None = "--bundle") -> Target:
+                   kubevirt: Release | None = None, gpu_device: str | None = None,
+                   gpu_count: int | None = None, *, option: str | None = "--bundle") -> Target:
     """The objects of ``bundles`` as published, or else the build of ``catalog`` (the built-in one by default).
 
     ``overlays`` are applied to the catalog after those its catalog.yaml lists;
-    ``kubevirt`` builds for that KubeVirt release (``citgen build --kubevirt``).
+    ``kubevirt`` builds for that KubeVirt release (``citgen build --kubevirt``), and
+    ``gpu_device`` and ``gpu_count`` with the GN series (``--gpu-device``).
     Bundles are objects already built, so a catalog, overlays or a release beside
     them would have nothing to build: that is an InputError.
     """
     if bundles:
-        given = [name for name, value in (("--catalog", catalog), ("--overlay", overlays), ("--kubevirt", kubevirt))
-                 if value]
+        given = [name for name, value in (("--catalog", catalog), ("--overlay", overlays), ("--kubevirt", kubevirt),
+                                          ("--gpu-device", gpu_device), ("--gpu-count", gpu_count)) if value]
         if given:
             verb = "chooses" if len(given) == 1 else "choose"
             raise InputError.at(Location(given[0]), f"{', '.join(given)} {verb} a build, and --bundle names objects "
                                 "already built; give one or the other")
         docs = read_bundles(bundles, option=option)  # the option the bundles were given with (None: arguments)
         return Target(tuple(docs), f"bundle{'s' if len(bundles) > 1 else ''} {_shown(bundles)}")
-    return _build(catalog, tuple(overlays), kubevirt)
+    return _build(catalog, tuple(overlays), kubevirt, gpu_device, gpu_count)
 
 
-def _build(catalog: Path | None, overlays: tuple[Path, ...], kubevirt: Release | None) -> Target:
+def _build(catalog: Path | None, overlays: tuple[Path, ...], kubevirt: Release | None, gpu_device: str | None = None,
+           gpu_count: int | None = None) -> Target:
     from ...expand.kubevirt import for_release
     from ...parse import parse_back
-    from ...pipeline import BuildOptions, catalog_objects
+    from ...pipeline import BuildOptions, catalog_objects, left_out_series
     from ...render.bundles import render_bundles
 
-    found, _version, objects = catalog_objects(BuildOptions(catalog=catalog, overlays=overlays))
+    options = BuildOptions(catalog=catalog, overlays=overlays, gpu_device=gpu_device, gpu_count=gpu_count)
+    found, version, objects = catalog_objects(options)
     left_out: dict[tuple[str, str], Adjustment] = {}
     if kubevirt is not None:
         objects, adjustments = for_release(objects, kubevirt, found.settings.spellings)
         left_out = {(a.family, a.name): a for a in adjustments if a.action == OBJECT_LEFT_OUT}
-    return Target(parse_back(render_bundles(found, objects)), _described(catalog, overlays, kubevirt), kubevirt,
-                  left_out, found.retirements)
+    return Target(parse_back(render_bundles(found, objects)), _described(catalog, overlays, kubevirt),
+                  kubevirt, left_out, found.retirements, left_out_series(found, options),
+                  _described(catalog, overlays, kubevirt, version))
 
 
-def _described(catalog: Path | None, overlays: tuple[Path, ...], kubevirt: Release | None) -> str:
-    """A build in words: ``the build for KubeVirt v1.8 of catalog vendor with overlay o.yaml``."""
-    described = "the built-in catalog" if catalog is None else f"catalog {catalog}"
+def _described(catalog: Path | None, overlays: tuple[Path, ...], kubevirt: Release | None,
+               version: str | None = None) -> str:
+    """A build in words: ``the build for KubeVirt v1.8 of catalog vendor with overlay o.yaml``.
+
+    Without ``catalog``, the catalog the working directory is in (``catalog ./``), else
+    the built-in one (paths.py). With ``version``, as a summary names it
+    (``the built-in catalog v1.8.0-dev``, ``catalog ./ v1.9.0``).
+    """
+    from ...paths import catalog_name
+
+    if catalog is None:
+        named = catalog_name(None, version or "").rstrip()
+        described = f"the {named}" if named.startswith("built-in ") else named
+    else:
+        described = f"catalog {catalog}" + (f" {version}" if version else "")
     if overlays:
         described += f" with overlay{'s' if len(overlays) > 1 else ''} {_shown(overlays)}"
     if kubevirt is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import escape
+from ...load.gpu import opt_in_note
 from ...model import Lifecycle, label
 from ...problems import Problem, excerpt, sort_problems
 from ...quantity import QuantityError, parse as parse_quantity
@@ -167,6 +168,9 @@ def _why_gone(resolution: Resolution, new: Target) -> str:
     record = new.lifecycle.get((family, name))
     if record is not None and record.status == "retired":
         return f"{new.described} does not have it: {history(record, new.lifecycle, new.described)}"
+    note = opt_in_note(name, new.opt_in) if family == "instancetype" else None
+    if note is not None:  # not broken by the upgrade: built without the GPU device the series needs
+        return f"{new.described} does not have it: {note}"
     return f"{new.described} does not have it"
 
 
@@ -230,7 +234,7 @@ def _plural(n: int, word: str) -> str:
 def summary(result: Upgrade) -> str:
     """The line that closes an upgrade's report."""
     counts = result.counts
-    said = (f"from {result.old.described} to {result.new.described}: "
+    said = (f"from {result.old.summary_name} to {result.new.summary_name}: "
             f"{_plural(counts['breaks'], 'reference')} to {_plural(counts['breaksObjects'], 'object')} broken, "
             f"{counts['deprecates']} to {_plural(counts['deprecatesObjects'], 'object')} newly deprecated, "
             f"{counts['changes']} to {_plural(counts['changesObjects'], 'object')} changed in meaning; "
@@ -267,7 +271,7 @@ def render_markdown(result: Upgrade) -> str:
     md, code, cell = escape.markdown, escape.markdown_code, escape.markdown_cell
     heading = "no reference changes" if not result.found else "references this upgrade breaks or changes"
     lines = [f"### citgen refs: {heading}", "",
-             f"From {md(result.old.described)} to {md(result.new.described)}.", ""]
+             f"From {md(result.old.summary_name)} to {md(result.new.summary_name)}.", ""]
     for attribute, title, _ in _SECTIONS:
         entries: Sequence[Named] = getattr(result, attribute)
         if not entries:

@@ -6,7 +6,9 @@ manifests read define themselves (a VirtualMachineInstancetype beside its
 VirtualMachine, in the same namespace). When the target's lifecycle data knows the
 name was renamed or removed (catalog.yaml's ``retired``), the finding tells that
 history, step by step along the replacements, and names what to use today;
-otherwise it suggests the nearest names of the same family.
+when the name belongs to a series the build leaves out for want of a GPU device
+(GN), it says so and how to build it; otherwise it suggests the nearest names of
+the same family.
 
 A reference whose name cannot be known offline (a template parameter without a
 default) is counted as unchecked and never reported.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
+from ....load.gpu import opt_in_note
 from ....problems import Problem, excerpt
 from ....suggest import Index, Suggestions
 from ..target import Resolution
@@ -66,6 +69,8 @@ def check(resolutions: Sequence[Resolution], ctx: JudgeContext) -> Iterator[Prob
                         "never created")
         elif record is not None:
             message += f": {history(record, ctx.target.lifecycle, ctx.target.described)}"
+        elif reference.family == "instancetype" and (note := opt_in_note(reference.name, ctx.target.opt_in)):
+            message += f": {note}"  # not another series' name that looks alike
         else:
             nearest = suggestions(reference.name, ctx.resolver.index(reference.family), reference.owner.name)
             if nearest.note:
