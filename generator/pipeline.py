@@ -289,8 +289,8 @@ def rule_context(catalog: Catalog | None = None):  # -> generator.validate.rules
 
 
 def check_catalog(catalog: Path | None = None, rules: Sequence[str] | None = None,
-                  vendor: str | None = None, kubevirt: Release | None = None,
-                  ) -> tuple[tuple[BundleDoc, ...], list[Problem]]:
+                  vendor: str | None = None, kubevirt: Release | None = None, gpu_device: str | None = None,
+                  gpu_count: int | None = None) -> tuple[tuple[BundleDoc, ...], list[Problem]]:
     """A catalog's all-bundle and its problems, judged and pointed as a build judges and points them.
 
     ``citgen validate`` without files: the same documents a build ships, the same
@@ -299,7 +299,8 @@ def check_catalog(catalog: Path | None = None, rules: Sequence[str] | None = Non
     """
     from .validate import validate_documents
 
-    found, _version, objects = catalog_objects(BuildOptions(catalog=catalog))
+    options = BuildOptions(catalog=catalog, gpu_device=gpu_device, gpu_count=gpu_count)
+    found, _version, objects = catalog_objects(options)
     documents = parse_back(render_bundles(found, objects))
     context = rule_context(found)
     if vendor is not None:

@@ -62,8 +62,9 @@ def _releases(newer: Sequence[Problem]) -> str:
     return f"release{'s' if len(found) > 1 else ''} {', '.join(found)}"
 
 
-def summary(problems: Sequence[Problem], documents: int) -> str:
-    """One line saying how it went: ``2 problems in 1 of 244 documents``.
+def summary(problems: Sequence[Problem], documents: int, subject: str | None = None) -> str:
+    """One line saying how it went: ``2 problems in 1 of 244 documents``, after what was judged where it is named
+    (``built-in catalog v1.8.0-dev: no problems in 244 documents``).
 
     Findings from newer rules are counted apart: ``no problems in 142 documents;
     240 findings from rules newer than release v1.0.0 in 142 of them, not counted``.
@@ -90,7 +91,7 @@ def summary(problems: Sequence[Problem], documents: int) -> str:
     if newer:
         line += (f"; {_plural(len(newer), 'finding')} from rules newer than {_releases(newer)} "
                  f"in {_touched(newer)} of them, not counted")
-    return line
+    return f"{subject}: {line}" if subject else line
 
 
 SEVERITY_NOTE = "note"
@@ -151,7 +152,7 @@ GROUP_SHOWN = 5
 GROUP_EXCERPT = 200
 
 
-def text(problems: Sequence[Problem], documents: int | None = None) -> str:
+def text(problems: Sequence[Problem], documents: int | None = None, subject: str | None = None) -> str:
     """One line per finding (``finding_line``), then, for a validation of ``documents`` objects, its summary.
 
     A report of thousands of findings stays one a person can read: a finding said at
@@ -173,7 +174,7 @@ def text(problems: Sequence[Problem], documents: int | None = None) -> str:
                                      f"{excerpt(key[2], GROUP_EXCERPT)!r} [{key[1]}] not shown; --format json or sarif lists "
                                      "every place"))
     if documents is not None:
-        lines.append(summary(problems, documents))
+        lines.append(escape.text(summary(problems, documents, subject)))
     return "".join(f"{line}\n" for line in lines)
 
 
@@ -245,10 +246,10 @@ def notice(command: str, line: str) -> str:
     return f"::notice title={escape.github_property(f'citgen {command}')}::{escape.github_data(line)}"
 
 
-def github(problems: Sequence[Problem], documents: int) -> str:
+def github(problems: Sequence[Problem], documents: int, subject: str | None = None) -> str:
     """GitHub Actions workflow commands, one per problem, then a notice with the summary."""
     lines = [annotation(p) for p in problems]
-    lines.append(notice("validate", summary(problems, documents)))
+    lines.append(notice("validate", summary(problems, documents, subject)))
     return "\n".join(lines) + "\n"
 
 
@@ -296,7 +297,7 @@ def show_text(result: Result) -> Shown:
     notes = _lines([escape.text(line) for line in result.notes])
     if result.unusable or result.pipeable:
         return Shown(result.product + outputs, text(_findings(result)) + notes)
-    findings = text(_findings(result), result.documents if result.is_report else None)
+    findings = text(_findings(result), result.documents if result.is_report else None, result.subject)
     return Shown(findings + result.product + outputs, notes)
 
 
@@ -338,7 +339,7 @@ def show_github(result: Result) -> Shown:
     what it says (outputs and notes) becomes ``::notice title=citgen <command>``.
     """
     if result.is_report:
-        return Shown(github(_findings(result), result.documents or 0))
+        return Shown(github(_findings(result), result.documents or 0, result.subject))
     lines = [annotation(p) for p in _findings(result)]
     lines += [notice(result.command, line) for line in (*result.outputs, *result.notes)]
     return Shown(inert(result.product) + _lines(lines))
@@ -369,7 +370,7 @@ def markdown_report(result: Result) -> str:
                          f"{cell(code(p.rule))} |")
         lines.append("")
     if result.is_report and result.documents is not None:
-        lines += [md(summary(findings, result.documents)), ""]
+        lines += [md(summary(findings, result.documents, result.subject)), ""]
     if result.product:
         lines += ["```text", result.product.rstrip("\n").replace("```", "`\u200b``"), "```", ""]
     lines += [md(line) for line in (*result.outputs, *result.notes)]

@@ -70,6 +70,9 @@ class Result:
     renditions
         The product in formats only this command has, by format name (``diff``'s
         ``markdown``, the release-note section); printed instead of the product.
+    subject
+        What a validation judged, when it names it: the catalog ``validate`` built
+        and checked (``built-in catalog v1.8.0-dev``), opening its summary.
     pipeable
         The product is data another program reads (``expand``'s VirtualMachines):
         the findings go to standard error in the text format, so that standard
@@ -90,6 +93,7 @@ class Result:
     unusable: bool = False
     json_document: Any = None
     renditions: Mapping[str, str] = field(default_factory=dict)
+    subject: str | None = None
     pipeable: bool = False
 
     @property

@@ -17,7 +17,10 @@ from typing import Optional, Sequence, Tuple
 import click
 
 from ..errors import InputError
-from ..model import GROUP, INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS
+from ..model import GROUP, INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, label
+
+#: The label every object of a catalog carries its version in.
+VERSION_LABEL = label("common-instancetypes-version")
 from ..problems import Location, Problem
 from ..result import Result
 from ..schemas.releases import Release
@@ -29,7 +32,7 @@ from ..tools.vmexpand.mutate import MACHINE_TYPES
 from ..validate import validate_documents
 from ..validate.rules import CHECKS, RuleContext
 from ..validate.rules.vendor_label import agreed_vendor
-from .options import command, kubevirt_option
+from .options import command, gpu_options, kubevirt_option
 
 
 def default_context() -> RuleContext:
@@ -69,11 +72,22 @@ def bundle_context(docs: Sequence[BundleDoc], vendor: Optional[str]) -> RuleCont
 
 
 def _checked_catalog(catalog: Optional[Path], selected: Tuple[str, ...], vendor: Optional[str],
-                     kubevirt: Optional[Release]) -> Tuple[Sequence[BundleDoc], list]:
+                     kubevirt: Optional[Release], gpu_device: Optional[str],
+                     gpu_count: Optional[int]) -> Tuple[Sequence[BundleDoc], list]:
     """The catalog's documents and problems as its build judges them (overlay lines pointed at)."""
     from ..pipeline import check_catalog
 
-    return check_catalog(catalog, rules=selected or None, vendor=vendor, kubevirt=kubevirt)
+    return check_catalog(catalog, rules=selected or None, vendor=vendor, kubevirt=kubevirt, gpu_device=gpu_device,
+                         gpu_count=gpu_count)
+
+
+def _named(catalog: Optional[Path], docs: Sequence[BundleDoc]) -> Optional[str]:
+    """The catalog validate built and judged, as every summary names it, by the version its objects carry."""
+    from ..paths import catalog_name
+
+    version = next((d.data["metadata"].get("labels", {}).get(VERSION_LABEL) for d in docs
+                    if isinstance(d.data, dict) and isinstance(d.data.get("metadata"), dict)), None)
+    return catalog_name(catalog, version) if isinstance(version, str) else None
 
 
 def _problems(docs: Sequence[BundleDoc], vendor: Optional[str], known: Optional[RuleContext],
@@ -130,10 +144,12 @@ def list_rules() -> str:
                  "schemas, strict field validation and webhook rules")
 @click.option("--warnings-as-errors", "strict_warnings", is_flag=True,
               help="Count what KubeVirt admits with a warning (a deprecated value) as a problem: exit 1.")
+@gpu_options
 def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[Path], show_rules: bool,
              selected: Tuple[str, ...], cross_product: bool, arch: str, each_file: bool,
-             kubevirt: Optional[Release], strict_warnings: bool) -> Result:
-    """Validate FILE... (multi-document bundles), or the catalog's output when none is given.
+             kubevirt: Optional[Release], strict_warnings: bool, gpu_device: Optional[str],
+             gpu_count: Optional[int]) -> Result:
+    """Validate FILE... (bundles: files, folders, - or pipes), or the catalog's output when none is given.
 
     FILEs without --catalog or --vendor are checked as they are: their objects
     must agree on one vendor, and the built-in catalog's series ratios apply
@@ -158,6 +174,10 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
     if unknown:  # before anything is read: a typo in --rule must not pass as "no problems found"
         raise InputError.at(Location("--rule"), f"unknown rule {', '.join(map(repr, unknown))}; known rules: "
                             f"{', '.join(CHECKS)}")
+    gpu = [name for name, given in (("--gpu-device", gpu_device), ("--gpu-count", gpu_count)) if given]
+    if gpu and files:  # objects already built: no GN to build
+        raise InputError.at(Location(gpu[0]), f"{', '.join(gpu)} builds the GN series of a catalog, and FILEs are "
+                            "objects already built; give one or the other")
     if cross_product:
         ignored = [name for name, given in (("--rule", selected), ("--vendor", vendor), ("--each-file", each_file),
                                              ("--kubevirt", kubevirt), ("--warnings-as-errors", strict_warnings))
@@ -169,10 +189,11 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         return Result("validate", product=list_rules(),
                       data={"rules": [{"id": r.id, "summary": r.summary, "doc": r.doc} for r in CHECKS.values()]})
     if not files and not cross_product:  # the catalog's own output, judged as its build judges it
-        docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt)
-        return _findings(docs, problems, strict_warnings)
+        docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt, gpu_device, gpu_count)
+        return dataclasses.replace(_findings(docs, problems, strict_warnings), subject=_named(catalog, docs))
     if cross_product:  # the objects every command that expands VMs takes (tools/refs/target.py)
-        objects = target_objects(catalog=None if files else catalog, bundles=files, option=None).objects
+        objects = target_objects(catalog=None if files else catalog, bundles=files, gpu_device=gpu_device,
+                                 gpu_count=gpu_count, option=None).objects
         if files:
             _pairable(files, objects)
         results = pair_matrix(objects, objects, arch=arch)
