@@ -80,13 +80,14 @@ _MARKDOWN = str.maketrans({
     "#": "\\#&#8203;", "~": "\\~", "$": "\\$", "<": "&lt;", ">": "&gt;", "&": "&amp;", "@": "@&#8203;",
 })
 
-#: Where a bare address would link (GitHub's autolinks: ``https://x``, ``www.x``,
-#: ``mailto:x``; markdown-it's linkify: ``x.com``, ``//x``): a colon after a
-#: letter (the end of a scheme, which also ends an emoji's ``:name:``), a dot
-#: before a letter or after ``www`` (a domain's), a slash before a slash. Each
-#: is written backslash-escaped, which renders as the character itself but is
-#: no longer part of the text an autolink is looked for in.
-_AUTOLINK = re.compile(r"(?<=[A-Za-z]):|\.(?=[^\W\d_])|(?<=[Ww]{3})\.|/(?=/)")
+#: Where a bare address would link (GitHub's autolinks: ``https://x``,
+#: ``www.x``, ``mailto:x``; a protocol-relative ``//x`` to other renderers'):
+#: a colon between a letter and what is not a space (the end of a scheme), the
+#: dot after ``www``, a slash before a slash. Each is written backslash-escaped,
+#: which renders as the character itself but is no longer part of the text an
+#: autolink is looked for in. The rest is kept as written: a dot (``kubevirt.io``,
+#: ``u1.medium``: GitHub links no bare domain), a colon before a space (``it: its``).
+_AUTOLINK = re.compile(r"(?<=[A-Za-z]):(?=\S)|(?<=[Ww]{3})\.|/(?=/)")
 #: What would begin a block at a line's start, where Markdown text may be put:
 #: a list item (``-``, ``+``, ``1.``, ``1)``), a thematic break or setext
 #: underline (``---``, ``===``), or four spaces, an indented code block (the

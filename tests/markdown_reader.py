@@ -2,11 +2,14 @@
 
 citgen's Markdown is read on GitHub (release notes, READMEs, pull-request
 comments). markdown-it-py is a CommonMark renderer; its ``gfm-like`` preset adds
-GitHub's tables and strikethrough, raw HTML, and autolinks (linkify), which find
-more bare addresses than GitHub does (``evil.example`` and ``//evil.example``
-too). What GitHub does after rendering is modelled here as its own filters do
+GitHub's tables and strikethrough, raw HTML, and autolinks (linkify: addresses
+with a scheme, ``mailto:``, e-mail addresses, and ``//evil.example`` too). It
+is set to link as GitHub does: no bare domain (``kubevirt.io``), but every
+``www.`` address, and e-mail addresses at the ``.example`` domains the hostile
+texts use. What GitHub does after rendering is modelled as its own filters do
 it, on the rendered text outside code and links: ``@name`` is a mention that
-notifies someone, ``#123`` a reference to an issue.
+notifies someone, ``#123`` a reference to an issue, and any e-mail address left
+is linked.
 
 :func:`read` gives what a document became: every link's and image's address,
 every piece of HTML, the text inside each emphasis, the text and the code
@@ -26,6 +29,8 @@ from generator import escape
 #: GitHub's mention and issue-reference filters, as they read rendered text.
 MENTION = re.compile(r"(?<![\w`/])@[A-Za-z0-9]")
 REFERENCE = re.compile(r"(?<![\w&])#\d")
+#: An e-mail address, which GitHub links whatever its domain.
+EMAIL = re.compile(r"[\w.+-]@[\w-]+\.[\w-]")
 #: The marker every hostile address, emphasis and piece of HTML below carries.
 MARK = "evil"
 
@@ -46,6 +51,9 @@ MARKDOWN_HOSTILE: tuple[str, ...] = (
 )
 
 _reader = MarkdownIt("gfm-like")
+_reader.linkify.set({"fuzzy_link": False})  # GitHub links no bare domain,
+_reader.linkify.add("www.", {"validate": re.compile(r"^[\w-]+(?:\.[\w-]+)*")})  # but every www. address
+_reader.linkify.tlds(["example"], True)  # and e-mail addresses at any domain
 _EMPHASIS = {"em_open": "em_close", "strong_open": "strong_close", "s_open": "s_close"}
 
 
@@ -94,6 +102,11 @@ def read(markdown: str) -> Read:
     return found
 
 
+def linked(text: str) -> list[str]:
+    """What GitHub would still make of rendered text: mentions, issue references, e-mail addresses."""
+    return [m.group() for pattern in (MENTION, REFERENCE, EMAIL) for m in pattern.finditer(text)]
+
+
 def shown(value: str) -> str:
     """What ``escape.markdown(value)`` reads as: ``escape.text(value)``, a zero-width space after each ``@`` and ``#``."""
     return escape.text(value).replace("@", "@\u200b").replace("#", "#\u200b")
@@ -113,7 +126,7 @@ def assert_inert(markdown: str, *, links: bool = False, html: bool = False,
     assert [h for h in found.html if html is False or MARK in h] == [], found.html
     assert MARK not in found.emphasised, found.emphasised
     text = found.text
-    assert not MENTION.search(text) and not REFERENCE.search(text), ascii(text[:3000])
+    assert not linked(text), ascii(text[:3000])
     assert [v for v in shows if shown(v) not in text] == [], ascii(text[:3000])
     assert [v for v in as_code if escape.text(v) not in found.codes] == []
     return found

@@ -29,8 +29,9 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
+import click
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -38,8 +39,10 @@ from click.testing import CliRunner
 from generator import escape
 from generator.cli import main
 from generator.pipeline import BuildOptions, generate
+from generator.tools.release_notes import series_of
 from generator.tools.site import site_files
 from tests.helpers import REPO, copy_catalog
+from tests.markdown_reader import MARKDOWN_HOSTILE, assert_inert
 
 #: The hostile text every writer is given: line breaks (one of them a workflow command
 #: after it), Markdown and HTML that would take over a page, a script's end, terminal
@@ -59,6 +62,7 @@ HOSTILE: tuple[str, ...] = (
     "back\rto the start",
     "\u202eevil\u200f \u2066isolated\u2069",
     "</script><!--",
+    *MARKDOWN_HOSTILE,  # links, images, autolinks, mentions, emphasis: each acts on MARK if not escaped
 )
 
 #: What a line break of HOSTILE would put at the start of a line of its own.
@@ -268,7 +272,7 @@ def bundles(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_the_release_notes_show_every_name_as_a_code_span_and_every_series_and_kind_as_text(bundles):
     code, out, _ = cli("diff", *bundles, "--format", "markdown")
     assert code == 1
-    assert_markdown(out, shows=HOSTILE, as_code=HOSTILE)  # series headings; names
+    assert_markdown(out, shows=map(series_of, HOSTILE), as_code=HOSTILE)  # series headings; names
     assert f"#### {escape.markdown(HOSTILE[1])}" in out.splitlines()  # the kind's own heading
 
 
@@ -424,3 +428,81 @@ def test_the_page_s_data_reads_back_as_the_very_texts(page):
     data = assert_json(parsed.scripts[0])
     assert [s["displayName"] for s in data["series"] if s["name"] == "u1"] == [SERIES_NAME]
     assert assert_json(page["catalog.json"].decode()) == data
+
+
+# --------------------------------------------------------------------------- Markdown, as a renderer reads it
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
+    """Every command under ``group``, as click lists them (lazily loaded ones too)."""
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None
+        yield (*prefix, name), command
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*prefix, name))
+
+
+def markdown_commands() -> set[tuple[str, ...]]:
+    """Every command of click's tree whose ``--format`` offers ``markdown``."""
+    return {path for path, command in _commands(main) for param in command.params
+            if "--format" in getattr(param, "opts", ()) and "markdown" in getattr(param.type, "choices", ())}
+
+
+def _vm(name: str) -> dict[str, Any]:
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name, "namespace": "ns"},
+            "spec": {"instancetype": {"name": name}, "preference": {"name": name}, "runStrategy": "Halted",
+                     "template": {"spec": {"domain": {"devices": {}}}}}}
+
+
+@pytest.fixture(scope="module")
+def vms(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """VirtualMachines named by the hostile texts, each naming an instancetype and a preference so named."""
+    path = tmp_path_factory.mktemp("vms") / "vms.yaml"
+    path.write_text(yaml.safe_dump_all([_vm(h) for h in HOSTILE]))
+    return path
+
+
+#: How each command that offers ``--format markdown`` is run on hostile names: each of its
+#: Markdown writers (refs: the findings, and with --from the upgrade's report). A command that
+#: gains the format fails test_every_command_that_writes_markdown_is_run_here until it is here.
+MARKDOWN_RUNS: dict[tuple[str, ...], Callable[[tuple[Path, Path], Path], list[tuple[Any, ...]]]] = {
+    ("diff",): lambda bundles, vms: [("diff", *bundles)],
+    ("refs",): lambda bundles, vms: [("refs", vms), ("refs", vms, "--from", bundles[0])],
+}
+
+
+def test_every_command_that_writes_markdown_is_run_here():
+    assert markdown_commands() == set(MARKDOWN_RUNS)
+
+
+@pytest.mark.parametrize("command", sorted(MARKDOWN_RUNS), ids=" ".join)
+def test_a_command_s_markdown_makes_nothing_of_hostile_names(command: tuple[str, ...], bundles, vms):
+    for args in MARKDOWN_RUNS[command](bundles, vms):
+        code, out, err = cli(*args, "--format", "markdown")
+        assert code == 1, err
+        assert_inert(out)
+        assert_columns_kept(out)
+
+
+def test_the_release_notes_read_each_series_as_text_and_each_name_as_code(bundles):
+    _, out, _ = cli("diff", *bundles, "--format", "markdown")
+    assert_inert(out, shows=map(series_of, HOSTILE), as_code=HOSTILE)
+
+
+def test_every_markdown_file_a_build_writes_makes_nothing_of_catalog_text(build):
+    written = sorted(path for path in build.files if path.endswith(".md"))
+    assert "helm/common-instancetypes/README.md" in written and "kustomize/README.md" in written
+    for path in written:  # their own prose holds links and comments: none may carry a catalog's text
+        assert_inert(build.files[path].decode(), links=True, html=True)
+
+
+def test_the_readme_tables_read_each_display_name_as_written(catalog: Path, tmp_path: Path):
+    readme = tmp_path / "README.md"
+    readme.write_bytes((REPO / "README.md").read_bytes())
+    code, _, err = cli("readme", "--catalog", catalog, "--file", readme)
+    assert code == 0, err
+    text = readme.read_text(encoding="utf-8")
+    tables = text[text.index("<!-- BEGIN citgen readme: series -->"):text.index("<!-- END citgen readme: preferences -->")]
+    assert_inert(tables, html=True, shows=HOSTILE)  # the markers are HTML comments of citgen's own
