@@ -1,4 +1,4 @@
-"""What a Markdown reader makes of what citgen writes: markdown-it-py, with GitHub's tables, strikethrough and autolinks.
+"""What a Markdown reader makes of citgen's Markdown: markdown-it-py, with GitHub's tables, strikethrough, autolinks.
 
 citgen's Markdown is read on GitHub (release notes, READMEs, pull-request
 comments). markdown-it-py is a CommonMark renderer; its ``gfm-like`` preset adds
@@ -108,7 +108,7 @@ def linked(text: str) -> list[str]:
 
 
 def shown(value: str) -> str:
-    """What ``escape.markdown(value)`` reads as: ``escape.text(value)``, a zero-width space after each ``@`` and ``#``."""
+    """What ``escape.markdown(value)`` reads as: ``escape.text(value)``, a zero-width space after each @ and #."""
     return escape.text(value).replace("@", "@\u200b").replace("#", "#\u200b")
 
 

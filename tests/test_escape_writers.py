@@ -504,5 +504,6 @@ def test_the_readme_tables_read_each_display_name_as_written(catalog: Path, tmp_
     code, _, err = cli("readme", "--catalog", catalog, "--file", readme)
     assert code == 0, err
     text = readme.read_text(encoding="utf-8")
-    tables = text[text.index("<!-- BEGIN citgen readme: series -->"):text.index("<!-- END citgen readme: preferences -->")]
+    tables = text[text.index("<!-- BEGIN citgen readme: series -->"):
+                  text.index("<!-- END citgen readme: preferences -->")]
     assert_inert(tables, html=True, shows=HOSTILE)  # the markers are HTML comments of citgen's own
