@@ -29,7 +29,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable
 
 import click
 import pytest
@@ -42,7 +42,7 @@ from generator.pipeline import BuildOptions, generate
 from generator.tools.release_notes import series_of
 from generator.tools.site import site_files
 from tests.helpers import REPO, copy_catalog
-from tests.markdown_reader import MARKDOWN_HOSTILE, assert_inert
+from tests.markdown_reader import MARKDOWN_HOSTILE, assert_inert, shown
 
 #: The hostile text every writer is given: line breaks (one of them a workflow command
 #: after it), Markdown and HTML that would take over a page, a script's end, terminal
@@ -433,21 +433,46 @@ def test_the_page_s_data_reads_back_as_the_very_texts(page):
 # --------------------------------------------------------------------------- Markdown, as a renderer reads it
 
 
-def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
-    """Every command under ``group``, as click lists them (lazily loaded ones too)."""
+def leaf_commands(group: click.Group = main, words: tuple[str, ...] = ()) -> dict[str, click.Command]:
+    """Every command citgen runs, by its words (``schema import``), from click's tree (lazily loaded ones too)."""
+    found: dict[str, click.Command] = {}
     ctx = click.Context(group)
     for name in group.list_commands(ctx):
         command = group.get_command(ctx, name)
         assert command is not None
-        yield (*prefix, name), command
         if isinstance(command, click.Group):
-            yield from _commands(command, (*prefix, name))
+            found.update(leaf_commands(command, (*words, name)))
+        else:
+            found[" ".join((*words, name))] = command
+    return found
 
 
-def markdown_commands() -> set[tuple[str, ...]]:
-    """Every command of click's tree whose ``--format`` offers ``markdown``."""
-    return {path for path, command in _commands(main) for param in command.params
-            if "--format" in getattr(param, "opts", ()) and "markdown" in getattr(param.type, "choices", ())}
+#: Parameters that name what a command writes rather than what it reads.
+WRITTEN = {"out", "out_dir"}
+
+
+def _hostile_paths(command: click.Command, missing: Path) -> list[str]:
+    """The command's arguments with every path it reads given ``missing``: each is refused, or read as absent."""
+    args: list[str] = []
+    for param in command.params:
+        if not isinstance(param.type, click.Path) or param.name in WRITTEN:
+            continue
+        args += [str(missing)] if isinstance(param, click.Argument) else [max(param.opts, key=len), str(missing)]
+    return args
+
+
+@pytest.mark.parametrize("words", sorted(leaf_commands()))
+def test_every_command_s_markdown_makes_nothing_of_the_paths_it_is_given(words: str, tmp_path: Path):
+    """Every command of click's tree, every path it reads named by each hostile text: its Markdown report
+    (the findings table, what it says) makes no link, image, HTML, emphasis, mention or reference of it."""
+    command = leaf_commands()[words]
+    for i, value in enumerate(MARKDOWN_HOSTILE):
+        missing = tmp_path / f"run{i}" / value  # absent: every command refuses it, naming it
+        code, out, err = cli(*words.split(), *_hostile_paths(command, missing), "--format", "markdown")
+        assert code == 2, (words, value, out, err)
+        found = assert_inert(out)
+        said = escape.text(str(missing))  # named where it is (a code span) or in the message (text)
+        assert any(said in c for c in found.codes) or shown(str(missing)) in found.text, (words, value, out)
 
 
 def _vm(name: str) -> dict[str, Any]:
@@ -464,26 +489,23 @@ def vms(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-#: How each command that offers ``--format markdown`` is run on hostile names: each of its
-#: Markdown writers (refs: the findings, and with --from the upgrade's report). A command that
-#: gains the format fails test_every_command_that_writes_markdown_is_run_here until it is here.
-MARKDOWN_RUNS: dict[tuple[str, ...], Callable[[tuple[Path, Path], Path], list[tuple[Any, ...]]]] = {
-    ("diff",): lambda bundles, vms: [("diff", *bundles)],
-    ("refs",): lambda bundles, vms: [("refs", vms), ("refs", vms, "--from", bundles[0])],
+#: Runs whose Markdown holds names from what they read: a validation's findings (the report every
+#: command writes), and the Markdown of a command's own (diff's release notes; refs' findings, and
+#: with --from the upgrade's report).
+MARKDOWN_RUNS: dict[str, Callable[[tuple[Path, Path], Path], tuple[Any, ...]]] = {
+    "validate": lambda bundles, vms: ("validate", bundles[0]),
+    "diff": lambda bundles, vms: ("diff", *bundles),
+    "refs": lambda bundles, vms: ("refs", vms),
+    "refs --from": lambda bundles, vms: ("refs", vms, "--from", bundles[0]),
 }
 
 
-def test_every_command_that_writes_markdown_is_run_here():
-    assert markdown_commands() == set(MARKDOWN_RUNS)
-
-
-@pytest.mark.parametrize("command", sorted(MARKDOWN_RUNS), ids=" ".join)
-def test_a_command_s_markdown_makes_nothing_of_hostile_names(command: tuple[str, ...], bundles, vms):
-    for args in MARKDOWN_RUNS[command](bundles, vms):
-        code, out, err = cli(*args, "--format", "markdown")
-        assert code == 1, err
-        assert_inert(out)
-        assert_columns_kept(out)
+@pytest.mark.parametrize("run", sorted(MARKDOWN_RUNS))
+def test_a_command_s_markdown_makes_nothing_of_hostile_names(run: str, bundles, vms):
+    code, out, err = cli(*MARKDOWN_RUNS[run](bundles, vms), "--format", "markdown")
+    assert code == 1, err
+    assert_inert(out)
+    assert_columns_kept(out)
 
 
 def test_the_release_notes_read_each_series_as_text_and_each_name_as_code(bundles):
