@@ -67,10 +67,12 @@ def bounded_message(message: str) -> str:
 
 
 def bounded_lines(report: str, limit: int = MAX_LINE) -> str:
-    """``report`` with every line over ``limit`` characters cut there, saying how many more it had."""
+    """``report`` with every line over ``limit`` characters cut to ``limit``, saying how many more it had."""
     if len(report) <= limit or all(len(line) <= limit for line in report.split("\n")):
         return report
-    return "\n".join(shortened(line, limit) for line in report.split("\n"))
+    keep = limit - 32  # room for "... (N more characters)", N below 10**9
+    return "\n".join(line if len(line) <= limit else line[:keep] + _more(len(line) - keep)
+                     for line in report.split("\n"))
 
 
 def dotted(path: Path) -> str:

@@ -115,8 +115,9 @@ def test_a_location_shows_an_excerpt_of_a_long_file_or_object_name():
 
 def test_every_line_of_a_report_is_bounded():
     assert bounded_lines("short\n" + "x" * 4000 + "\n") == "short\n" + "x" * 4000 + "\n"
-    assert bounded_lines("a\n" + "x" * 4002 + "\nb\n") == "a\n" + "x" * 4000 + "... (2 more characters)\nb\n"
-    assert bounded_lines("x" * 20, 10) == "x" * 10 + "... (10 more characters)"
+    assert bounded_lines("a\n" + "x" * 4002 + "\nb\n") == "a\n" + "x" * 3968 + "... (34 more characters)\nb\n"
+    assert bounded_lines("x" * 100, 40) == "x" * 8 + "... (92 more characters)"
+    assert max(map(len, bounded_lines(("x" * 10**6 + "\n") * 2).splitlines())) <= 4000
 
 
 def test_problems_sort_by_file_document_line_column_path_rule_and_message():
