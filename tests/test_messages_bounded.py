@@ -57,7 +57,7 @@ def test_json_and_sarif_name_a_long_path_whole(fmt: str, tmp_path: Path):
     missing = tmp_path / LONG_PATH
     code, out, _ = cli("validate", missing, "--format", fmt)
     assert code == 2
-    assert str(missing) in json.loads(out).__repr__() or str(missing) in out
+    assert json.loads(out) and str(missing) in out  # ASCII: written as it is
 
 
 # --------------------------------------------------------------------------- the examples
@@ -115,10 +115,9 @@ def test_json_keeps_each_name_and_text_whole_for_the_programs_that_read_it(input
     args, status = RUNS[run]
     code, out, _ = cli(*args(inputs), "--format", "json")
     assert code == status
-    report = json.loads(out)
-    assert report  # whole values: the name (validate, diff) or the deprecation (refs) as the input holds it
-    text = json.dumps(report)
-    assert "a" * 100_000 in text or "s" * 1_000_000 in text
+    assert json.loads(out)
+    # whole values: the name (validate, diff) or the deprecation text (refs --from) as the input holds it
+    assert "a" * 100_000 in out or "s" * 1_000_000 in out
 
 
 def test_a_label_value_is_quoted_as_an_excerpt_in_its_message(inputs):
