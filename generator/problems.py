@@ -67,8 +67,14 @@ def bounded_message(message: str) -> str:
 
 
 def bounded_lines(report: str, limit: int = MAX_LINE) -> str:
-    """``report`` with every line over ``limit`` characters cut to ``limit``, saying how many more it had."""
-    if len(report) <= limit or all(len(line) <= limit for line in report.split("\n")):
+    """``report`` with every line over ``limit`` characters cut to ``limit``, saying how many more it had.
+
+    A report whose lines all fit (nearly every one) is looked through once, in
+    C, and returned as it is: a line start followed by ``limit`` + 1 characters
+    other than a line break is searched for, which fails at each line's start
+    after at most ``limit`` characters.
+    """
+    if len(report) <= limit or not re.search(rf"(?m)^.{{{limit + 1}}}", report):
         return report
     keep = limit - 32  # room for "... (N more characters)", N below 10**9
     return "\n".join(line if len(line) <= limit else line[:keep] + _more(len(line) - keep)
