@@ -71,10 +71,29 @@ def text(value: str) -> str:
 #: which is why ``(`` and ``)`` are left as they are (a display name's
 #: ``(amd64)`` reads as written in the README's source); ``|`` cannot end a
 #: table's cell, ``#`` cannot make a heading, ``$`` cannot start GitHub's maths.
+#: ``@`` and ``#`` are followed by a zero-width space (``&#8203;``): GitHub reads
+#: ``@name`` and ``#123`` in the rendered text, after every Markdown escape is
+#: undone, as a mention that notifies someone and a reference to an issue; the
+#: space between keeps both from forming, and an e-mail address from linking.
 _MARKDOWN = str.maketrans({
-    "\\": "\\\\", "`": "\\`", "*": "\\*", "_": "\\_", "[": "\\[", "]": "\\]", "|": "\\|", "#": "\\#",
-    "~": "\\~", "$": "\\$", "<": "&lt;", ">": "&gt;", "&": "&amp;",
+    "\\": "\\\\", "`": "\\`", "*": "\\*", "_": "\\_", "[": "\\[", "]": "\\]", "|": "\\|",
+    "#": "\\#&#8203;", "~": "\\~", "$": "\\$", "<": "&lt;", ">": "&gt;", "&": "&amp;", "@": "@&#8203;",
 })
+
+#: Where a bare address would link (GitHub's autolinks: ``https://x``,
+#: ``www.x``, ``mailto:x``; a protocol-relative ``//x`` to other renderers'):
+#: a colon between a letter and what is not a space (the end of a scheme), the
+#: dot after ``www``, a slash before a slash. Each is written backslash-escaped,
+#: which renders as the character itself but is no longer part of the text an
+#: autolink is looked for in. The rest is kept as written: a dot (``kubevirt.io``,
+#: ``u1.medium``: GitHub links no bare domain), a colon before a space (``it: its``).
+_AUTOLINK = re.compile(r"(?<=[A-Za-z]):(?=\S)|(?<=[Ww]{3})\.|/(?=/)")
+#: What would begin a block at a line's start, where Markdown text may be put:
+#: a list item (``-``, ``+``, ``1.``, ``1)``), a thematic break or setext
+#: underline (``---``, ``===``), or four spaces, an indented code block (the
+#: first space is written ``&#32;``). ``#``, ``>``, ``*``, ``_``, ``~`` and
+#: backticks are escaped wherever they are.
+_BLOCK_START = re.compile(r"^ (?=   )|^( *)([-+=]|\d{1,9}[.)](?= |$))")
 
 
 def markdown(value: str) -> str:
@@ -83,10 +102,20 @@ def markdown(value: str) -> str:
     The text is put on one line first (``text``, which also keeps it from
     starting with ``::``, a GitHub workflow command), then every character that
     would be Markdown is escaped (``_MARKDOWN``), so it can open no link, image,
-    emphasis, code span, HTML tag or table column; with ``#`` always escaped,
-    text put at a line's start cannot be a heading either.
+    emphasis, code span, HTML tag or table column; no bare address in it is an
+    autolink (``_AUTOLINK``), no ``@name`` a mention and no ``#123`` a
+    reference; put at a line's start, it can begin no heading, list, quote or
+    thematic break (``_BLOCK_START``). Rendered, it reads as ``text(value)``
+    with a zero-width space after each ``@`` and ``#``.
     """
-    return text(value).translate(_MARKDOWN)
+    shown = _AUTOLINK.sub(r"\\\g<0>", text(value).translate(_MARKDOWN))
+    return _BLOCK_START.sub(_block_start, shown, count=1)
+
+
+def _block_start(match: re.Match[str]) -> str:
+    if match.group(2) is None:
+        return "&#32;"
+    return f"{match.group(1)}{match.group(2)[:-1]}\\{match.group(2)[-1]}"
 
 
 def markdown_code(value: str) -> str:

@@ -8,6 +8,7 @@ JSON path (``bundles/x.yaml#3 (cx1.large) $.spec.cpu.guest``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Tuple, Union
 
@@ -19,18 +20,65 @@ Path = Tuple[PathPart, ...]
 #: Most characters of a file's content a message quotes: a message about a key or
 #: value ten megabytes long must not print it.
 EXCERPT = 60
-#: Most characters of one key of a key path: Kubernetes names run to 253.
+#: Most characters of one key of a key path, of a file's or an object's name in a
+#: location, and of one word of a message (a value quoted without excerpt()):
+#: Kubernetes names run to 253, real paths to a few hundred.
 PATH_EXCERPT = 300
 #: Most characters of any message: a backstop for content quoted without excerpt().
 MAX_MESSAGE = 1000
+#: Most characters of any line a report in text, github or a command's own format
+#: (markdown) prints: the backstop for a line whose parts were each bounded (a
+#: location, a message) and for a product's lines (report.show).
+MAX_LINE = 4000
+
+_LONG_WORD = re.compile(rf"\S{{{PATH_EXCERPT + 1},}}")
+
+
+def _more(count: int) -> str:
+    return f"... ({count} more character{'s' if count != 1 else ''})"
 
 
 def excerpt(value: str, limit: int = EXCERPT) -> str:
     """``value``, or its first ``limit`` characters and how many more there are, on one line (escape.text)."""
     if len(value) <= limit:
         return text(value)
-    more = len(value) - limit
-    return f"{text(value[:limit])}... ({more} more character{'s' if more != 1 else ''})"
+    return text(value[:limit]) + _more(len(value) - limit)
+
+
+def shortened(value: str, limit: int) -> str:
+    """``value``, or its first ``limit`` characters and how many more there are, as written (not escaped).
+
+    For a writer that escapes the value itself in its own format
+    (escape.github_property for a GitHub annotation's file).
+    """
+    return value if len(value) <= limit else value[:limit] + _more(len(value) - limit)
+
+
+def bounded_message(message: str) -> str:
+    """A message with every word over PATH_EXCERPT characters an excerpt, then the whole at most MAX_MESSAGE.
+
+    A value a check quotes without excerpt() (an 847-character token in a label,
+    a 5,000-character path) is one word: it is cut where it is, and the message
+    around it still reads.
+    """
+    if len(message) > PATH_EXCERPT:
+        message = _LONG_WORD.sub(lambda word: excerpt(word.group(), PATH_EXCERPT), message)
+    return excerpt(message, MAX_MESSAGE) if len(message) > MAX_MESSAGE else message
+
+
+def bounded_lines(report: str, limit: int = MAX_LINE) -> str:
+    """``report`` with every line over ``limit`` characters cut to ``limit``, saying how many more it had.
+
+    A report whose lines all fit (nearly every one) is looked through once, in
+    C, and returned as it is: a line start followed by ``limit`` + 1 characters
+    other than a line break is searched for, which fails at each line's start
+    after at most ``limit`` characters.
+    """
+    if len(report) <= limit or not re.search(rf"(?m)^.{{{limit + 1}}}", report):
+        return report
+    keep = limit - 32  # room for "... (N more characters)", N below 10**9
+    return "\n".join(line if len(line) <= limit else line[:keep] + _more(len(line) - keep)
+                     for line in report.split("\n"))
 
 
 def dotted(path: Path) -> str:
@@ -73,11 +121,11 @@ class Location:
 
     def __str__(self) -> str:
         if self.doc is not None:
-            where = f"{text(self.file)}#{self.doc}"
+            where = f"{excerpt(self.file, PATH_EXCERPT)}#{self.doc}"
             if self.name:
-                where += f" ({text(self.name)})"
+                where += f" ({excerpt(self.name, PATH_EXCERPT)})"
             return f"{where} {jsonpath(self.path)}" if self.path else where
-        where = text(self.file)
+        where = excerpt(self.file, PATH_EXCERPT)
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
@@ -86,7 +134,7 @@ class Location:
 
     def file_line(self) -> str:
         """``file:line:column`` as far as they are known (``file#doc`` for a document without a line)."""
-        where = self.file
+        where = shortened(self.file, PATH_EXCERPT)
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
@@ -131,8 +179,8 @@ class Problem:
         return self.severity == WARNING
 
     def __post_init__(self) -> None:
-        if len(self.message) > MAX_MESSAGE:
-            object.__setattr__(self, "message", excerpt(self.message, MAX_MESSAGE))
+        if len(self.message) > PATH_EXCERPT:
+            object.__setattr__(self, "message", bounded_message(self.message))
 
     def __str__(self) -> str:
         suffix = "" if self.rule == "input" else f" [{self.rule}]"

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Sequence
 
 from . import escape
-from .problems import PATH_EXCERPT, Location, Problem, dotted, excerpt, jsonpath, sort_problems
+from .problems import (PATH_EXCERPT, Location, Problem, bounded_lines, dotted, excerpt, jsonpath, shortened,
+                       sort_problems)
 from .result import Result
 
 #: Every format every command reports in (--format, on the group or the command).
@@ -226,7 +227,7 @@ def annotation(problem: Problem) -> str:
     """
     loc = problem.location
     about = subject(loc)
-    props = [f"file={escape.github_property(loc.file)}"] if _is_file(loc) else []
+    props = [f"file={escape.github_property(shortened(loc.file, PATH_EXCERPT))}"] if _is_file(loc) else []
     if not props:
         about = f"{loc.file}: {about}" if about else loc.file
     if loc.line is not None and props:
@@ -413,5 +414,10 @@ SHOWN: Dict[str, Callable[[Result], Shown]] = {
 
 
 def show(result: Result, fmt: str = "text") -> Shown:
-    """``result`` in format ``fmt``, one of FORMATS: every command reports in every format."""
-    return SHOWN[fmt](result)
+    """``result`` in format ``fmt``, one of FORMATS: every command reports in every format.
+
+    No line is longer than problems.MAX_LINE but in JSON and SARIF, whose values
+    are whole for the programs that read them (docs/errors.md).
+    """
+    shown = SHOWN[fmt](result)
+    return shown if fmt in ("json", "sarif") else Shown(bounded_lines(shown.stdout), bounded_lines(shown.stderr))

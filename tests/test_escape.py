@@ -12,9 +12,10 @@ import json
 import re
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from generator import escape
+from tests.markdown_reader import MARKDOWN_HOSTILE, assert_inert, linked, read, shown
 
 # --------------------------------------------------------------------------- text
 
@@ -63,24 +64,39 @@ def test_text_is_one_printable_line_and_escaping_it_again_changes_nothing(value:
 @pytest.mark.parametrize("value, shown", [
     ("Fedora (amd64)", "Fedora (amd64)"),  # a README's display names read as written in its source
     ("Red Hat Enterprise Linux 9", "Red Hat Enterprise Linux 9"),
+    ("Ubuntu 22.04", "Ubuntu 22.04"),
     ("1:4", "1:4"),
     ("<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;"),  # HTML the page would show
     ("a & b", "a &amp; b"),
     ("&lt;", "&amp;lt;"),  # an entity of the input's own shows as written
     ("[x](y)", "\\[x\\](y)"),  # a link
     ("![x](y)", "!\\[x\\](y)"),  # an image
-    ("](javascript:x)", "\\](javascript:x)"),  # the end of a link the text before it began
+    ("](javascript:x)", "\\](javascript\\:x)"),  # the end of a link the text before it began
     ("`code`", "\\`code\\`"),
     ("a | b", "a \\| b"),  # a column of its own in a table
     ("*bold* _em_ ~del~", "\\*bold\\* \\_em\\_ \\~del\\~"),
     ("$x^2$", "\\$x^2\\$"),  # GitHub's maths
-    ("# heading", "\\# heading"),
-    ("::error file=x::y", "\\\\x3a:error file=x::y"),  # at a line's start, a workflow command; renders \x3a:
-    ("  ::error", "  \\\\x3a:error"),
-    ("x::y", "x::y"),
+    ("# heading", "\\#&#8203; heading"),
+    ("@kubevirt/maintainers", "@&#8203;kubevirt/maintainers"),  # a mention GitHub would notify
+    ("fixes #123", "fixes \\#&#8203;123"),  # a reference GitHub would link to an issue
+    ("https://evil.example/x", "https\\:\\//evil.example/x"),  # GitHub's autolinks
+    ("www.evil.example", "www\\.evil.example"),
+    ("WWW.1.example", "WWW\\.1.example"),
+    ("mailto:me@evil.example", "mailto\\:me@&#8203;evil.example"),
+    ("//evil.example", "\\//evil.example"),  # markdown-it's linkify links a protocol-relative address
+    ("note: this", "note: this"),  # a colon before a space is no scheme
+    ("- item", "\\- item"),  # at a line's start, a list
+    ("  + item", "  \\+ item"),
+    ("1. item", "1\\. item"),
+    ("2) item", "2\\) item"),
+    ("---", "\\---"),  # a thematic break, or under a line a heading
+    ("1.5 GiB", "1.5 GiB"),
+    ("::error file=x::y", "\\\\x3a\\:error file=x\\::y"),  # at a line's start, a workflow command; renders \x3a:
+    ("  ::error", "  \\\\x3a\\:error"),
+    ("x::y", "x\\::y"),
     (":one", ":one"),
     ("back\\slash", "back\\\\slash"),
-    ("x\n::error file=x::y", "x\\\\n::error file=x::y"),  # one line; renders as x\n::error...
+    ("x\n::error file=x::y", "x\\\\n\\::error file=x\\::y"),  # one line; renders as x\n::error...
     ("\x1b[31m", "\\\\x1b\\[31m"),  # renders as \x1b[31m
     ("\u202eevil", "\\\\u202eevil"),
 ])
@@ -95,8 +111,37 @@ def test_markdown_text_is_one_line_without_a_tag_or_an_unescaped_bracket(value: 
     assert "<" not in shown and ">" not in shown
     assert not shown.lstrip(" ").startswith(("::", "#"))
     # every character that opens something is escaped: no run of backslashes before it has an even length
-    for match in re.finditer(r"(\\*)([`*_\[\]|#~$])", shown):
+    for match in re.finditer(r"(\\*)([`*_\[\]|#~$])", shown.replace("&#8203;", "")):
         assert len(match.group(1)) % 2 == 1, shown
+
+
+#: Where a writer puts Markdown text: inside a line, at a line's start, as a heading, a list item,
+#: emphasised, in a table's cell (through escape.markdown_cell, as tables.markdown_table writes it).
+PLACES = (
+    "x {} x", "{}", "### {}", "- {}", "**{}**: names",
+    "| a | b |\n| --- | --- |\n| x | {} |",
+)
+
+
+def _in_cell(place: str, value: str) -> str:
+    shown = escape.markdown(value)
+    return place.format(escape.markdown_cell(shown) if place.startswith("|") else shown)
+
+
+@pytest.mark.parametrize("place", PLACES)
+@pytest.mark.parametrize("value", [*MARKDOWN_HOSTILE, "- evil", "1. evil", "---", "    evil", "> evil", "# evil"])
+def test_markdown_text_read_by_a_commonmark_renderer_is_the_text_itself(place: str, value: str):
+    found = assert_inert(_in_cell(place, value), shows=[value.strip()])
+    assert found.codes == []  # no indented code block either
+
+
+@settings(max_examples=300)
+@given(st.text())
+def test_any_text_reads_back_as_itself_with_nothing_of_markdown_made(value: str):
+    found = read(f"x {escape.markdown(value)} x")
+    assert (found.addresses, found.html, found.emphasised, found.codes) == ([], [], [], [])
+    assert found.text == f"x {shown(value)} x"
+    assert linked(found.text) == []
 
 
 @pytest.mark.parametrize("value, span", [

@@ -29,8 +29,9 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
+import click
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -38,8 +39,10 @@ from click.testing import CliRunner
 from generator import escape
 from generator.cli import main
 from generator.pipeline import BuildOptions, generate
+from generator.tools.release_notes import series_of
 from generator.tools.site import site_files
 from tests.helpers import REPO, copy_catalog
+from tests.markdown_reader import MARKDOWN_HOSTILE, assert_inert, shown
 
 #: The hostile text every writer is given: line breaks (one of them a workflow command
 #: after it), Markdown and HTML that would take over a page, a script's end, terminal
@@ -59,6 +62,7 @@ HOSTILE: tuple[str, ...] = (
     "back\rto the start",
     "\u202eevil\u200f \u2066isolated\u2069",
     "</script><!--",
+    *MARKDOWN_HOSTILE,  # links, images, autolinks, mentions, emphasis: each acts on MARK if not escaped
 )
 
 #: What a line break of HOSTILE would put at the start of a line of its own.
@@ -268,7 +272,7 @@ def bundles(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_the_release_notes_show_every_name_as_a_code_span_and_every_series_and_kind_as_text(bundles):
     code, out, _ = cli("diff", *bundles, "--format", "markdown")
     assert code == 1
-    assert_markdown(out, shows=HOSTILE, as_code=HOSTILE)  # series headings; names
+    assert_markdown(out, shows=map(series_of, HOSTILE), as_code=HOSTILE)  # series headings; names
     assert f"#### {escape.markdown(HOSTILE[1])}" in out.splitlines()  # the kind's own heading
 
 
@@ -301,8 +305,10 @@ def test_a_validation_report_of_hostile_objects(bundles, fmt: str):
         return
     assert_lines(out, commands=fmt == "github")
     lines = [line for line in out.splitlines() if line]
-    if fmt == "text":  # one line per problem, and the summary
-        assert len(lines) == int(lines[-1].split()[0]) + 1
+    if fmt == "text":  # one line per problem shown, one per error whose further places are counted, the summary
+        more = [re.match(r"citgen: (\d+) more places", line) for line in lines]
+        shown = [line for line, counted in zip(lines, more) if counted is None]
+        assert len(shown) - 1 + sum(int(m.group(1)) for m in more if m) == int(lines[-1].split()[0])
     else:
         assert all(line.startswith(("::error ", "::notice ")) for line in lines)
 
@@ -424,3 +430,104 @@ def test_the_page_s_data_reads_back_as_the_very_texts(page):
     data = assert_json(parsed.scripts[0])
     assert [s["displayName"] for s in data["series"] if s["name"] == "u1"] == [SERIES_NAME]
     assert assert_json(page["catalog.json"].decode()) == data
+
+
+# --------------------------------------------------------------------------- Markdown, as a renderer reads it
+
+
+def leaf_commands(group: click.Group = main, words: tuple[str, ...] = ()) -> dict[str, click.Command]:
+    """Every command citgen runs, by its words (``schema import``), from click's tree (lazily loaded ones too)."""
+    found: dict[str, click.Command] = {}
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None
+        if isinstance(command, click.Group):
+            found.update(leaf_commands(command, (*words, name)))
+        else:
+            found[" ".join((*words, name))] = command
+    return found
+
+
+#: Parameters that name what a command writes rather than what it reads.
+WRITTEN = {"out", "out_dir"}
+
+
+def _hostile_paths(command: click.Command, missing: Path) -> list[str]:
+    """The command's arguments with every path it reads given ``missing``: each is refused, or read as absent."""
+    args: list[str] = []
+    for param in command.params:
+        if not isinstance(param.type, click.Path) or param.name in WRITTEN:
+            continue
+        args += [str(missing)] if isinstance(param, click.Argument) else [max(param.opts, key=len), str(missing)]
+    return args
+
+
+@pytest.mark.parametrize("words", sorted(leaf_commands()))
+def test_every_command_s_markdown_makes_nothing_of_the_paths_it_is_given(words: str, tmp_path: Path):
+    """Every command of click's tree, every path it reads named by each hostile text: its Markdown report
+    (the findings table, what it says) makes no link, image, HTML, emphasis, mention or reference of it."""
+    command = leaf_commands()[words]
+    for i, value in enumerate(MARKDOWN_HOSTILE):
+        missing = tmp_path / f"run{i}" / value  # absent: every command refuses it, naming it
+        code, out, err = cli(*words.split(), *_hostile_paths(command, missing), "--format", "markdown")
+        assert code == 2, (words, value, out, err)
+        found = assert_inert(out)
+        said = escape.text(str(missing))  # named where it is (a code span) or in the message (text)
+        assert any(said in c for c in found.codes) or shown(str(missing)) in found.text, (words, value, out)
+
+
+def _vm(name: str) -> dict[str, Any]:
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name, "namespace": "ns"},
+            "spec": {"instancetype": {"name": name}, "preference": {"name": name}, "runStrategy": "Halted",
+                     "template": {"spec": {"domain": {"devices": {}}}}}}
+
+
+@pytest.fixture(scope="module")
+def vms(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """VirtualMachines named by the hostile texts, each naming an instancetype and a preference so named."""
+    path = tmp_path_factory.mktemp("vms") / "vms.yaml"
+    path.write_text(yaml.safe_dump_all([_vm(h) for h in HOSTILE]))
+    return path
+
+
+#: Runs whose Markdown holds names from what they read: a validation's findings (the report every
+#: command writes), and the Markdown of a command's own (diff's release notes; refs' findings, and
+#: with --from the upgrade's report).
+MARKDOWN_RUNS: dict[str, Callable[[tuple[Path, Path], Path], tuple[Any, ...]]] = {
+    "validate": lambda bundles, vms: ("validate", bundles[0]),
+    "diff": lambda bundles, vms: ("diff", *bundles),
+    "refs": lambda bundles, vms: ("refs", vms),
+    "refs --from": lambda bundles, vms: ("refs", vms, "--from", bundles[0]),
+}
+
+
+@pytest.mark.parametrize("run", sorted(MARKDOWN_RUNS))
+def test_a_command_s_markdown_makes_nothing_of_hostile_names(run: str, bundles, vms):
+    code, out, err = cli(*MARKDOWN_RUNS[run](bundles, vms), "--format", "markdown")
+    assert code == 1, err
+    assert_inert(out)
+    assert_columns_kept(out)
+
+
+def test_the_release_notes_read_each_series_as_text_and_each_name_as_code(bundles):
+    _, out, _ = cli("diff", *bundles, "--format", "markdown")
+    assert_inert(out, shows=map(series_of, HOSTILE), as_code=HOSTILE)
+
+
+def test_every_markdown_file_a_build_writes_makes_nothing_of_catalog_text(build):
+    written = sorted(path for path in build.files if path.endswith(".md"))
+    assert "helm/common-instancetypes/README.md" in written and "kustomize/README.md" in written
+    for path in written:  # their own prose holds links and comments: none may carry a catalog's text
+        assert_inert(build.files[path].decode(), links=True, html=True)
+
+
+def test_the_readme_tables_read_each_display_name_as_written(catalog: Path, tmp_path: Path):
+    readme = tmp_path / "README.md"
+    readme.write_bytes((REPO / "README.md").read_bytes())
+    code, _, err = cli("readme", "--catalog", catalog, "--file", readme)
+    assert code == 0, err
+    text = readme.read_text(encoding="utf-8")
+    tables = text[text.index("<!-- BEGIN citgen readme: series -->"):
+                  text.index("<!-- END citgen readme: preferences -->")]
+    assert_inert(tables, html=True, shows=HOSTILE)  # the markers are HTML comments of citgen's own

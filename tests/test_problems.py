@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.problems import (EXCERPT, MAX_MESSAGE, PATH_EXCERPT, WARNING, Location, Problem, dotted, excerpt,
-                                jsonpath, sort_problems)
+from generator.problems import (EXCERPT, MAX_MESSAGE, PATH_EXCERPT, WARNING, Location, Problem, bounded_lines, dotted,
+                                excerpt, jsonpath, sort_problems)
 
 
 def test_the_limits_are_sixty_three_hundred_and_a_thousand_characters():
@@ -91,9 +91,33 @@ def test_a_problem_is_a_warning_only_when_its_severity_says_so():
 
 
 def test_a_message_longer_than_a_thousand_characters_is_cut_to_an_excerpt():
-    assert Problem(Location("f"), "x" * 1000).message == "x" * 1000
-    assert Problem(Location("f"), "x" * 1001).message == "x" * 1000 + "... (1 more character)"
-    assert Problem(Location("f"), "a\nb" + "x" * 997).message == "a\nb" + "x" * 997  # kept as written, not escaped
+    assert Problem(Location("f"), "xy " * 333 + "x").message == "xy " * 333 + "x"
+    assert Problem(Location("f"), "xy " * 334).message == ("xy " * 334)[:1000] + "... (2 more characters)"
+    assert Problem(Location("f"), "a\nb" + " x" * 498).message == "a\nb" + " x" * 498  # kept as written, not escaped
+
+
+def test_a_word_of_a_message_longer_than_three_hundred_characters_is_an_excerpt_where_it_is():
+    token = "t" * 847  # a label's value quoted whole by a check
+    assert Problem(Location("f"), f"label x is '{token}', not a size").message == (
+        f"label x is '{'t' * 299}... (550 more characters) not a size")  # the word: quotes and comma too
+    assert Problem(Location("f"), "w" * 300 + " ok").message == "w" * 300 + " ok"
+    assert Problem(Location("f"), "a\n" + "w" * 301).message == "a\n" + "w" * 300 + "... (1 more character)"
+
+
+def test_a_location_shows_an_excerpt_of_a_long_file_or_object_name():
+    long_name, long_file = "n" * 100_000, "/" + "p" * 4999
+    shown = str(Location("b.yaml", doc=0, name=long_name, path=("spec",)))
+    assert shown == f"b.yaml#0 ({'n' * 300}... (99700 more characters)) $.spec"
+    assert str(Location(long_file, 3, 4)) == f"/{'p' * 299}... (4700 more characters):3:4"
+    assert Location(long_file, 3).file_line() == f"/{'p' * 299}... (4700 more characters):3"
+    assert Location("a\nb", 3).file_line() == "a\nb:3"  # as written: its writer escapes it
+
+
+def test_every_line_of_a_report_is_bounded():
+    assert bounded_lines("short\n" + "x" * 4000 + "\n") == "short\n" + "x" * 4000 + "\n"
+    assert bounded_lines("a\n" + "x" * 4002 + "\nb\n") == "a\n" + "x" * 3968 + "... (34 more characters)\nb\n"
+    assert bounded_lines("x" * 100, 40) == "x" * 8 + "... (92 more characters)"
+    assert max(map(len, bounded_lines(("x" * 10**6 + "\n") * 2).splitlines())) <= 4000
 
 
 def test_problems_sort_by_file_document_line_column_path_rule_and_message():

@@ -80,10 +80,15 @@ def instancetype_table(objects: Sequence[CatalogObject]) -> str:
 
 def preference_table(objects: Sequence[CatalogObject]) -> str:
     rows = [[escape.markdown_code(o.name), escape.markdown(str(o.facts.get("displayName", ""))),
-             str(o.facts.get("cpu") or "-"), escape.markdown(required_memory(o)),
-             escape.markdown(str(o.facts.get("architecture") or "-"))]
+             str(o.facts.get("cpu") or "-"), _text_or_dash(required_memory(o)),
+             _text_or_dash(str(o.facts.get("architecture") or ""))]
             for o in _cluster(objects, "preference")]
     return markdown_table(["Name", "Display name", "Min vCPUs", "Min memory", "Architecture"], rows)
+
+
+def _text_or_dash(value: str) -> str:
+    """A catalog's text as Markdown text, or the table's own dash where there is none."""
+    return escape.markdown(value) if value and value != "-" else "-"
 
 
 def required_memory(obj: CatalogObject) -> str:

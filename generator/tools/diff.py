@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..errors import CitgenError, InputError
 from ..model import INSTANCETYPE_KINDS, KINDS, label
 from .. import escape
-from ..problems import Location, Path as KeyPath, Problem, jsonpath
+from ..problems import PATH_EXCERPT, Location, Path as KeyPath, Problem, excerpt, jsonpath
 from ..source.documents import BundleDoc
 from ..source.objects import ALL_BUNDLE, STDIN, build_bundle, read_bundles
 from ..source.inputfiles import lookup
@@ -294,9 +294,11 @@ def _section(title: str, mark: str, entries: Sequence[Entry], details: bool = Fa
     lines = [f"{title} ({len(groups)}):"]
     for name, kinds, entry in groups:
         note = " [deprecated]" if entry.deprecated and not details else ""
-        lines.append(f"  {mark} {escape.text(name)} ({', '.join(map(escape.text, kinds))}){note}")
+        kinds_said = ", ".join(excerpt(kind, PATH_EXCERPT) for kind in kinds)
+        lines.append(f"  {mark} {excerpt(name, PATH_EXCERPT)} ({kinds_said}){note}")
         if details:
-            lines += [f"      {jsonpath(c.path)}: {_value(c.old)} -> {_value(c.new)}" for c in entry.changes]
+            lines += [f"      {jsonpath(c.path)}: {excerpt(_value(c.old), PATH_EXCERPT)} -> "
+                      f"{excerpt(_value(c.new), PATH_EXCERPT)}" for c in entry.changes]
     return lines
 
 
@@ -309,8 +311,8 @@ def render_text(diff: Diff) -> str:
     release note has to warn about.
     """
     if diff.equal:
-        return f"no differences between {escape.text(diff.old)} and {escape.text(diff.new)}\n"
-    lines = [f"citgen diff {escape.text(diff.old)} {escape.text(diff.new)}"]
+        return f"no differences between {excerpt(diff.old, PATH_EXCERPT)} and {excerpt(diff.new, PATH_EXCERPT)}\n"
+    lines = [f"citgen diff {excerpt(diff.old, PATH_EXCERPT)} {excerpt(diff.new, PATH_EXCERPT)}"]
     for title, mark, entries, details in (("added", "+", diff.added, False), ("removed", "-", diff.removed, False),
                                           ("changed", "~", diff.changed, True),
                                           ("newly deprecated", "!", diff.newly_deprecated, False)):

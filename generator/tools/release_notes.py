@@ -24,7 +24,7 @@ import json
 from typing import Any, Sequence
 
 from .. import escape
-from ..problems import jsonpath
+from ..problems import PATH_EXCERPT, excerpt, jsonpath
 from .diff import ABSENT, DEPRECATED_LABEL, Diff, Entry
 
 #: A heading level below the release's own title (GitHub renders a release body's ``##`` as its sections).
@@ -35,6 +35,18 @@ def _value(value: Any) -> str:
     if value is ABSENT:
         return "*absent*"
     return escape.markdown_code(json.dumps(value, sort_keys=True, ensure_ascii=False))
+
+
+def _shown(value: Any) -> str:
+    """A value as the page shows it: an excerpt of its JSON, as a code span."""
+    if value is ABSENT:
+        return "*absent*"
+    return escape.markdown_code(excerpt(json.dumps(value, sort_keys=True, ensure_ascii=False), PATH_EXCERPT))
+
+
+def _name(name: str) -> str:
+    """A name, a series or a kind from the bundles, as an excerpt: a name runs to 253 characters in Kubernetes."""
+    return excerpt(name, PATH_EXCERPT)
 
 
 def series_of(name: str) -> str:
@@ -73,11 +85,11 @@ def _by_series(entries: Sequence[Entry]) -> list[tuple[str, list[Entry]]]:
 
 def _kinds(kinds: Sequence[str]) -> str:
     """A heading's kinds: a bundle's kind is any text, so it is Markdown text like a series."""
-    return " and ".join(map(escape.markdown, kinds))
+    return " and ".join(escape.markdown(_name(kind)) for kind in kinds)
 
 
 def _names(entries: Sequence[Entry], mark_deprecated: bool) -> str:
-    return ", ".join(escape.markdown_code(e.name) + (" (deprecated)" if mark_deprecated and e.deprecated else "")
+    return ", ".join(escape.markdown_code(_name(e.name)) + (" (deprecated)" if mark_deprecated and e.deprecated else "")
                      for e in entries)
 
 
@@ -88,7 +100,7 @@ def _listed(title: str, entries: Sequence[Entry], mark_deprecated: bool = True) 
     lines = ["", f"{SECTION} {title}"]
     for kinds, in_kinds in _by_kinds(entries):
         lines += ["", f"#### {_kinds(kinds)}", ""]
-        lines += [f"- **{escape.markdown(series)}**: {_names(group, mark_deprecated)}"
+        lines += [f"- **{escape.markdown(_name(series))}**: {_names(group, mark_deprecated)}"
                   for series, group in _by_series(in_kinds)]
     return lines
 
@@ -106,10 +118,10 @@ def _changed(entries: Sequence[Entry]) -> list[str]:
     for kinds, in_kinds in _by_kinds(entries):
         lines += ["", f"#### {_kinds(kinds)}"]
         for series, group in _by_series(in_kinds):
-            lines += ["", f"**{escape.markdown(series)}**", ""]
+            lines += ["", f"**{escape.markdown(_name(series))}**", ""]
             for entry in group:
-                lines.append(f"- {escape.markdown_code(entry.name)}")
-                lines += [f"  - {escape.markdown_code(jsonpath(c.path))}: {_value(c.old)} → {_value(c.new)}"
+                lines.append(f"- {escape.markdown_code(_name(entry.name))}")
+                lines += [f"  - {escape.markdown_code(jsonpath(c.path))}: {_shown(c.old)} → {_shown(c.new)}"
                           for c in entry.changes]
     return lines
 

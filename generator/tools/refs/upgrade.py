@@ -25,7 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ... import escape
 from ...load.gpu import opt_in_note
 from ...model import Lifecycle, label
-from ...problems import Problem, excerpt, sort_problems
+from ...problems import MAX_MESSAGE, PATH_EXCERPT, Problem, excerpt, sort_problems
 from ...quantity import QuantityError, parse as parse_quantity
 from .model import Reference, Scan
 from .rules.base import history, owner_text, quoted, short_of_current
@@ -257,8 +257,8 @@ def render_text(result: Upgrade) -> str:
             continue
         lines.append(f"{title}:")
         for entry in entries:
-            lines.append(escape.text(f"  {entry.family} {entry.name} ({entry.kind}), "
-                                     f"{_plural(entry.count, 'reference')}: {entry.what}"))
+            lines.append(escape.text(f"  {entry.family} {excerpt(entry.name, PATH_EXCERPT)} ({entry.kind}), "
+                                     f"{_plural(entry.count, 'reference')}: {excerpt(entry.what, MAX_MESSAGE)}"))
         lines.append("")
     if result.breaks:
         lines += [KEPT_RUNNING, ""]
@@ -281,8 +281,8 @@ def render_markdown(result: Upgrade) -> str:
             places = ", ".join(f"{code(r.location.file_line())} ({md(owner_text(r.owner))})" for r in entry.references[:5])
             if entry.count > 5:
                 places += f", and {entry.count - 5} more"
-            lines.append(f"| {cell(code(entry.name))} {cell(md(entry.family))} | {entry.count} | "
-                         f"{cell(md(entry.what))} | {cell(places)} |")
+            lines.append(f"| {cell(code(excerpt(entry.name, PATH_EXCERPT)))} {cell(md(entry.family))} | "
+                         f"{entry.count} | {cell(md(excerpt(entry.what, MAX_MESSAGE)))} | {cell(places)} |")
         lines.append("")
     if result.breaks:
         lines += [md(KEPT_RUNNING), ""]
