@@ -1,7 +1,7 @@
 """One way in, one way out: every command against the conventions, enumerated from click's command tree.
 
 - **In**: every command that reads Kubernetes objects is given the same objects in
-  each path form (a file, a folder, ``-``, a FIFO as process substitution makes one)
+  each path form (a file, a folder, ``-``, a pipe as process substitution makes one)
   and each document form (documents, a ``kind: List``, a bare list, JSON as kubectl
   writes it, minified JSON), through each of its options and arguments that read
   objects, and must see the same objects: the same report, whatever the form.
