@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 from click.testing import CliRunner, Result
 
+from tests.helpers import builtin_name
 from generator.cli import main
 from generator.cli.validate import bundle_context, default_context, list_rules, validate
 from generator.source.documents import BundleDoc
@@ -191,18 +192,22 @@ def last_line(*args: str | Path) -> tuple[int, str]:
 
 
 def test_without_files_the_catalogs_output_is_judged_by_the_rules_named_and_the_vendor_given():
-    assert last_line("--rule", "vendor-label") == (0, "no problems in 244 documents")
-    assert last_line("--rule", "vendor-label", "--vendor", "other.io") == (1, "244 problems in 244 of 244 documents")
-    assert last_line("--rule", "schema", "--vendor", "other.io") == (0, "no problems in 244 documents")
-    assert last_line("--rule", "schema", "--kubevirt", "v1.0") == (1, "300 problems in 166 of 244 documents")
+    built_in = builtin_name()  # the summary names the catalog it judged
+    assert last_line("--rule", "vendor-label") == (0, f"{built_in}: no problems in 244 documents")
+    assert last_line("--rule", "vendor-label", "--vendor", "other.io") == (
+        1, f"{built_in}: 244 problems in 244 of 244 documents")
+    assert last_line("--rule", "schema", "--vendor", "other.io") == (0, f"{built_in}: no problems in 244 documents")
+    assert last_line("--rule", "schema", "--kubevirt", "v1.0") == (
+        1, f"{built_in}: 300 problems in 166 of 244 documents")
 
 
 def test_without_files_a_catalog_named_is_the_one_built_and_judged(tmp_path: Path):
     assert CliRunner().invoke(main, ["init", str(tmp_path / "vendor")]).exit_code == 0
+    vendor = f"catalog {tmp_path / 'vendor'}/ v0.1.0-dev"
     assert last_line("--catalog", tmp_path / "vendor", "--rule", "vendor-label") == (
-        0, "no problems in 244 documents")
+        0, f"{vendor}: no problems in 244 documents")
     assert last_line("--catalog", tmp_path / "vendor", "--rule", "vendor-label", "--vendor", "kubevirt.io") == (
-        1, "244 problems in 244 of 244 documents")
+        1, f"{vendor}: 244 problems in 244 of 244 documents")
 
 
 def test_files_are_judged_against_a_catalog_named_its_vendor_unless_one_is_given(tmp_path: Path):

@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli.validate import validate
+from tests.helpers import builtin_name
 
 CASES = Path(__file__).parent / "cases"
 
@@ -132,7 +133,7 @@ def test_the_validation_guide_describes_every_check_list_rules_shows_in_its_orde
 
 def test_validating_the_catalog_output_without_files():
     result = CliRunner().invoke(validate, [])
-    assert result.output.startswith("no problems in "), result.output
+    assert result.output.startswith(f"{builtin_name()}: no problems in "), result.output
     assert result.exit_code == 0
 
 

@@ -189,7 +189,7 @@ def test_validate_of_the_catalog_reports_it_at_the_same_line_with_exit_1(tmp_pat
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         f"catalog/overlay{U_AT[1:]}: error: {U_PATH}: {BROKEN_U} [schema]",
-        "1 problem in 244 documents, pointed at the catalog's lines"]
+        "catalog catalog/ v0.1.0-dev: 1 problem in 244 documents, pointed at the catalog's lines"]
 
 
 # --------------------------------------------------------------------------- any number of overlays

@@ -84,7 +84,7 @@ def test_a_bundle_passes_against_its_own_catalog(name: str, bundles: dict[str, P
 
 def test_a_catalog_named_without_files_validates_its_own_output():
     result = validate("--catalog", EXAMPLES / "edge")
-    assert (result.exit_code, result.output) == (0, "no problems in 38 documents\n")
+    assert (result.exit_code, result.output) == (0, f"catalog {EXAMPLES / 'edge'}/ v0.1.0-dev: no problems in 38 documents\n")
 
 
 def test_against_another_catalog_the_vendor_is_that_catalogs(bundles: dict[str, Path]):
