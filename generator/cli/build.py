@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -66,7 +67,8 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
         if result.problems:
             raise InputError(list(result.problems))
         staging.commit()
-    return built(result, out)
+    done = built(result, out)
+    return replace(done, warnings=(*done.warnings, *staging.warnings))
 
 
 def checked(options: BuildOptions, out: Path) -> Result:

@@ -38,4 +38,4 @@ def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str |
         staging.commit()
     said = f"wrote {len(files)} files to {out} (index.html: {len(files['index.html']) // 1024} KiB)"
     return Result("site", outputs=(said,), data={"out": str(out), "files": sorted(files)},
-                  counts={"files": len(files), "indexBytes": len(files["index.html"])})
+                  counts={"files": len(files), "indexBytes": len(files["index.html"])}, warnings=staging.warnings)
