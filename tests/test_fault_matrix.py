@@ -10,8 +10,8 @@ the fault says:
 - standard output and standard error each closed, full (``/dev/full``) and of an
   encoding (ASCII) that lacks characters citgen prints;
 - a working directory deleted under the run;
-- each file or folder option given a FIFO, a device, a dangling link, a link loop, a
-  file it may not read and a file in a folder it may not read;
+- each file or folder option and argument given an empty text, a FIFO, a device, a dangling
+  link, a link loop, a file it may not read and a file in a folder it may not read;
 - each numeric option and environment variable given 5,000 digits, each text option
   control characters;
 - a catalog with one folder or file it may not read, at every level of its tree
@@ -50,7 +50,7 @@ CONTROL = "x\n::error::y\x1b[31m\x07\u202e"
 #: The faults each kind of option meets. An option whose type is not here fails the test
 #: below: name its faults (or an empty tuple, saying why it has none) when adding one.
 FAULTS: dict[type, tuple[str, ...]] = {
-    click.Path: ("fifo", "device", "dangling link", "link loop", "unreadable", "in an unreadable folder"),
+    click.Path: ("empty", "fifo", "device", "dangling link", "link loop", "unreadable", "in an unreadable folder"),
     CpuCount: ("digits",),
     GpuCount: ("digits",),
     QuantityParam: ("digits",),
@@ -338,6 +338,11 @@ def option_cells(place: Place, command: str, clean: dict[str, Any], param: click
     if fault == "control":
         yield Cell(command, f"{name} control characters", arguments(command, {**clean, param.name: CONTROL}),
                    "refused", names=name)
+        return
+    if fault == "empty":  # an unset variable in a script: '' is no path, never the working directory
+        value = ("",) if getattr(param, "multiple", False) or param.nargs == -1 else ""
+        yield Cell(command, f"{name} empty", arguments(command, {**clean, param.name: value}), "refused",
+                   names=f"{name}: expected a path, got an empty text")
         return
     named, unreadable = special(place, fault, f"{command}-{param.name}-{fault}".replace(" ", "-"))
     path = named / "input.yaml" if fault == "in an unreadable folder" else named
