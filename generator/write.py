@@ -175,6 +175,28 @@ def _check_target(out: Path, command: str, files: Mapping[PurePosixPath, bytes] 
                             "or choose an empty or new --out")
 
 
+#: The folders of a catalog a build reads whole (every file in them, at any depth).
+READ_WHOLE = ("series", "preferences", "templates")
+
+
+def _check_outside(out: Path, catalogs: tuple[Path, ...]) -> None:
+    """Refuse an ``out`` that is a catalog the run reads, or inside a folder of one that it reads whole.
+
+    The next build would read the outputs back as part of the catalog: a chart
+    copied into the chart it came from, growing each build, or Helm rendering
+    every object twice.
+    """
+    target = Path(os.path.realpath(out))
+    for catalog in catalogs:
+        root = Path(os.path.realpath(catalog))
+        for folder in (root, *(root / name for name in READ_WHOLE)):
+            if target == folder or (folder != root and folder in target.parents):
+                inside = "is the catalog" if folder == root else f"is inside {folder.name}/ of the catalog"
+                raise InputError.at(Location("--out"), (
+                    f"{out} {inside} this run reads ({catalog}); the next build would read the outputs back as part "
+                    f"of the catalog: write them outside its {', '.join(f'{n}/' for n in READ_WHOLE)}"))
+
+
 def _check_usable(out: Path) -> None:
     """Refuse an ``out`` that no build could replace: a link, or something other than a directory."""
     if out.is_symlink():  # replacing it would move the link, and writing through it write elsewhere
@@ -423,9 +445,11 @@ class Staging:
     ``out`` is as it was. Either way the lock is released.
     """
 
-    def __init__(self, out: Path, lock_timeout: float = LOCK_TIMEOUT, command: str = "build"):
+    def __init__(self, out: Path, lock_timeout: float = LOCK_TIMEOUT, command: str = "build",
+                 reads: tuple[Path, ...] = ()):
         self.out = Path(os.path.abspath(out))
         self.command = command  # whose outputs these are: only its own earlier outputs are replaced
+        self.reads = reads  # the catalogs the run reads: ``out`` may not be inside one
         self._lock = OutputLock(self.out, lock_timeout)
         self._staging: Path | None = None
         self._committed = False
@@ -435,6 +459,7 @@ class Staging:
     def __enter__(self) -> "Staging":
         """Refuse an unusable ``out`` now, before the build spends its time making the files."""
         try:
+            _check_outside(self.out, self.reads)
             _check_usable(self.out)
             blocking = _file_in_the_way(self.out)
             if blocking is None:

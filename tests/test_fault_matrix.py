@@ -501,3 +501,56 @@ def test_every_command_has_a_clean_run_and_the_catalog_readers_are_known():
     assert sorted(RUNS) == sorted(COMMANDS)
     takes_catalog = sorted(c for c, cmd in COMMANDS.items() if any(p.name == "catalog" for p in cmd.params))
     assert sorted(CATALOG_READS) == takes_catalog
+
+
+# --------------------------------------------------------------------------- outputs and the catalog they read
+
+#: The parameters that name what a command writes (a folder it replaces or makes).
+OUTPUTS = ("out", "out_dir", "directory")
+
+
+def writers_of_a_catalog() -> list[str]:
+    """Every command that reads a catalog and writes an output folder, from click's tree."""
+    return [name for name, cmd in COMMANDS.items()
+            if "catalog" in (names := {p.name for p in cmd.params}) and names & set(OUTPUTS)]
+
+
+def test_the_writers_of_a_catalog_are_found():
+    assert writers_of_a_catalog() == ["build", "site"]
+
+
+@pytest.fixture(scope="module")
+def a_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_catalog(tmp_path_factory.mktemp("inside") / "catalog")
+
+
+#: Where an output may not go, relative to the catalog: itself, and inside each folder a build reads whole.
+INSIDE = ("", "templates/helm/chart/gen", "templates/helm/chart/templates", "series/out", "preferences/traits/x")
+
+
+@pytest.mark.parametrize("command", writers_of_a_catalog())
+@pytest.mark.parametrize("where", INSIDE)
+def test_no_output_goes_inside_the_catalog_it_reads(a_catalog: Path, command: str, where: str):
+    """`build --catalog C --out C/templates/helm/chart/gen` copied each build's chart into the next (224 files, then
+    more); under chart/templates Helm rendered every object twice."""
+    before = snapshot(a_catalog)
+    out = a_catalog / where if where else a_catalog
+    done = CliRunner().invoke(main, [*command.split(), "--catalog", str(a_catalog), "--out", str(out)])
+    assert done.exit_code == 2
+    assert done.output.startswith(f"error: --out: {out} is ")
+    assert f"of the catalog this run reads ({a_catalog})" in done.output or \
+        f"is the catalog this run reads ({a_catalog})" in done.output
+    assert snapshot(a_catalog) == before and not (a_catalog / "templates/helm/chart/gen").exists()
+
+
+@pytest.mark.parametrize("command", writers_of_a_catalog())
+def test_no_output_goes_inside_the_built_in_catalog(command: str):
+    """Run from a checkout, the built-in catalog is the checkout: its templates are read whole, as any catalog's."""
+    from generator.paths import builtin_catalog
+
+    out = builtin_catalog() / "templates" / "kustomize"
+    done = CliRunner().invoke(main, [*command.split(), "--out", str(out)])
+    assert (done.exit_code, done.output.splitlines()[0]) == (
+        2, f"error: --out: {out} is inside templates/ of the catalog this run reads ({builtin_catalog()}); the next "
+           "build would read the outputs back as part of the catalog: write them outside its series/, preferences/, "
+           "templates/")

@@ -7,6 +7,7 @@ from typing import Sequence
 
 import click
 
+from ..paths import builtin_catalog
 from ..pipeline import BuildOptions
 from ..result import Result
 from ..tools.site import site_files
@@ -32,7 +33,8 @@ def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str |
     """
     options = BuildOptions(catalog=catalog, version=version, gpu_device=gpu_device, gpu_count=gpu_count,
                            retain_from=tuple(retain_from), overlays=tuple(overlays))
-    with Staging(out, lock_timeout, command="site") as staging:  # an unusable --out is refused before anything is made
+    # an unusable --out (or one inside a catalog the page reads) is refused before anything is made
+    with Staging(out, lock_timeout, command="site", reads=(options.catalog_dir, builtin_catalog())) as staging:
         files = site_files(options)
         staging.write(files)
         staging.commit()
