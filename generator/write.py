@@ -53,6 +53,17 @@ _RETRY = 0.05
 _RMTREE_HOOK = "onexc" if sys.version_info >= (3, 12) else "onerror"
 
 
+def umasked(mode: int = 0o777) -> int:
+    """``mode`` less the process's umask: what the system gives a folder (0o777) or file (0o666) it creates.
+
+    A folder made by ``mkdtemp`` (0o700) and then given a mode of citgen's choosing
+    must get this one, so that under ``umask 077`` no output is readable by others.
+    """
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mode & ~mask
+
+
 def checksums(files: Mapping[str, bytes]) -> bytes:
     """A sha256sum-style listing (``<hex>  <name>``) of the given files, sorted by name."""
     lines = [f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())]
@@ -640,4 +651,4 @@ def _write_tree(staging: Path, relative: Mapping[PurePosixPath, bytes]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     for path, target in targets.items():
         target.write_bytes(relative[path])
-    os.chmod(staging, 0o755)
+    os.chmod(staging, umasked())  # mkdtemp made it 0o700; a folder citgen creates gets what the umask leaves

@@ -554,3 +554,41 @@ def test_no_output_goes_inside_the_built_in_catalog(command: str):
         2, f"error: --out: {out} is inside templates/ of the catalog this run reads ({builtin_catalog()}); the next "
            "build would read the outputs back as part of the catalog: write them outside its series/, preferences/, "
            "templates/")
+
+
+# --------------------------------------------------------------------------- what a command creates, under a umask
+
+
+def writers() -> list[str]:
+    """Every command that makes an output folder (or files in one), from click's tree."""
+    return sorted(name for name, cmd in COMMANDS.items() if {p.name for p in cmd.params} & set(OUTPUTS))
+
+
+#: How each writer runs into ``out``, a folder that is not there yet, with all it can make.
+WRITES: dict[str, Callable[[Path], list[Any]]] = {
+    "build": lambda out: ["build", "--out", out, "--helm-package", "--policy"],
+    "init": lambda out: ["init", out],
+    "schema import": lambda out: ["schema", "import", shared_file(SWAGGER), "--out", out],
+    "site": lambda out: ["site", "--out", out],
+}
+
+
+def test_every_writer_has_a_run_under_a_umask():
+    assert sorted(WRITES) == writers()
+
+
+@pytest.mark.parametrize("command", WRITES)
+def test_what_a_command_creates_honours_the_umask(tmp_path: Path, command: str):
+    """Under `umask 077` the folders of build, site, --helm-package and init were 0755: readable by everyone."""
+    out = tmp_path / "out"
+    args = [str(word) for word in WRITES[command](out)]
+    before = os.umask(0o077)
+    try:
+        done = CliRunner().invoke(main, args)
+    finally:
+        os.umask(before)
+    assert done.exit_code == 0, done.output
+    created = [out, *out.rglob("*")]
+    assert len(created) > 1
+    assert {p.relative_to(tmp_path).as_posix(): oct(p.stat().st_mode & 0o777) for p in created
+            if p.stat().st_mode & 0o077} == {}

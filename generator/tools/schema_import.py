@@ -35,6 +35,7 @@ from ..problems import Location, Problem
 from ..schemas import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
 from ..source.inputfiles import lookup, read_bytes
 from ..source.jsonsrc import json_document
+from ..write import umasked
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 QUANTITY_DEFINITION = "k8s.io.apimachinery.pkg.api.resource.Quantity"
@@ -283,7 +284,7 @@ def write_files(files: Mapping[str, Any], out_dir: Path) -> list[Path]:
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(render(files[name]).encode())
-            os.chmod(tmp, 0o644)  # package data, readable like any other file
+            os.chmod(tmp, umasked(0o666))  # mkstemp made it 0o600: a new file's mode under the umask
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
