@@ -332,9 +332,18 @@ class OutputLock:
                 os.close(fd)
                 continue
             started = datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-            os.ftruncate(fd, 0)
-            os.write(fd, json.dumps({"pid": os.getpid(), "started": started}).encode() + b"\n")
-            self._fd = fd
+            self._fd = fd  # ours now: from here on, release() removes the file, however the rest ends
+            try:
+                os.ftruncate(fd, 0)
+                record = json.dumps({"pid": os.getpid(), "started": started}).encode() + b"\n"
+                if os.write(fd, record) != len(record):  # a full file system may take part of it
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            except OSError as exc:  # a full file system: the lock file is not left behind, and it is what is named
+                self.release()
+                raise OSError(exc.errno, exc.strerror, str(self.path)) from None
+            except BaseException:
+                self.release()
+                raise
             return
 
     def _open(self) -> int:

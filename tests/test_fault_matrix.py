@@ -16,7 +16,9 @@ the fault says:
   control characters;
 - a catalog with one folder or file it may not read, at every level of its tree
   (``templates/helm/chart/templates`` included);
-- every input file with a UTF-8 byte-order mark and CRLF line ends, as editors write them.
+- every input file with a UTF-8 byte-order mark and CRLF line ends, as editors write them;
+- a full file system (no file may grow), which every command that writes refuses naming
+  the reason, leaving no lock, staging folder or half-written file behind.
 
 What every run must show (docs/errors.md): no traceback; exit status 0, 1 or 2 as
 documented for what happened; a refusal that names the input; earlier outputs intact.
@@ -66,6 +68,8 @@ FAULTS: dict[type, tuple[str, ...]] = {
 }
 
 STREAMS = ("closed", "full", "ascii")
+#: The parameters that name what a command writes (a folder it replaces or makes).
+OUTPUTS = ("out", "out_dir", "directory")
 
 #: What ``citgen refs`` reads in its clean run: a VirtualMachine and a DataSource naming catalog objects that fit.
 MANIFESTS = """\
@@ -250,11 +254,12 @@ class Cell:
     deleted_cwd: bool = False
     unreadable: tuple[str, ...] = ()
     loops: tuple[str, ...] = ()
+    full_disk: bool = False
 
     def run(self, place: Place) -> dict[str, Any]:
         return {"args": self.args, "cwd": str(place.root), "env": self.env, "stdout": self.stdout,
                 "stderr": self.stderr, "deleted_cwd": self.deleted_cwd, "unreadable": list(self.unreadable),
-                "loops": list(self.loops)}
+                "loops": list(self.loops), "full_disk": self.full_disk}
 
 
 def special(place: Place, kind: str, name: str) -> tuple[Path, tuple[str, ...]]:
@@ -292,6 +297,9 @@ def command_cells(place: Place, command: str) -> Iterator[Cell]:
                    stdout=how)
         yield Cell(command, f"standard error {how}", arguments(command, RUNS[command](place)), "clean",
                    stderr=how)
+    writes = bool({p.name for p in cmd.params} & set(OUTPUTS))
+    yield Cell(command, "a full file system", arguments(command, RUNS[command](place)),
+               "refused" if writes else "clean", names="File too large", full_disk=True)
     paths = [p for p in cmd.params if type(p.type) is click.Path]
     if paths:  # a refusal, printed on standard error, under each fault of that stream
         first = paths[0]
@@ -485,6 +493,8 @@ def test_earlier_outputs_are_intact_after_every_fault(matrix):
     before, after = matrix["outputs"]
     assert [sorted(a) for a in after] == [sorted(b) for b in before]
     assert after == before
+    beside = sorted(name for name in os.listdir(matrix["place"].root) if name.startswith("."))
+    assert beside == []  # no lock (a full file system left .build.lock), no staging, no backup
 
 
 # --------------------------------------------------------------------------- the table's own checks
@@ -505,8 +515,6 @@ def test_every_command_has_a_clean_run_and_the_catalog_readers_are_known():
 
 # --------------------------------------------------------------------------- outputs and the catalog they read
 
-#: The parameters that name what a command writes (a folder it replaces or makes).
-OUTPUTS = ("out", "out_dir", "directory")
 
 
 def writers_of_a_catalog() -> list[str]:
