@@ -43,9 +43,9 @@ MARKER = "CHECKSUMS.sha256"
 MANIFEST = ".citgen-manifest"
 #: Seconds a build waits for another build writing the same output directory (``--lock-timeout``).
 LOCK_TIMEOUT = 60.0
-#: Every output directory a Staging put in place in this process, in order: what a run that is then
-#: interrupted, or cannot deliver its report, says it wrote (entry.py, cli/streams.py).
-SWAPPED_IN: list[Path] = []
+#: What this process's run put in place, in order (output folders, a README, a new catalog):
+#: what a run interrupted after it, or whose report is lost, says it wrote (cli/streams.py).
+_WRITTEN: list[Path] = []
 #: How often a waiting build tries the lock again.
 _RETRY = 0.05
 #: shutil.rmtree's hook for a part it cannot remove: ``onexc`` from Python 3.12, where
@@ -62,6 +62,21 @@ def umasked(mode: int = 0o777) -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mode & ~mask
+
+
+def record(path: Path) -> None:
+    """Note that ``path`` (an output folder or file) is now in place, complete: ``written`` names it."""
+    _WRITTEN.append(Path(path))
+
+
+def written() -> tuple[Path, ...]:
+    """What this run put in place so far (``record``), each once, in order."""
+    return tuple(dict.fromkeys(_WRITTEN))
+
+
+def forget() -> None:
+    """A new run begins: nothing written yet."""
+    _WRITTEN.clear()
 
 
 def checksums(files: Mapping[str, bytes]) -> bytes:
@@ -335,8 +350,8 @@ class OutputLock:
             self._fd = fd  # ours now: from here on, release() removes the file, however the rest ends
             try:
                 os.ftruncate(fd, 0)
-                record = json.dumps({"pid": os.getpid(), "started": started}).encode() + b"\n"
-                if os.write(fd, record) != len(record):  # a full file system may take part of it
+                holder = json.dumps({"pid": os.getpid(), "started": started}).encode() + b"\n"
+                if os.write(fd, holder) != len(holder):  # a full file system may take part of it
                     raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
             except OSError as exc:  # a full file system: the lock file is not left behind, and it is what is named
                 self.release()
@@ -434,6 +449,7 @@ def replace_file(path: Path, text: str) -> None:
             handle.write(text)
         os.chmod(temporary, stat.S_IMODE(os.stat(path).st_mode))
         os.replace(temporary, path)
+        record(path)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)
         raise CitgenError([Problem(Location(str(path)), f"cannot write it: {_reason(exc, path)}; it is "
@@ -519,9 +535,12 @@ class Staging:
             raise RuntimeError("Staging.commit() before write()")
         try:
             with _interrupts_after():  # Ctrl-C now would leave the outputs half swapped or a backup behind
-                _swap(self._staging, self.out)
-        except _NotRemoved as exc:  # the new outputs are in place: only the old ones' removal failed
-            self._stuck.append((exc.cause, "the previous outputs, moved here when the new ones took their place,"))
+                try:
+                    _swap(self._staging, self.out)
+                except _NotRemoved as exc:  # the new outputs are in place: only the old ones' removal failed
+                    self._stuck.append((exc.cause, "the previous outputs, moved here when the new ones took "
+                                                   "their place,"))
+                record(self.out)  # before a Ctrl-C held meanwhile may end the run: it then says so
         except _NotPutBack as exc:
             self.discard()
             raise self._error(exc.cause, exc) from None
@@ -530,7 +549,6 @@ class Staging:
             raise self._error(exc) from None
         self._staging = None
         self._committed = True
-        SWAPPED_IN.append(self.out)
         self._lock.release()
 
     @property

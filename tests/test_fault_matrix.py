@@ -8,7 +8,8 @@ process that imported citgen once (tests/faultrun.py), with the process arranged
 the fault says:
 
 - standard output and standard error each closed, full (``/dev/full``) and of an
-  encoding (ASCII) that lacks characters citgen prints;
+  encoding (ASCII) that lacks characters citgen prints (a lost report of a command that
+  wrote its outputs says where they are);
 - a working directory deleted under the run;
 - each file or folder option and argument given an empty text, a FIFO, a device, a dangling
   link, a link loop, a file it may not read and a file in a folder it may not read;
@@ -297,9 +298,8 @@ def command_cells(place: Place, command: str) -> Iterator[Cell]:
                    stdout=how)
         yield Cell(command, f"standard error {how}", arguments(command, RUNS[command](place)), "clean",
                    stderr=how)
-    writes = bool({p.name for p in cmd.params} & set(OUTPUTS))
     yield Cell(command, "a full file system", arguments(command, RUNS[command](place)),
-               "refused" if writes else "clean", names="File too large", full_disk=True)
+               "refused" if writes(command) else "clean", names="File too large", full_disk=True)
     paths = [p for p in cmd.params if type(p.type) is click.Path]
     if paths:  # a refusal, printed on standard error, under each fault of that stream
         first = paths[0]
@@ -449,6 +449,11 @@ def group_cells() -> Iterator[Cell]:
                            names=param.envvar, env={param.envvar: DIGITS})
 
 
+def writes(command: str) -> bool:
+    """Whether the command writes an output (a folder it replaces or makes, files in one)."""
+    return command in COMMANDS and bool({p.name for p in COMMANDS[command].params} & set(OUTPUTS))
+
+
 def judge(cell: Cell, result: dict[str, Any], clean: dict[str, Any]) -> str | None:
     """What is wrong with ``result`` for ``cell`` (None when it is as it must be)."""
     said = result["stdout"] + result["stderr"]
@@ -470,6 +475,9 @@ def judge(cell: Cell, result: dict[str, Any], clean: dict[str, Any]) -> str | No
         if cell.stdout != "file" and cell.stderr == "file" and "citgen: cannot write the report to standard output" \
                 not in result["stderr"]:
             return f"no line saying the report was not delivered: {result['stderr'][-300:]}"
+        if cell.stdout != "file" and cell.stderr == "file" and writes(cell.command) and \
+                "; the outputs were written all the same, and are in place: " not in result["stderr"]:
+            return f"a lost report of a run that wrote its outputs says nothing of them: {result['stderr'][-300:]}"
     return None
 
 

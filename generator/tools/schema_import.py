@@ -35,7 +35,7 @@ from ..problems import Location, Problem
 from ..schemas import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
 from ..source.inputfiles import lookup, read_bytes
 from ..source.jsonsrc import json_document
-from ..write import umasked
+from ..write import record, umasked
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 QUANTITY_DEFINITION = "k8s.io.apimachinery.pkg.api.resource.Quantity"
@@ -289,6 +289,7 @@ def write_files(files: Mapping[str, Any], out_dir: Path) -> list[Path]:
                 handle.write(render(files[name]).encode())
             os.chmod(tmp, umasked(0o666))  # mkstemp made it 0o600: a new file's mode under the umask
             os.replace(tmp, target)
+            record(target)
         except OSError as exc:  # a full file system: this file as it was, the ones before it written
             Path(tmp).unlink(missing_ok=True)
             done = f"; {len(written)} of the {len(files)} files were written before it" if written else ""

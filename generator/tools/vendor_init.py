@@ -24,7 +24,7 @@ from ..errors import InputError
 from ..objectmeta import label_value_problem
 from ..problems import Location
 from ..source.inputfiles import file_kind, lookup
-from ..write import umasked
+from ..write import record, umasked
 
 OVERLAY_FILE = "overlay.yaml"
 
@@ -218,6 +218,7 @@ def _write_new(target: Path, files: dict[str, str]) -> list[Path]:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    record(target)
     return [target / name for name in sorted(files)]
 
 
@@ -237,4 +238,6 @@ def _write_into(target: Path, files: dict[str, str]) -> list[Path]:
             path.unlink(missing_ok=True)
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    for path in moved:  # all of them in place: the catalog is complete
+        record(path)
     return sorted(moved)
