@@ -19,8 +19,9 @@ full file system refuses every write, with both streams pipes, which it does not
 ``deleted_cwd`` (the working directory is a folder
 removed before citgen starts), ``unreadable`` (paths whose permission bits are
 cleared while the run lasts), ``modes`` (paths given these permission bits while it
-lasts, e.g. 0o644 for a folder that may be listed but not entered) and ``loops``
-(links to themselves made while it lasts, in place of files that are there). A result: ``code``, ``stdout``, ``stderr`` (text, with
+lasts, e.g. 0o644 for a folder that may be listed but not entered), ``loops``
+(links to themselves made while it lasts, in place of files that are there) and
+``as_files`` (folders that are a file while it lasts, the folder put back after). A result: ``code``, ``stdout``, ``stderr`` (text, with
 what could not be decoded escaped) and ``traceback`` (empty when none escaped).
 """
 
@@ -134,6 +135,9 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
         if os.path.lexists(link):
             os.rename(link, link + ".faultrun")
         os.symlink(os.path.basename(link), link)
+    for folder in run.get("as_files", ()):
+        os.rename(folder, folder + ".faultrun")
+        Path(folder).write_text("a file where a folder was\n", encoding="utf-8")
     pipes = [os.pipe(), os.pipe()] if run.get("full_disk") else []
     targets = [w for _, w in pipes] or [out.fileno(), err.fileno()]
     texts: list[list[bytes]] = [[], []]
@@ -156,6 +160,9 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
             os.unlink(link)
             if os.path.lexists(link + ".faultrun"):
                 os.rename(link + ".faultrun", link)
+        for folder in run.get("as_files", ()):
+            os.unlink(folder)
+            os.rename(folder + ".faultrun", folder)
     if pipes:
         return {"code": status, "stdout": b"".join(texts[0]).decode("utf-8", "backslashreplace"),
                 "stderr": b"".join(texts[1]).decode("utf-8", "backslashreplace"),

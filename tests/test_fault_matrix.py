@@ -15,8 +15,8 @@ the fault says:
   link, a link loop, a file it may not read and a file in a folder it may not read;
 - each numeric option and environment variable given 5,000 digits, each text option
   control characters;
-- a catalog with one folder or file it may not read, at every level of its tree
-  (``templates/helm/chart/templates`` included);
+- a catalog with one folder or file it may not read, and a file in place of one folder,
+  at every level of its tree (``templates/helm/chart/templates`` included);
 - every input file with a UTF-8 byte-order mark and CRLF line ends, as editors write them;
 - a full file system (no file may grow), which every command that writes refuses naming
   the reason, leaving no lock, staging folder or half-written file behind.
@@ -256,11 +256,12 @@ class Cell:
     unreadable: tuple[str, ...] = ()
     loops: tuple[str, ...] = ()
     full_disk: bool = False
+    as_files: tuple[str, ...] = ()
 
     def run(self, place: Place) -> dict[str, Any]:
         return {"args": self.args, "cwd": str(place.root), "env": self.env, "stdout": self.stdout,
                 "stderr": self.stderr, "deleted_cwd": self.deleted_cwd, "unreadable": list(self.unreadable),
-                "loops": list(self.loops), "full_disk": self.full_disk}
+                "loops": list(self.loops), "full_disk": self.full_disk, "as_files": list(self.as_files)}
 
 
 def special(place: Place, kind: str, name: str) -> tuple[Path, tuple[str, ...]]:
@@ -373,6 +374,8 @@ def catalog_cells(place: Place, command: str) -> Iterator[Cell]:
             continue
         yield Cell(command, f"catalog folder {part} unreadable", args, "refused", names=part,
                    unreadable=(str(folder),))
+        yield Cell(command, f"catalog folder {part} is a file", args, "refused", names=f"{part}: is a regular file",
+                   as_files=(str(folder),))
         files = sorted(p for p in folder.iterdir() if p.is_file())
         loop = files[0] if files else folder / "loop.yaml"  # a file the command reads, where there is one
         yield Cell(command, f"a link loop in catalog folder {part}", args, "refused",
