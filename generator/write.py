@@ -7,7 +7,12 @@ byte-for-byte as they were; should moving them back fail after the swap moved
 them aside, the message says where they are rather than that they are unchanged,
 and the next build puts them back first. The output directory belongs to citgen: a build
 replaces all of its contents, so a directory that holds anything but an earlier
-build (recognised by its CHECKSUMS.sha256) is refused rather than emptied.
+build (recognised by its manifest, or its CHECKSUMS.sha256, each only as a regular
+file) is refused rather than emptied: a file or folder of anyone else's, and anything
+in it that cannot be listed or looked at, since what cannot be seen cannot be judged.
+No output goes inside a catalog the run reads, and what citgen creates gets the modes
+the umask leaves. What a run put in place is recorded (``record``), so that a run
+interrupted after it, or whose report is lost, says so.
 
 Builds writing the same output directory take turns: each holds a lock on it
 (``OutputLock``, a lock file beside it) from its first write to its swap, and
