@@ -95,7 +95,7 @@ def test_ctrl_c_just_after_the_outputs_were_swapped_in_says_they_are_in_place(mo
 
 def test_ctrl_c_before_anything_was_written_says_only_interrupted(monkeypatch, capsys, tmp_path: Path):
     """What an earlier run of the same process wrote is not this run's."""
-    assert exit_status(args=["build", "--out", str(tmp_path / "out")], prog_name="citgen") == 0
+    assert exit_status(args=["init", str(tmp_path / "catalog")], prog_name="citgen") == 0
     monkeypatch.setattr(sys.modules["generator.cli.build"], "generate", lambda *args, **kwargs: interrupted())
     capsys.readouterr()
     assert exit_status(args=["build", "--out", str(tmp_path / "out")], prog_name="citgen") == INTERRUPTED
