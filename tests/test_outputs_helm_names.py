@@ -24,7 +24,8 @@ def test_a_file_of_the_catalogs_chart_where_the_chart_has_a_folder_or_the_other_
     path.write_text("x: 1\n")
     done = CliRunner().invoke(main, ["build", "--catalog", str(catalog), "--out", str(tmp_path / "out")])
     top = made.split("/")[0]
-    assert (done.exit_code, done.output) == (2, f"error: templates/helm/chart/{top}: {clash}: one of them comes from "
-                                                "the catalog's templates/helm/chart; rename or remove it\n"
-                                                "citgen: 1 problem, nothing written\n")
+    lines = done.output.splitlines()
+    assert (done.exit_code, len(lines), lines[1]) == (2, 2, "citgen: 1 problem, nothing written")
+    assert f"templates/helm/chart/{top}: " in lines[0]
+    assert f"{clash}: one of them comes from the catalog's templates/helm/chart; rename or remove it" in lines[0]
     assert not (tmp_path / "out").exists()
