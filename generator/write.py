@@ -40,7 +40,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Iterator, Mapping
 
 from .errors import CitgenError, InputError
-from .problems import Location, Problem, excerpt
+from .problems import WARNING, Location, Problem, excerpt
 
 MARKER = "CHECKSUMS.sha256"
 #: The list of what a command wrote into an output directory, there beside it: the only files
@@ -565,7 +565,7 @@ class Staging:
         """
         return tuple(Problem(Location(_left_in(exc, self.out)), (
             f"{what} could not all be removed ({_reason(exc, self.out)}); the new outputs are in place in "
-            f"{self.out}: remove this folder")) for exc, what in self._stuck)
+            f"{self.out}: remove this folder"), severity=WARNING) for exc, what in self._stuck)
 
     def discard(self) -> None:
         """Remove the staging directory; ``out`` is untouched."""
