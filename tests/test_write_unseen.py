@@ -141,7 +141,7 @@ def test_old_outputs_that_cannot_be_removed_after_the_swap_are_said_to_be_kept_w
     [backup] = [name for name in os.listdir(tmp_path) if name != "out"]
     assert backup.startswith(".out.citgen-old-")
     assert done.returncode == 0 and "Traceback" not in done.stderr
-    [warning] = [line for line in done.stderr.splitlines() if "warning" in line]
+    [warning] = [line for line in (done.stdout + done.stderr).splitlines() if "warning" in line]
     assert f"{tmp_path / backup}: " in warning and "the previous outputs, moved here when the new ones took their " \
         "place, could not all be removed (Operation not permitted (" in warning
     assert f"; the new outputs are in place in {out}: remove this folder" in warning
