@@ -7,7 +7,12 @@ byte-for-byte as they were; should moving them back fail after the swap moved
 them aside, the message says where they are rather than that they are unchanged,
 and the next build puts them back first. The output directory belongs to citgen: a build
 replaces all of its contents, so a directory that holds anything but an earlier
-build (recognised by its CHECKSUMS.sha256) is refused rather than emptied.
+build (recognised by its manifest, or its CHECKSUMS.sha256, each only as a regular
+file) is refused rather than emptied: a file or folder of anyone else's, and anything
+in it that cannot be listed or looked at, since what cannot be seen cannot be judged.
+No output goes inside a catalog the run reads, and what citgen creates gets the modes
+the umask leaves. What a run put in place is recorded (``record``), so that a run
+interrupted after it, or whose report is lost, says so.
 
 Builds writing the same output directory take turns: each holds a lock on it
 (``OutputLock``, a lock file beside it) from its first write to its swap, and
@@ -35,7 +40,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Iterator, Mapping
 
 from .errors import CitgenError, InputError
-from .problems import Location, Problem, excerpt
+from .problems import WARNING, Location, Problem, excerpt
 
 MARKER = "CHECKSUMS.sha256"
 #: The list of what a command wrote into an output directory, there beside it: the only files
@@ -43,11 +48,40 @@ MARKER = "CHECKSUMS.sha256"
 MANIFEST = ".citgen-manifest"
 #: Seconds a build waits for another build writing the same output directory (``--lock-timeout``).
 LOCK_TIMEOUT = 60.0
+#: What this process's run put in place, in order (output folders, a README, a new catalog):
+#: what a run interrupted after it, or whose report is lost, says it wrote (cli/streams.py).
+_WRITTEN: list[Path] = []
 #: How often a waiting build tries the lock again.
 _RETRY = 0.05
 #: shutil.rmtree's hook for a part it cannot remove: ``onexc`` from Python 3.12, where
 #: ``onerror`` is deprecated; ``again`` takes the arguments of either.
 _RMTREE_HOOK = "onexc" if sys.version_info >= (3, 12) else "onerror"
+
+
+def umasked(mode: int = 0o777) -> int:
+    """``mode`` less the process's umask: what the system gives a folder (0o777) or file (0o666) it creates.
+
+    A folder made by ``mkdtemp`` (0o700) and then given a mode of citgen's choosing
+    must get this one, so that under ``umask 077`` no output is readable by others.
+    """
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mode & ~mask
+
+
+def record(path: Path) -> None:
+    """Note that ``path`` (an output folder or file) is now in place, complete: ``written`` names it."""
+    _WRITTEN.append(Path(path))
+
+
+def written() -> tuple[Path, ...]:
+    """What this run put in place so far (``record``), each once, in order."""
+    return tuple(dict.fromkeys(_WRITTEN))
+
+
+def forget() -> None:
+    """A new run begins: nothing written yet."""
+    _WRITTEN.clear()
 
 
 def checksums(files: Mapping[str, bytes]) -> bytes:
@@ -70,28 +104,85 @@ def manifest(command: str, files: Mapping[str, bytes]) -> bytes:
     return "".join(f"{line}\n" for line in (f"citgen {command}", *sorted(files))).encode()
 
 
-def _entries(out: Path) -> set[str]:
-    """Everything under ``out`` but folders, links included (never followed), as relative POSIX paths."""
-    found = set()
-    for root, dirs, names in os.walk(out):
-        for name in (*names, *(d for d in dirs if os.path.islink(os.path.join(root, d)))):
-            found.add(PurePosixPath(os.path.relpath(os.path.join(root, name), out)).as_posix())
-    return found
+def _entries(out: Path) -> tuple[set[str], set[str]]:
+    """Everything under ``out``: its files (links included, never followed) and its folders, as relative POSIX paths.
+
+    Every folder is listed and every entry's type read without following a link;
+    one that cannot be is an InputError naming it. ``os.walk`` skipped a folder it
+    could not list without a word, so that what it held was neither seen nor
+    refused, and the swap then moved it aside with the rest.
+    """
+    files, folders = set(), set()
+    pending = [""]
+    while pending:
+        relative = pending.pop()
+        folder = os.path.join(out, relative)
+        try:
+            with os.scandir(folder) as listing:
+                names = [entry.name for entry in listing]
+        except OSError as exc:
+            raise _unseen(out, relative, exc, "list") from None
+        for name in names:
+            inside = f"{relative}/{name}" if relative else name
+            try:
+                mode = os.lstat(os.path.join(folder, name)).st_mode
+            except OSError as exc:
+                raise _unseen(out, inside, exc, "read the type of") from None
+            if stat.S_ISDIR(mode):
+                folders.add(inside)
+                pending.append(inside)
+            else:
+                files.add(inside)
+    return files, folders
 
 
-def _check_target(out: Path, command: str, files: Mapping[PurePosixPath, bytes]) -> None:
+def _unseen(out: Path, relative: str, exc: OSError, what: str) -> InputError:
+    """The refusal of an output directory one of whose entries cannot be listed or read."""
+    path = os.path.join(out, relative) if relative else str(out)
+    return InputError.at(Location(path), f"cannot {what} it ({(exc.strerror or str(exc)).lower()}), so citgen "
+                         f"cannot tell that {out} holds only what citgen wrote, and replacing {out} would move "
+                         "or delete what it cannot see: make it readable, or choose an empty or new --out")
+
+
+def _strangers(files: set[str], folders: set[str], known: set[str]) -> list[str]:
+    """What is not in ``known`` (files, by relative path) nor a folder of one; folders end in /."""
+    needed = {str(parent) for name in known for parent in PurePosixPath(name).parents} - {"."}
+    return sorted([*(files - known - {MANIFEST}), *(f"{name}/" for name in folders - needed)])
+
+
+def _counted(strangers: list[str]) -> str:
+    """``1 file``, ``2 folders``, ``3 files and folders``: what the strangers are."""
+    kinds = sorted({"folder" if name.endswith("/") else "file" for name in strangers})
+    if len(strangers) > 1:
+        kinds = [f"{kind}s" for kind in kinds]
+    return f"{len(strangers)} {' and '.join(kinds)}"
+
+
+def _is_marker(path: Path) -> bool:
+    """Whether ``path`` is a regular file, not a link to one (a marker counts only as what citgen wrote)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _check_target(out: Path, command: str, files: Mapping[PurePosixPath, bytes] | None) -> None:
     """Refuse to replace ``out`` unless it is empty or holds only what ``citgen <command>`` wrote there.
 
     Replacing an output directory removes everything in it, so citgen replaces
     only its own: the manifest it wrote beside the files names the command and
     each file. An output of a citgen that wrote no manifest is taken when it has
-    CHECKSUMS.sha256 and holds no file this run would not write again.
+    CHECKSUMS.sha256 and holds no file this run would not write again; ``files``
+    is None before they are made, when only what needs no files is checked.
     """
     _check_usable(out)
-    if not out.is_dir() or not any(out.iterdir()):
+    if not out.is_dir():
+        return
+    files_there, folders_there = _entries(out)  # everything in it seen, or an InputError naming what is not
+    if not files_there and not folders_there:
         return
     listed = out / MANIFEST
-    if listed.is_file() and not listed.is_symlink():
+    if _is_marker(listed):
         lines = listed.read_bytes()[:1 << 20].decode("utf-8", "replace").splitlines()
         wrote = lines[0] if lines else ""
         if wrote != f"citgen {command}":
@@ -99,17 +190,42 @@ def _check_target(out: Path, command: str, files: Mapping[PurePosixPath, bytes])
             raise InputError.at(Location(str(out)), f"holds the output of {other}, not of `citgen {command}`; "
                                 "choose an empty or new --out")
         known = set(lines[1:])
-    elif (out / MARKER).is_file():
+    elif _is_marker(out / MARKER):
+        if files is None:
+            return
         known = {str(name) for name in files}
     else:
+        why = (f"its {MARKER} is not a regular file" if os.path.lexists(out / MARKER) else f"it has no {MARKER}")
         raise InputError.at(Location(str(out)), f"refusing to replace a directory that is not an "
-                            f"earlier citgen output (it has no {MARKER}); choose an empty or new --out")
-    strangers = sorted(_entries(out) - known - {MANIFEST})
+                            f"earlier citgen output ({why}); choose an empty or new --out")
+    strangers = _strangers(files_there, folders_there, known)
     if strangers:
         shown = ", ".join(excerpt(name) for name in strangers[:3]) + (" ..." if len(strangers) > 3 else "")
-        raise InputError.at(Location(str(out)), f"holds {len(strangers)} file{'s' if len(strangers) > 1 else ''} "
-                            f"citgen did not write ({shown}), which replacing it would delete; move "
-                            f"{'them' if len(strangers) > 1 else 'it'}, or choose an empty or new --out")
+        raise InputError.at(Location(str(out)), f"holds {_counted(strangers)} citgen did not write ({shown}), "
+                            f"which replacing it would delete; move {'them' if len(strangers) > 1 else 'it'}, "
+                            "or choose an empty or new --out")
+
+
+#: The folders of a catalog a build reads whole (every file in them, at any depth).
+READ_WHOLE = ("series", "preferences", "templates")
+
+
+def _check_outside(out: Path, catalogs: tuple[Path, ...]) -> None:
+    """Refuse an ``out`` that is a catalog the run reads, or inside a folder of one that it reads whole.
+
+    The next build would read the outputs back as part of the catalog: a chart
+    copied into the chart it came from, growing each build, or Helm rendering
+    every object twice.
+    """
+    target = Path(os.path.realpath(out))
+    for catalog in catalogs:
+        root = Path(os.path.realpath(catalog))
+        for folder in (root, *(root / name for name in READ_WHOLE)):
+            if target == folder or (folder != root and folder in target.parents):
+                inside = "is the catalog" if folder == root else f"is inside {folder.name}/ of the catalog"
+                raise InputError.at(Location("--out"), (
+                    f"{out} {inside} this run reads ({catalog}); the next build would read the outputs back as part "
+                    f"of the catalog: write them outside its {', '.join(f'{n}/' for n in READ_WHOLE)}"))
 
 
 def _check_usable(out: Path) -> None:
@@ -121,19 +237,25 @@ def _check_usable(out: Path) -> None:
         raise InputError.at(Location(str(out)), "output path exists and is not a directory")
 
 
-def _remove_leftovers(parent: Path, name: str) -> None:
+def _remove_leftovers(parent: Path, name: str) -> list[OSError]:
     """Temporary directories of earlier builds that were killed before they could clean up.
 
     A build killed between moving the old outputs aside and moving the new ones
     in leaves no output directory but a complete backup: that backup is put
     back first, so the earlier outputs are never the thing that is cleaned up.
+    Returns why each one that could not be removed is still there (the caller says so).
     """
     out = parent / name
     backups = sorted(parent.glob(f".{name}.citgen-old-*"))
-    if not out.exists() and len(backups) == 1 and (backups[0] / MARKER).is_file():
+    if not out.exists() and len(backups) == 1 and _is_marker(backups[0] / MARKER):
         os.rename(backups[0], out)
+    stuck = []
     for stale in parent.glob(f".{name}.citgen-*"):
-        remove_tree(stale)
+        try:
+            remove_tree(stale)
+        except OSError as exc:
+            stuck.append(exc)
+    return stuck
 
 
 def remove_tree(path: Path) -> None:
@@ -141,21 +263,43 @@ def remove_tree(path: Path) -> None:
 
     An earlier output its owner made read-only would otherwise stay behind as a
     ``.citgen-old-*`` folder for ever: each part that cannot be removed is made
-    writable once and tried again.
+    writable (never anything above ``path``) and tried once more, a folder as a
+    whole, whichever of its functions ``shutil.rmtree`` reports (``os.open``,
+    ``os.scandir``, ``os.rmdir``, ``os.unlink``...). What still cannot be removed
+    is an OSError naming the first such part, raised once all the rest is gone.
     """
     if os.path.islink(path) or not os.path.isdir(path):
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
         return
+    top = os.path.abspath(path)
+    tried: set[str] = set()
+    failed: list[OSError] = []
 
-    def again(function: Any, name: str, *_: Any) -> None:
-        with contextlib.suppress(OSError):
-            os.chmod(os.path.dirname(name), 0o700)
+    def again(function: Any, name: str, problem: Any) -> None:
+        exc = problem if isinstance(problem, BaseException) else problem[1]  # onexc, or onerror's exc_info
+        if isinstance(exc, FileNotFoundError):  # gone meanwhile: nothing left to remove
+            return
+        if name in tried or not isinstance(exc, OSError):
+            failed.append(exc if isinstance(exc, OSError) else OSError(str(exc)))
+            return
+        tried.add(name)
+        try:
+            if os.path.abspath(name) != top:  # the folder holding it is ours too; the one holding ``path`` is not
+                os.chmod(os.path.dirname(name), 0o700)
             if not os.path.islink(name) and os.path.isdir(name):
                 os.chmod(name, 0o700)
-            function(name)
+                shutil.rmtree(name, **{_RMTREE_HOOK: again})
+            else:
+                os.unlink(name)
+        except FileNotFoundError:
+            pass
+        except OSError as retry:
+            failed.append(retry)
 
     shutil.rmtree(path, **{_RMTREE_HOOK: again})
+    if failed and os.path.lexists(path):
+        raise failed[0]
 
 
 def lock_path(out: Path) -> Path:
@@ -208,9 +352,18 @@ class OutputLock:
                 os.close(fd)
                 continue
             started = datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-            os.ftruncate(fd, 0)
-            os.write(fd, json.dumps({"pid": os.getpid(), "started": started}).encode() + b"\n")
-            self._fd = fd
+            self._fd = fd  # ours now: from here on, release() removes the file, however the rest ends
+            try:
+                os.ftruncate(fd, 0)
+                holder = json.dumps({"pid": os.getpid(), "started": started}).encode() + b"\n"
+                if os.write(fd, holder) != len(holder):  # a full file system may take part of it
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            except OSError as exc:  # a full file system: the lock file is not left behind, and it is what is named
+                self.release()
+                raise OSError(exc.errno, exc.strerror, str(self.path)) from None
+            except BaseException:
+                self.release()
+                raise
             return
 
     def _open(self) -> int:
@@ -301,6 +454,7 @@ def replace_file(path: Path, text: str) -> None:
             handle.write(text)
         os.chmod(temporary, stat.S_IMODE(os.stat(path).st_mode))
         os.replace(temporary, path)
+        record(path)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)
         raise CitgenError([Problem(Location(str(path)), f"cannot write it: {_reason(exc, path)}; it is "
@@ -332,18 +486,25 @@ class Staging:
     ``out`` is as it was. Either way the lock is released.
     """
 
-    def __init__(self, out: Path, lock_timeout: float = LOCK_TIMEOUT, command: str = "build"):
+    def __init__(self, out: Path, lock_timeout: float = LOCK_TIMEOUT, command: str = "build",
+                 reads: tuple[Path, ...] = ()):
         self.out = Path(os.path.abspath(out))
         self.command = command  # whose outputs these are: only its own earlier outputs are replaced
+        self.reads = reads  # the catalogs the run reads: ``out`` may not be inside one
         self._lock = OutputLock(self.out, lock_timeout)
         self._staging: Path | None = None
         self._committed = False
+        #: What is left beside ``out`` that could not be removed, and what it is: each a warning (``warnings``).
+        self._stuck: list[tuple[OSError, str]] = []
 
     def __enter__(self) -> "Staging":
         """Refuse an unusable ``out`` now, before the build spends its time making the files."""
         try:
+            _check_outside(self.out, self.reads)
             _check_usable(self.out)
             blocking = _file_in_the_way(self.out)
+            if blocking is None:
+                _check_target(self.out, self.command, None)  # checked again under the lock, with the files
         except OSError as exc:
             raise self._error(exc) from None
         if blocking is not None:  # the system would say only "File exists" or "Not a directory"
@@ -365,7 +526,8 @@ class Staging:
             self.out.parent.mkdir(parents=True, exist_ok=True)
             self._lock.acquire()
             _check_target(self.out, self.command, relative)
-            _remove_leftovers(self.out.parent, self.out.name)  # only the lock holder may: no one else is writing
+            self._stuck = [(exc, "what an earlier run writing here left behind")  # only the lock holder may clean
+                           for exc in _remove_leftovers(self.out.parent, self.out.name)]
             self._staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.citgen-new-", dir=self.out.parent))
             _write_tree(self._staging, relative)
         except OSError as exc:
@@ -378,7 +540,12 @@ class Staging:
             raise RuntimeError("Staging.commit() before write()")
         try:
             with _interrupts_after():  # Ctrl-C now would leave the outputs half swapped or a backup behind
-                _swap(self._staging, self.out)
+                try:
+                    _swap(self._staging, self.out)
+                except _NotRemoved as exc:  # the new outputs are in place: only the old ones' removal failed
+                    self._stuck.append((exc.cause, "the previous outputs, moved here when the new ones took "
+                                                   "their place,"))
+                record(self.out)  # before a Ctrl-C held meanwhile may end the run: it then says so
         except _NotPutBack as exc:
             self.discard()
             raise self._error(exc.cause, exc) from None
@@ -388,6 +555,17 @@ class Staging:
         self._staging = None
         self._committed = True
         self._lock.release()
+
+    @property
+    def warnings(self) -> tuple[Problem, ...]:
+        """What beside ``out`` could not be removed (the old outputs after the swap, staging of killed runs).
+
+        The new outputs are complete: only earlier copies are left over, each
+        named with why it stayed, so that its owner may remove it.
+        """
+        return tuple(Problem(Location(_left_in(exc, self.out)), (
+            f"{what} could not all be removed ({_reason(exc, self.out)}); the new outputs are in place in "
+            f"{self.out}: remove this folder"), severity=WARNING) for exc, what in self._stuck)
 
     def discard(self) -> None:
         """Remove the staging directory; ``out`` is untouched."""
@@ -416,6 +594,23 @@ class Staging:
 
 def _reason(exc: OSError, default: Path) -> str:
     return f"{exc.strerror or exc} ({exc.filename or default})"
+
+
+def _left_in(exc: OSError, out: Path) -> str:
+    """The folder beside ``out`` that holds ``exc``'s path (``.bundles.citgen-old-123``)."""
+    name = os.path.abspath(exc.filename) if exc.filename else ""
+    for folder in out.parent.glob(f".{out.name}.citgen-*"):
+        if name == str(folder) or name.startswith(f"{folder}{os.sep}"):
+            return str(folder)
+    return name or f"a folder beside {out}"
+
+
+class _NotRemoved(OSError):
+    """The swap is complete, but the old outputs, moved aside, could not all be removed."""
+
+    def __init__(self, cause: OSError):
+        super().__init__(str(cause))
+        self.cause = cause
 
 
 class _NotPutBack(OSError):
@@ -451,7 +646,10 @@ def _swap(staging: Path, out: Path) -> None:
                 if isinstance(exc, OSError):
                     raise _NotPutBack(exc, undo, backup) from exc
         raise
-    remove_tree(backup)
+    try:
+        remove_tree(backup)
+    except OSError as exc:
+        raise _NotRemoved(exc) from exc
 
 
 @contextlib.contextmanager
@@ -485,4 +683,4 @@ def _write_tree(staging: Path, relative: Mapping[PurePosixPath, bytes]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     for path, target in targets.items():
         target.write_bytes(relative[path])
-    os.chmod(staging, 0o755)
+    os.chmod(staging, umasked())  # mkdtemp made it 0o700; a folder citgen creates gets what the umask leaves

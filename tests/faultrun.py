@@ -14,11 +14,14 @@ its own, so a traceback is seen whatever became of standard error.
 
 A run is a mapping: ``args``, ``cwd``, ``env`` (added to the environment),
 ``stdout`` and ``stderr`` (``file``, ``closed``, ``full`` or ``ascii``: a file whose
-stream has the ASCII encoding), ``deleted_cwd`` (the working directory is a folder
+stream has the ASCII encoding), ``full_disk`` (no file may grow: ``RLIMIT_FSIZE`` 0, as a
+full file system refuses every write, with both streams pipes, which it does not bind),
+``deleted_cwd`` (the working directory is a folder
 removed before citgen starts), ``unreadable`` (paths whose permission bits are
 cleared while the run lasts), ``modes`` (paths given these permission bits while it
-lasts, e.g. 0o644 for a folder that may be listed but not entered) and ``loops``
-(links to themselves made while it lasts, in place of files that are there). A result: ``code``, ``stdout``, ``stderr`` (text, with
+lasts, e.g. 0o644 for a folder that may be listed but not entered), ``loops``
+(links to themselves made while it lasts, in place of files that are there) and
+``as_files`` (folders that are a file while it lasts, the folder put back after). A result: ``code``, ``stdout``, ``stderr`` (text, with
 what could not be decoded escaped) and ``traceback`` (empty when none escaped).
 """
 
@@ -27,8 +30,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import resource
+import signal
 import sys
 import tempfile
+import threading
 import traceback
 from pathlib import Path
 from typing import Any
@@ -73,14 +79,19 @@ def _child(run: dict[str, Any], out: int, err: int, escaped: int) -> None:
         _place(2, run.get("stderr", "file"), err)
         sys.stdout = _stream(1, run.get("stdout", "file"), err=False)  # type: ignore[assignment]
         sys.stderr = _stream(2, run.get("stderr", "file"), err=True)  # type: ignore[assignment]
+        if run.get("full_disk"):  # every write to a file fails (EFBIG), as on a full file system (ENOSPC)
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
         from generator.entry import main
 
         main(args=run["args"], prog_name="citgen")
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
     except BaseException:  # what the matrix looks for: anything that is not an exit
+        _room()
         os.write(escaped, traceback.format_exc().encode("utf-8", "backslashreplace"))
         code = 70
+    _room()
     for stream in (sys.stdout, sys.stderr):  # Python's own last flush, as at exit
         try:
             if stream is not None:
@@ -89,6 +100,22 @@ def _child(run: dict[str, Any], out: int, err: int, escaped: int) -> None:
             os.write(escaped, b"the last flush of a standard stream failed:\n" +
                      traceback.format_exc().encode("utf-8", "backslashreplace"))
     os._exit(code)
+
+
+def _room() -> None:
+    """Files may grow again (after a ``full_disk`` run): what the run left is written down."""
+    hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+    resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+
+
+def _drained(fd: int, into: list[bytes]) -> threading.Thread:
+    """A thread reading the pipe ``fd`` to its end into ``into``: a child never waits for its reader."""
+    def read() -> None:
+        with os.fdopen(fd, "rb") as pipe:
+            into.append(pipe.read())
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
 
 
 def _read(fd: int) -> str:
@@ -108,12 +135,24 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
         if os.path.lexists(link):
             os.rename(link, link + ".faultrun")
         os.symlink(os.path.basename(link), link)
+    for folder in run.get("as_files", ()):
+        os.rename(folder, folder + ".faultrun")
+        Path(folder).write_text("a file where a folder was\n", encoding="utf-8")
+    pipes = [os.pipe(), os.pipe()] if run.get("full_disk") else []
+    targets = [w for _, w in pipes] or [out.fileno(), err.fileno()]
+    texts: list[list[bytes]] = [[], []]
     try:
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child ends in os._exit
             signal_default()
-            _child(run, out.fileno(), err.fileno(), escaped.fileno())
+            _child(run, targets[0], targets[1], escaped.fileno())
+        readers = []
+        for (read, write), into in zip(pipes, texts):
+            os.close(write)
+            readers.append(_drained(read, into))
         status = _wait(pid)
+        for reader in readers:
+            reader.join()
     finally:
         for path, mode in modes.items():
             os.chmod(path, mode)
@@ -121,6 +160,13 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
             os.unlink(link)
             if os.path.lexists(link + ".faultrun"):
                 os.rename(link + ".faultrun", link)
+        for folder in run.get("as_files", ()):
+            os.unlink(folder)
+            os.rename(folder + ".faultrun", folder)
+    if pipes:
+        return {"code": status, "stdout": b"".join(texts[0]).decode("utf-8", "backslashreplace"),
+                "stderr": b"".join(texts[1]).decode("utf-8", "backslashreplace"),
+                "traceback": _read(os.dup(escaped.fileno()))}
     return {"code": status, "stdout": _read(os.dup(out.fileno())), "stderr": _read(os.dup(err.fileno())),
             "traceback": _read(os.dup(escaped.fileno()))}
 

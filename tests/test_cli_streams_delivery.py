@@ -193,6 +193,12 @@ def test_a_non_blocking_pipe_whose_reader_is_late_is_waited_for_and_gets_every_b
     (Outcome("Broken pipe", None), False, "citgen: cannot write the report to standard output: Broken pipe\n"),
     (Outcome(None, "it is closed"), False, ""),
     (Outcome("it is closed", "it is closed"), False, ""),
+    (Outcome("Broken pipe", None, ("bundles",)), False, "citgen: cannot write the report to standard output: Broken "
+                                                         "pipe; the outputs were written all the same, and are in "
+                                                         "place: bundles\n"),
+    (Outcome("Broken pipe", None, ("a", "b", "c", "d\ne")), False, "citgen: cannot write the report to standard "
+                                                                  "output: Broken pipe; the outputs were written all "
+                                                                  "the same, and are in place: a, b, c and 1 more\n"),
 ])
 def test_a_lost_report_is_told_on_standard_error_while_that_works(monkeypatch, outcome, whole, told) -> None:
     stderr = io.StringIO()

@@ -8,12 +8,16 @@ process ends so is tests/test_cli_streams.py's and tests/test_layout.py's.
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import generator.cli
 from generator.entry import INTERRUPTED, main
+from tests.helpers import child_env
 
 
 def exit_status(**kwargs: Any) -> int | str | None:
@@ -74,3 +78,33 @@ def test_ctrl_c_said_on_a_standard_error_that_buffers_is_flushed(monkeypatch):
     monkeypatch.setattr("sys.stderr", Buffering())
     assert exit_status() == 130
     assert flushed == ["citgen: interrupted\n"]
+
+
+def test_ctrl_c_just_after_the_outputs_were_swapped_in_says_they_are_in_place(monkeypatch, capsys, tmp_path: Path):
+    """A bare "interrupted" (status 130) suggested nothing had happened, where the new outputs were in place."""
+    def interrupted_while_reporting(*args: Any) -> None:  # Ctrl-C as the report of the build is being made
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys.modules["generator.cli.build"], "built", interrupted_while_reporting)
+    out = tmp_path / "out"
+    assert exit_status(args=["build", "--out", str(out)], prog_name="citgen") == INTERRUPTED
+    assert capsys.readouterr() == ("", f"citgen: interrupted; the outputs were written before it, and are in place: "
+                                       f"{out}\n")
+    assert (out / "CHECKSUMS.sha256").is_file()
+
+
+def test_ctrl_c_before_anything_was_written_says_only_interrupted(monkeypatch, capsys, tmp_path: Path):
+    """What an earlier run of the same process wrote is not this run's."""
+    assert exit_status(args=["init", str(tmp_path / "catalog")], prog_name="citgen") == 0
+    monkeypatch.setattr(sys.modules["generator.cli.build"], "generate", lambda *args, **kwargs: interrupted())
+    capsys.readouterr()
+    assert exit_status(args=["build", "--out", str(tmp_path / "out")], prog_name="citgen") == INTERRUPTED
+    assert capsys.readouterr() == ("", "citgen: interrupted\n")
+
+
+def test_the_program_imports_nothing_before_its_guard_but_itself():
+    """Ctrl-C while a module loads before the guard is a traceback: typing took 4 ms there, now nothing does.
+    (Python's own start and the console script's `import re` come before this module and are Python's.)"""
+    probe = "import sys; before = set(sys.modules); import generator.entry; print(sorted(set(sys.modules) - before))"
+    done = subprocess.run([sys.executable, "-c", probe], env=child_env(), capture_output=True, text=True, timeout=60)
+    assert done.stdout == "['__future__', 'generator', 'generator.entry']\n"

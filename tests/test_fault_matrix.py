@@ -8,15 +8,18 @@ process that imported citgen once (tests/faultrun.py), with the process arranged
 the fault says:
 
 - standard output and standard error each closed, full (``/dev/full``) and of an
-  encoding (ASCII) that lacks characters citgen prints;
+  encoding (ASCII) that lacks characters citgen prints (a lost report of a command that
+  wrote its outputs says where they are);
 - a working directory deleted under the run;
-- each file or folder option given a FIFO, a device, a dangling link, a link loop, a
-  file it may not read and a file in a folder it may not read;
+- each file or folder option and argument given an empty text, a FIFO, a device, a dangling
+  link, a link loop, a file it may not read and a file in a folder it may not read;
 - each numeric option and environment variable given 5,000 digits, each text option
   control characters;
-- a catalog with one folder or file it may not read, at every level of its tree
-  (``templates/helm/chart/templates`` included);
-- every input file with a UTF-8 byte-order mark and CRLF line ends, as editors write them.
+- a catalog with one folder or file it may not read, and a file in place of one folder,
+  at every level of its tree (``templates/helm/chart/templates`` included);
+- every input file with a UTF-8 byte-order mark and CRLF line ends, as editors write them;
+- a full file system (no file may grow), which every command that writes refuses naming
+  the reason, leaving no lock, staging folder or half-written file behind.
 
 What every run must show (docs/errors.md): no traceback; exit status 0, 1 or 2 as
 documented for what happened; a refusal that names the input; earlier outputs intact.
@@ -50,7 +53,7 @@ CONTROL = "x\n::error::y\x1b[31m\x07\u202e"
 #: The faults each kind of option meets. An option whose type is not here fails the test
 #: below: name its faults (or an empty tuple, saying why it has none) when adding one.
 FAULTS: dict[type, tuple[str, ...]] = {
-    click.Path: ("fifo", "device", "dangling link", "link loop", "unreadable", "in an unreadable folder"),
+    click.Path: ("empty", "fifo", "device", "dangling link", "link loop", "unreadable", "in an unreadable folder"),
     CpuCount: ("digits",),
     GpuCount: ("digits",),
     QuantityParam: ("digits",),
@@ -66,6 +69,8 @@ FAULTS: dict[type, tuple[str, ...]] = {
 }
 
 STREAMS = ("closed", "full", "ascii")
+#: The parameters that name what a command writes (a folder it replaces or makes).
+OUTPUTS = ("out", "out_dir", "directory")
 
 #: What ``citgen refs`` reads in its clean run: a VirtualMachine and a DataSource naming catalog objects that fit.
 MANIFESTS = """\
@@ -244,17 +249,20 @@ class Cell:
     args: list[str]
     expect: str
     names: str = ""
+    says: str = ""  # words the refusal must hold beside the name (where there are any to pin)
     stdout: str = "file"
     stderr: str = "file"
     env: dict[str, str] = field(default_factory=dict)
     deleted_cwd: bool = False
     unreadable: tuple[str, ...] = ()
     loops: tuple[str, ...] = ()
+    full_disk: bool = False
+    as_files: tuple[str, ...] = ()
 
     def run(self, place: Place) -> dict[str, Any]:
         return {"args": self.args, "cwd": str(place.root), "env": self.env, "stdout": self.stdout,
                 "stderr": self.stderr, "deleted_cwd": self.deleted_cwd, "unreadable": list(self.unreadable),
-                "loops": list(self.loops)}
+                "loops": list(self.loops), "full_disk": self.full_disk, "as_files": list(self.as_files)}
 
 
 def special(place: Place, kind: str, name: str) -> tuple[Path, tuple[str, ...]]:
@@ -292,6 +300,8 @@ def command_cells(place: Place, command: str) -> Iterator[Cell]:
                    stdout=how)
         yield Cell(command, f"standard error {how}", arguments(command, RUNS[command](place)), "clean",
                    stderr=how)
+    yield Cell(command, "a full file system", arguments(command, RUNS[command](place)),
+               "refused" if writes(command) else "clean", names="File too large", full_disk=True)
     paths = [p for p in cmd.params if type(p.type) is click.Path]
     if paths:  # a refusal, printed on standard error, under each fault of that stream
         first = paths[0]
@@ -339,6 +349,11 @@ def option_cells(place: Place, command: str, clean: dict[str, Any], param: click
         yield Cell(command, f"{name} control characters", arguments(command, {**clean, param.name: CONTROL}),
                    "refused", names=name)
         return
+    if fault == "empty":  # an unset variable in a script: '' is no path, never the working directory
+        value = ("",) if getattr(param, "multiple", False) or param.nargs == -1 else ""
+        yield Cell(command, f"{name} empty", arguments(command, {**clean, param.name: value}), "refused",
+                   names=f"{name}: ", says="expected a path, got an empty text")
+        return
     named, unreadable = special(place, fault, f"{command}-{param.name}-{fault}".replace(" ", "-"))
     path = named / "input.yaml" if fault == "in an unreadable folder" else named
     value = (path,) if getattr(param, "multiple", False) or param.nargs == -1 else path
@@ -360,6 +375,8 @@ def catalog_cells(place: Place, command: str) -> Iterator[Cell]:
             continue
         yield Cell(command, f"catalog folder {part} unreadable", args, "refused", names=part,
                    unreadable=(str(folder),))
+        yield Cell(command, f"catalog folder {part} is a file", args, "refused", names=f"{part}: ",
+                   says="is a regular file, not a directory", as_files=(str(folder),))
         files = sorted(p for p in folder.iterdir() if p.is_file())
         loop = files[0] if files else folder / "loop.yaml"  # a file the command reads, where there is one
         yield Cell(command, f"a link loop in catalog folder {part}", args, "refused",
@@ -436,6 +453,11 @@ def group_cells() -> Iterator[Cell]:
                            names=param.envvar, env={param.envvar: DIGITS})
 
 
+def writes(command: str) -> bool:
+    """Whether the command writes an output (a folder it replaces or makes, files in one)."""
+    return command in COMMANDS and bool({p.name for p in COMMANDS[command].params} & set(OUTPUTS))
+
+
 def judge(cell: Cell, result: dict[str, Any], clean: dict[str, Any]) -> str | None:
     """What is wrong with ``result`` for ``cell`` (None when it is as it must be)."""
     said = result["stdout"] + result["stderr"]
@@ -449,14 +471,17 @@ def judge(cell: Cell, result: dict[str, Any], clean: dict[str, Any]) -> str | No
         return "standard error holds what its encoding lacks"
     if cell.expect == "clean" and result["code"] != clean["code"]:
         return f"exit status {result['code']}, where the clean run's is {clean['code']}: {said[-600:]}"
-    if cell.expect == "refused" and (result["code"] != 2 or cell.names not in said):
-        return f"not refused naming {cell.names!r}: status {result['code']}: {said[-600:]}"
+    if cell.expect == "refused" and (result["code"] != 2 or cell.names not in said or cell.says not in said):
+        return f"not refused naming {cell.names!r} ({cell.says!r}): status {result['code']}: {said[-600:]}"
     if cell.expect == "undelivered":
         if result["code"] != 2:
             return f"a report that was not delivered, but exit status {result['code']}"
         if cell.stdout != "file" and cell.stderr == "file" and "citgen: cannot write the report to standard output" \
                 not in result["stderr"]:
             return f"no line saying the report was not delivered: {result['stderr'][-300:]}"
+        if cell.stdout != "file" and cell.stderr == "file" and writes(cell.command) and \
+                "; the outputs were written all the same, and are in place: " not in result["stderr"]:
+            return f"a lost report of a run that wrote its outputs says nothing of them: {result['stderr'][-300:]}"
     return None
 
 
@@ -480,6 +505,8 @@ def test_earlier_outputs_are_intact_after_every_fault(matrix):
     before, after = matrix["outputs"]
     assert [sorted(a) for a in after] == [sorted(b) for b in before]
     assert after == before
+    beside = sorted(name for name in os.listdir(matrix["place"].root) if name.startswith("."))
+    assert beside == []  # no lock (a full file system left .build.lock), no staging, no backup
 
 
 # --------------------------------------------------------------------------- the table's own checks
@@ -496,3 +523,55 @@ def test_every_command_has_a_clean_run_and_the_catalog_readers_are_known():
     assert sorted(RUNS) == sorted(COMMANDS)
     takes_catalog = sorted(c for c, cmd in COMMANDS.items() if any(p.name == "catalog" for p in cmd.params))
     assert sorted(CATALOG_READS) == takes_catalog
+
+
+# --------------------------------------------------------------------------- outputs and the catalog they read
+
+
+
+def writers_of_a_catalog() -> list[str]:
+    """Every command that reads a catalog and writes an output folder, from click's tree."""
+    return [name for name, cmd in COMMANDS.items()
+            if "catalog" in (names := {p.name for p in cmd.params}) and names & set(OUTPUTS)]
+
+
+def test_the_writers_of_a_catalog_are_found():
+    assert writers_of_a_catalog() == ["build", "site"]
+
+
+@pytest.fixture(scope="module")
+def a_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_catalog(tmp_path_factory.mktemp("inside") / "catalog")
+
+
+#: Where an output may not go, relative to the catalog: itself, and inside each folder a build reads whole.
+INSIDE = ("", "templates/helm/chart/gen", "templates/helm/chart/templates", "series/out", "preferences/traits/x")
+
+
+@pytest.mark.parametrize("command", writers_of_a_catalog())
+@pytest.mark.parametrize("where", INSIDE)
+def test_no_output_goes_inside_the_catalog_it_reads(a_catalog: Path, command: str, where: str):
+    """`build --catalog C --out C/templates/helm/chart/gen` copied each build's chart into the next (224 files, then
+    more); under chart/templates Helm rendered every object twice."""
+    before = snapshot(a_catalog)
+    out = a_catalog / where if where else a_catalog
+    done = CliRunner().invoke(main, [*command.split(), "--catalog", str(a_catalog), "--out", str(out)])
+    lines = done.output.splitlines()
+    assert (done.exit_code, len(lines), lines[1]) == (2, 2, "citgen: 1 problem, nothing written")
+    assert "--out: " in lines[0] and f"{out} is " in lines[0]
+    assert f"of the catalog this run reads ({a_catalog})" in lines[0] or \
+        f"is the catalog this run reads ({a_catalog})" in lines[0]
+    assert snapshot(a_catalog) == before and not (a_catalog / "templates/helm/chart/gen").exists()
+
+
+@pytest.mark.parametrize("command", writers_of_a_catalog())
+def test_no_output_goes_inside_the_built_in_catalog(command: str):
+    """Run from a checkout, the built-in catalog is the checkout: its templates are read whole, as any catalog's."""
+    from generator.paths import builtin_catalog
+
+    out = builtin_catalog() / "templates" / "kustomize"
+    done = CliRunner().invoke(main, [*command.split(), "--out", str(out)])
+    assert done.exit_code == 2 and "--out: " in done.output
+    assert (f"{out} is inside templates/ of the catalog this run reads ({builtin_catalog()}); the next build would "
+            "read the outputs back as part of the catalog: write them outside its series/, preferences/, templates/"
+            ) in done.output

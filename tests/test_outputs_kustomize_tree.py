@@ -22,10 +22,10 @@ import pytest
 
 from generator.errors import InputError
 from generator.model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
-from generator.outputs import kustomize
 from generator.outputs.context import OutputContext
 from generator.outputs.kustomize import _Kustomizations, kustomize_files, split_documents, template_dirs
 from generator.paths import builtin_catalog
+from generator.render import searchpath
 from tests.helpers import default_build
 
 CI, NI = INSTANCETYPE_KINDS
@@ -231,7 +231,7 @@ def test_a_kustomization_template_that_fails_is_refused_at_its_line(tmp_path: Pa
 
 def test_a_missing_kustomization_template_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     (tmp_path / "built-in" / "templates").mkdir(parents=True)
-    monkeypatch.setattr(kustomize, "builtin_catalog", lambda: tmp_path / "built-in")
+    monkeypatch.setattr(searchpath, "builtin_catalog", lambda: tmp_path / "built-in")  # where template_dirs looks
     ctx = vendor_context(tmp_path / "vendor")
     assert refused(_Kustomizations(ctx).render, "a title", []) == (
         "templates/kustomize/kustomization.yaml.j2: template not found")

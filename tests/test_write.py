@@ -168,6 +168,23 @@ def test_a_directory_that_is_no_earlier_build_is_refused(tmp_path: Path) -> None
     assert written(empty) == LATER
 
 
+@pytest.mark.parametrize("marker", [MARKER, MANIFEST])
+def test_a_marker_that_is_a_symbolic_link_is_no_mark_of_an_earlier_output(tmp_path: Path, marker: str) -> None:
+    """A folder whose CHECKSUMS.sha256 (or manifest) links to a real one elsewhere is not thereby citgen's."""
+    elsewhere = tmp_path / "elsewhere"
+    write_outputs(elsewhere, EARLIER)
+    foreign = tmp_path / "home"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine\n")
+    (foreign / marker).symlink_to(elsewhere / marker)
+    with pytest.raises(InputError) as raised:
+        write_outputs(foreign, LATER)
+    why = f"its {MARKER} is not a regular file" if marker == MARKER else f"it has no {MARKER}"
+    assert str(raised.value) == (f"{foreign}: refusing to replace a directory that is not an earlier citgen output "
+                                 f"({why}); choose an empty or new --out")
+    assert (foreign / "notes.txt").read_text() == "mine\n" and (foreign / marker).is_symlink()
+
+
 def test_an_output_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "out").write_text("a file\n")
     with pytest.raises(InputError) as raised:

@@ -77,7 +77,8 @@ def test_a_validation_failure_leaves_the_outputs_untouched(earlier):
     family.write_text(family.read_text() + "    requirements: {cpu: 128}\n")
     result = build(catalog, out)
     assert result.exit_code != 0
-    assert "(alpine) $.spec.requirements: no instancetype meets these requirements" in result.stderr
+    assert "alpine" in result.stderr and "$.spec.requirements" in result.stderr
+    assert "no instancetype meets these requirements" in result.stderr
     assert snapshot(out) == before
     assert leftovers(out) == []
 
@@ -191,9 +192,10 @@ def test_an_output_path_under_a_file_is_a_message_not_a_traceback(tmp_path: Path
     (tmp_path / "a-file").write_text("not a folder\n")
     result = build(copy_catalog(tmp_path / "catalog"), tmp_path / "a-file" / "out")
     assert result.exit_code == 2
-    assert result.stderr == (f"error: {tmp_path / 'a-file' / 'out'}: cannot write the outputs: "
-                             f"{tmp_path / 'a-file'} is a file, not a directory; the previous outputs are "
-                             "unchanged\ncitgen: 1 problem, nothing written\n")
+    refusal, closing = result.stderr.splitlines()  # the place and the words, however a report line lays them out
+    assert f"{tmp_path / 'a-file' / 'out'}: " in refusal and closing == "citgen: 1 problem, nothing written"
+    assert (f"cannot write the outputs: {tmp_path / 'a-file'} is a file, not a directory; the previous outputs are "
+            "unchanged") in refusal
     assert (tmp_path / "a-file").read_text() == "not a folder\n"
 
 

@@ -299,10 +299,11 @@ def test_a_file_that_cannot_be_removed_at_first_has_only_its_folder_made_writabl
     assert chmods == [(str(tree / "sealed"), 0o700)]  # the file itself keeps its mode until it goes
 
 
-def test_a_part_that_can_never_be_removed_is_left_behind_without_an_error(tmp_path: Path, monkeypatch) -> None:
+def test_a_part_that_can_never_be_removed_is_named_once_the_rest_is_gone(tmp_path: Path, monkeypatch) -> None:
     tree = tmp_path / ".out.citgen-old-1"
     (tree / "sealed").mkdir(parents=True)
     (tree / "sealed" / "file.yaml").write_text("x")
+    (tree / "other.yaml").write_text("y")
     real = os.unlink
 
     def never(path, *args, **kwargs):
@@ -311,8 +312,11 @@ def test_a_part_that_can_never_be_removed_is_left_behind_without_an_error(tmp_pa
         return real(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "unlink", never)
-    remove_tree(tree)
+    with pytest.raises(PermissionError) as raised:
+        remove_tree(tree)
+    assert raised.value.filename == str(tree / "sealed" / "file.yaml")
     assert (tree / "sealed" / "file.yaml").read_text() == "x"
+    assert names(tree) == ["sealed"] and names(tree / "sealed") == ["file.yaml"]
 
 
 def test_a_link_is_removed_and_what_it_names_is_left_alone(tmp_path: Path) -> None:

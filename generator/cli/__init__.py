@@ -86,7 +86,7 @@ class CitgenGroup(click.Group):
             emit(result, ctx.meta.get(GROUP_FORMAT) or "text")
             ctx.exit(result.exit_code)
         except KeyboardInterrupt:
-            click.echo("citgen: interrupted", err=True)
+            click.echo(streams.interrupted(), err=True, nl=False)  # and what was written before it, if anything
             ctx.exit(130)
 
 

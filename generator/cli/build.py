@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -10,6 +11,7 @@ import click
 from ..errors import InputError
 from ..expand.retain import retained_note
 from ..load.gpu import left_out_note
+from ..paths import builtin_catalog
 from ..pipeline import Build, BuildOptions, generate
 from ..result import Result
 from ..schemas.releases import Release
@@ -62,12 +64,14 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
                            policy=policy)
     if check:
         return checked(options, out)
-    with Staging(out, lock_timeout) as staging:  # an unusable --out refused first; staged as made, swapped in if valid
+    # an unusable --out (or one inside a catalog the build reads) refused first; staged as made, swapped in if valid
+    with Staging(out, lock_timeout, reads=(options.catalog_dir, builtin_catalog())) as staging:
         result = generate(options, files_ready=staging.write)
         if result.problems:
             raise InputError(list(result.problems))
         staging.commit()
-    return built(result, out)
+    done = built(result, out)
+    return replace(done, warnings=(*done.warnings, *staging.warnings))
 
 
 def checked(options: BuildOptions, out: Path) -> Result:

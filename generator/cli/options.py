@@ -346,6 +346,26 @@ def _unresolvable(ctx: click.Context) -> Iterator[Problem]:
                               f"used ({reason}); give an absolute path or change to a directory that exists")
 
 
+#: Where CitgenCommand.parse_args keeps the path parameters given as '' (click makes '' the path '.').
+EMPTY_PATHS = "citgen.empty-paths"
+
+
+def _empty_paths(command: click.Command, raw: dict[str, Any]) -> Iterator[Problem]:
+    """The path parameters (options and arguments) given an empty text, from the command line as written.
+
+    POSIX gives '' no meaning, and as a path object it is the working directory: an unset
+    variable in a script (``--out "$OUT"``) would build into the current folder. Refused for
+    every click.Path of every command, before click turns '' into '.'.
+    """
+    for param in command.params:
+        if isinstance(param.type, click.Path) and param.name in raw:
+            value = raw[param.name]
+            if any(one == "" for one in (value if isinstance(value, (tuple, list)) else (value,))):
+                named = max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
+                yield Problem(Location(named), "expected a path, got an empty text, which names no file or folder "
+                                               "(an unset variable?); give a path")
+
+
 def report_format(ctx: click.Context, own: str | None) -> str:
     """The format a command reports in: its own --format, else the group's, else text."""
     return own or ctx.meta.get(GROUP_FORMAT) or "text"
@@ -383,9 +403,14 @@ class CitgenCommand(click.Command):
         self.params.append(click.Option(["--format", FORMAT_PARAM], type=click.Choice(FORMATS),
                                         help=FORMAT_HELP + more + "  [default: text, or citgen --format]"))
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        raw, _, _ = self.make_parser(ctx).parse_args(args=list(args))  # the values as written, before click's types
+        ctx.meta[EMPTY_PATHS] = tuple(_empty_paths(self, raw))
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Result:
         fmt = report_format(ctx, ctx.params.pop(FORMAT_PARAM))
-        refused = [*_refused(ctx.params), *_unprintable(ctx), *_unresolvable(ctx)]
+        refused = [*_refused(ctx.params), *_unprintable(ctx), *ctx.meta.get(EMPTY_PATHS, ()), *_unresolvable(ctx)]
         try:
             if refused:
                 raise InputError(refused)

@@ -8,6 +8,7 @@ from typing import Sequence
 
 import click
 
+from ..paths import builtin_catalog
 from ..pipeline import BuildOptions
 from ..result import Result
 from ..tools.site import site_files
@@ -33,7 +34,8 @@ def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str |
     """
     options = BuildOptions(catalog=catalog, version=version, gpu_device=gpu_device, gpu_count=gpu_count,
                            retain_from=tuple(retain_from), overlays=tuple(overlays))
-    with Staging(out, lock_timeout, command="site") as staging:  # an unusable --out is refused before anything is made
+    # an unusable --out (or one inside a catalog the page reads) is refused before anything is made
+    with Staging(out, lock_timeout, command="site", reads=(options.catalog_dir, builtin_catalog())) as staging:
         files = site_files(options)
         staging.write(files)
         staging.commit()
@@ -41,4 +43,4 @@ def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str |
     named = options.named(version)  # the catalog the page shows, as every summary names it
     said = f"{named}: wrote {len(files)} files to {out} (index.html: {len(files['index.html']) // 1024} KiB)"
     return Result("site", outputs=(said,), data={"out": str(out), "files": sorted(files)},
-                  counts={"files": len(files), "indexBytes": len(files["index.html"])})
+                  counts={"files": len(files), "indexBytes": len(files["index.html"])}, warnings=staging.warnings)

@@ -15,7 +15,9 @@ the ways a stream can fail are handled in this one place rather than by each wri
 
 When the command is done, ``delivered`` says whether both streams took everything;
 the group turns a lost report into exit status 2 and one line on the stream that
-still works.
+still works. That line, and the one a run interrupted by Ctrl-C ends with
+(``interrupted``), name what the run had already put in place (write.py ``record``):
+a lost report or a late Ctrl-C does not undo a build whose outputs were swapped in.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, TextIO
+
+from .. import write
+from ..problems import PATH_EXCERPT, excerpt
 
 #: The exit status of a run whose report could not be delivered whole.
 NOT_DELIVERED = 2
@@ -178,19 +183,38 @@ def _descriptor(stream: Any) -> int | None:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of the two streams while a command ran: why each failed, None if it took everything."""
+    """What became of the two streams while a command ran: why each failed, None if it took everything.
+
+    ``written`` names what the command put in place meanwhile (output folders, files).
+    """
 
     stdout: str | None
     stderr: str | None
+    written: tuple[str, ...] = ()
 
     @property
     def whole(self) -> bool:
         return self.stdout is None and self.stderr is None
 
     def tell(self) -> None:
-        """Say, on whichever stream still works, that the report was not delivered."""
+        """Say, on whichever stream still works, that the report was not delivered, and what was written."""
         if self.stdout is not None and self.stderr is None:
-            _last_word(sys.stderr, f"citgen: cannot write the report to standard output: {self.stdout}\n")
+            _last_word(sys.stderr, f"citgen: cannot write the report to standard output: {self.stdout}"
+                                   f"{_written_note(self.written, 'all the same')}\n")
+
+
+def _written_note(written: tuple[str, ...], when: str) -> str:
+    """``; the outputs were written WHEN, and are in place: bundles`` where a run put something in place, else ''."""
+    if not written:
+        return ""
+    shown = ", ".join(excerpt(path, PATH_EXCERPT) for path in written[:3]) + (
+        f" and {len(written) - 3} more" if len(written) > 3 else "")
+    return f"; the outputs were written {when}, and are in place: {shown}"
+
+
+def interrupted() -> str:
+    """The line a run ended by Ctrl-C ends with: what it had put in place, if anything, is in place still."""
+    return f"citgen: interrupted{_written_note(tuple(str(path) for path in write.written()), 'before it')}\n"
 
 
 def _last_word(stream: Any, line: str) -> None:
@@ -211,6 +235,7 @@ def delivered() -> Iterator[list[Outcome]]:
     each with the streams it started with.
     """
     before = sys.stdout, sys.stderr
+    write.forget()  # a run begins: what it writes is recorded from here
     out, err = Delivery(sys.stdout), Delivery(sys.stderr)
     sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
     outcome: list[Outcome] = []
@@ -220,4 +245,4 @@ def delivered() -> Iterator[list[Outcome]]:
         out.flush()
         err.flush()
         sys.stdout, sys.stderr = before
-        outcome.append(Outcome(out.failure, err.failure))
+        outcome.append(Outcome(out.failure, err.failure, tuple(str(path) for path in write.written())))

@@ -28,7 +28,7 @@ import io
 import json
 import re
 import tarfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import escape
@@ -513,7 +513,23 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
     files["values.schema.json"] = (escape.json_text(schema, indent=2, sort_keys=True) + "\n").encode()
     files[DATA_FILE] = _dump_data(chart_data(ctx))
     files[RELEASES_FILE] = _dump_releases(releases_data(release_deltas(ctx, dirs)))
+    _one_kind_each(files)
     return dict(sorted(files.items()))
+
+
+def _one_kind_each(files: Mapping[str, bytes]) -> None:
+    """Refuse a chart whose files need a name to be a file and a folder at once, at the catalog's chart folder.
+
+    A catalog's chart folder holding ``values.yaml/`` (or a file ``catalog``) meets the
+    chart's own ``values.yaml`` (``catalog/objects.json``): writing both would fail as an
+    error of the output folder, far from its cause.
+    """
+    for name in sorted(files):
+        for parent in PurePosixPath(name).parents:
+            if str(parent) in files:
+                raise InputError.at(Location(f"templates/{STATIC}/{parent}"), (
+                    f"the chart has both a file {parent} and a folder of that name (holding {name}): one of them "
+                    f"comes from the catalog's templates/{STATIC}; rename or remove it"))
 
 
 def package(files: Mapping[str, bytes], chart: str = CHART) -> bytes:

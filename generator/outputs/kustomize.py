@@ -35,9 +35,9 @@ from typing import Mapping, Sequence
 
 from ..errors import InputError
 from ..model import API_VERSION, CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, CatalogObject
-from ..paths import builtin_catalog
 from ..problems import Location
 from ..render import Job, render, render_one, rendering
+from ..render.searchpath import search_path
 from ..render.yamltext import LINE_LIMIT, yaml_block
 from ..schemas.releases import newest
 from ..source.yamlsrc import load_stream_fast
@@ -72,11 +72,12 @@ _DOCUMENT_START = re.compile(r"(?m)^(?=---(?:[ \t]|$))")
 
 
 def template_dirs(ctx: OutputContext) -> list[Path]:
-    """The catalog's templates first, then the built-in ones, as the bundles are rendered (Helm's too)."""
-    dirs = [ctx.catalog.root / "templates"]
-    if builtin_catalog() / "templates" != dirs[0]:
-        dirs.append(builtin_catalog() / "templates")
-    return dirs
+    """The catalog's templates first, then the built-in ones, as the bundles are rendered (Helm's too).
+
+    Every folder of them checked where the path is built (render/searchpath.py): one that
+    cannot be read, or is a file, is refused by its name, never replaced by the built-in one.
+    """
+    return search_path(ctx.catalog.root)
 
 
 def split_documents(text: str, bundle: str, parsed: Sequence[object] | None = None) -> list[tuple[str, str, str]]:

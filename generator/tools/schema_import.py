@@ -35,6 +35,7 @@ from ..problems import Location, Problem
 from ..schemas import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
 from ..source.inputfiles import lookup, read_bytes
 from ..source.jsonsrc import json_document
+from ..write import record, umasked
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 QUANTITY_DEFINITION = "k8s.io.apimachinery.pkg.api.resource.Quantity"
@@ -279,12 +280,20 @@ def write_files(files: Mapping[str, Any], out_dir: Path) -> list[Path]:
     written: list[Path] = []
     for name in sorted(files):
         target = out_dir / name
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=out_dir)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=out_dir)
+        except OSError as exc:
+            raise _fail(str(target), f"cannot write it: {exc.strerror or exc}; it is unchanged") from None
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(render(files[name]).encode())
-            os.chmod(tmp, 0o644)  # package data, readable like any other file
+            os.chmod(tmp, umasked(0o666))  # mkstemp made it 0o600: a new file's mode under the umask
             os.replace(tmp, target)
+            record(target)
+        except OSError as exc:  # a full file system: this file as it was, the ones before it written
+            Path(tmp).unlink(missing_ok=True)
+            done = f"; {len(written)} of the {len(files)} files were written before it" if written else ""
+            raise _fail(str(target), f"cannot write it: {exc.strerror or exc}; it is unchanged{done}") from None
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise

@@ -25,6 +25,7 @@ from ..errors import InputError
 from ..objectmeta import label_value_problem
 from ..problems import Location
 from ..source.inputfiles import file_kind, lookup
+from ..write import record, umasked
 
 OVERLAY_FILE = "overlay.yaml"
 
@@ -229,11 +230,12 @@ def _write_new(target: Path, files: dict[str, str]) -> list[Path]:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.citgen-init-", dir=target.parent))
     try:
         _write_staged(staging, files)
-        os.chmod(staging, 0o755)
+        os.chmod(staging, umasked())  # mkdtemp made it 0o700: the mode a new folder gets under the umask
         os.rename(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    record(target)
     return [target / name for name in sorted(files)]
 
 
@@ -253,4 +255,6 @@ def _write_into(target: Path, files: dict[str, str]) -> list[Path]:
             path.unlink(missing_ok=True)
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    for path in moved:  # all of them in place: the catalog is complete
+        record(path)
     return sorted(moved)
