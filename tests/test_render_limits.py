@@ -117,7 +117,7 @@ def test_a_template_that_runs_away_stops_the_build_where_it_does(tmp_path, outpu
     # the clock is not what these cases test: a slow machine (or a run under mutmut) must still meet
     # the limit each one is about, not the time limit first
     result = run_citgen("build", "--catalog", str(catalog), "--out", str(out), env={"CITGEN_TEMPLATE_SECONDS": "600"})
-    assert result["stderr"] == (f"error: {where}: template exceeded a limit: {message}\n"
+    assert result["stderr"] == (f"{where}: error: template exceeded a limit: {message} [input]\n"
                                 "citgen: 1 problem, nothing written\n")
     assert result["code"] == 2
     assert snapshot(out) == before
@@ -132,8 +132,8 @@ def test_values_kept_alive_at_once_stop_at_the_memory_limit(tmp_path, outputs):
             "# {{ keep(99, []) }}")
     catalog = hostile_catalog(tmp_path / "vendor", line)
     result = run_citgen("build", "--catalog", str(catalog), "--out", str(out), env={"CITGEN_TEMPLATE_SECONDS": "600"})
-    assert re.fullmatch(rf"error: templates/instancetype\.yaml\.j2(:8)?: template exceeded a limit: "
-                        rf"{re.escape(FIRST + ' ' + MEMORY)}\ncitgen: 1 problem, nothing written\n",
+    assert re.fullmatch(rf"templates/instancetype\.yaml\.j2(:8)?: error: template exceeded a limit: "
+                        rf"{re.escape(FIRST + ' ' + MEMORY)} \[input\]\ncitgen: 1 problem, nothing written\n",
                         result["stderr"]), result["stderr"]
     assert result["code"] == 2
     assert snapshot(out) == before
@@ -148,8 +148,8 @@ def test_a_template_that_never_finishes_stops_within_a_second_of_the_time_limit(
     result = run_citgen("build", "--catalog", str(catalog), "--out", str(out),
                         env={"CITGEN_TEMPLATE_SECONDS": "0.5"})
     took = time.monotonic() - started
-    assert result["stderr"] == (f"error: templates/instancetype.yaml.j2: template exceeded a limit: {FIRST} took "
-                                f"longer than 0.5 seconds {TIME}\ncitgen: 1 problem, nothing written\n")
+    assert result["stderr"] == (f"templates/instancetype.yaml.j2: error: template exceeded a limit: {FIRST} took "
+                                f"longer than 0.5 seconds {TIME} [input]\ncitgen: 1 problem, nothing written\n")
     assert result["code"] == 2
     assert snapshot(out) == before
     assert took < 0.5 + 1 + 2  # the limit, a second, and citgen's own start and load of the catalog
@@ -162,9 +162,9 @@ def test_many_slow_renderings_stop_at_the_limit_for_all_of_them(tmp_path, output
     result = run_citgen("build", "--catalog", str(catalog), "--out", str(out),
                         env={"CITGEN_TEMPLATE_TOTAL_SECONDS": "0.5"})
     assert re.fullmatch(
-        r"error: templates/instancetype\.yaml\.j2: template exceeded a limit: rendering '[^']+' as "
+        r"templates/instancetype\.yaml\.j2: error: template exceeded a limit: rendering '[^']+' as "
         r"VirtualMachine\w+ went past 0\.5 seconds, the time all of a build's renderings may take "
-        r"\(set CITGEN_TEMPLATE_TOTAL_SECONDS to raise the limit\)\ncitgen: 1 problem, nothing written\n",
+        r"\(set CITGEN_TEMPLATE_TOTAL_SECONDS to raise the limit\) \[input\]\ncitgen: 1 problem, nothing written\n",
         result["stderr"]), result["stderr"]
     assert result["code"] == 2
     assert snapshot(out) == before
@@ -184,8 +184,8 @@ def test_a_limit_that_is_not_a_number_is_refused(tmp_path):
     result = run_citgen("build", "--out", str(tmp_path / "out"),
                         env={"CITGEN_TEMPLATE_SECONDS": "soon", "CITGEN_TEMPLATE_MAX_SIZE": "0"})
     assert result["stderr"] == (
-        "error: CITGEN_TEMPLATE_MAX_SIZE: expected a whole number at least 1, got '0'\n"
-        "error: CITGEN_TEMPLATE_SECONDS: expected a number of seconds greater than 0, got 'soon'\n"
+        "CITGEN_TEMPLATE_MAX_SIZE: error: expected a whole number at least 1, got '0' [input]\n"
+        "CITGEN_TEMPLATE_SECONDS: error: expected a number of seconds greater than 0, got 'soon' [input]\n"
         "citgen: 2 problems, nothing written\n")
     assert result["code"] == 2
     assert not (tmp_path / "out").exists()
@@ -206,7 +206,7 @@ def test_the_kustomize_and_helm_templates_have_the_same_bounds(tmp_path, outputs
     result = run_citgen("build", "--catalog", str(catalog), "--out", str(out),
                         env={"CITGEN_TEMPLATE_SECONDS": "0.5"})
     where = f"templates/{template}" + (":2" if "MEMORY" in message else "")
-    assert result["stderr"] == (f"error: {where}: template exceeded a limit: {message}\n"
+    assert result["stderr"] == (f"{where}: error: template exceeded a limit: {message} [input]\n"
                                 "citgen: 1 problem, nothing written\n")
     assert result["code"] == 2
     assert snapshot(out) == before

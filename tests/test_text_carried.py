@@ -114,8 +114,8 @@ def test_a_character_the_readers_do_not_carry_is_refused_in_every_free_text_fiel
     line, column = edit(root / file, key, escaped("ok\x7fno"))
     result = build("--catalog", str(root), "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert result.stderr == (f"error: {file}:{line}:{column}: 'ok\\x7fno' holds the control character U+007F at "
-                             f"character 3, {WHY}\ncitgen: 1 problem, nothing written\n")
+    assert result.stderr == (f"{file}:{line}:{column}: error: 'ok\\x7fno' holds the control character U+007F at "
+                             f"character 3, {WHY} [input]\ncitgen: 1 problem, nothing written\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -128,8 +128,9 @@ def test_each_character_the_readers_do_not_carry_is_refused_with_what_they_do_wi
     control = "the control character " if char <= "\x9f" else ""
     why = WHY_NEL if char == "\x85" else WHY
     assert result.exit_code == 2
-    assert result.stderr == (f"error: series/u.yaml:{line}:{column}: {f'General{char}Purpose'!r} holds "
-                             f"{control}U+{ord(char):04X} at character 8, {why}\ncitgen: 1 problem, nothing written\n")
+    assert result.stderr == (f"series/u.yaml:{line}:{column}: error: {f'General{char}Purpose'!r} holds "
+                             f"{control}U+{ord(char):04X} at character 8, {why} [input]\ncitgen: 1 problem, nothing "
+                             "written\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -154,8 +155,8 @@ def test_an_overlay_s_text_is_refused_at_its_line(tmp_path, field):
     line, column = text.rstrip("\n").count("\n") + 1, last.index('"') + 1
     result = build("--overlay", str(overlay), "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert result.stderr == (f"error: {overlay}:{line}:{column}: 'a\\ufffeb' holds U+FFFE at character 2, {WHY}\n"
-                             "citgen: 1 problem, nothing written\n")
+    assert result.stderr == (f"{overlay}:{line}:{column}: error: 'a\\ufffeb' holds U+FFFE at character 2, {WHY} "
+                             "[input]\ncitgen: 1 problem, nothing written\n")
     assert not (tmp_path / "out").exists()
 
 
@@ -164,8 +165,8 @@ def test_a_character_written_as_it_is_is_refused_where_it_is(tmp_path):
     line, column = edit(root / "series/u.yaml", "displayName:", "Général\x7f")
     result = build("--catalog", str(root), "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert result.stderr == (f"error: series/u.yaml:{line}:{column + 7}: malformed YAML: unacceptable character "
-                             "U+007F: control characters are not allowed\ncitgen: 1 problem, nothing written\n")
+    assert result.stderr == (f"series/u.yaml:{line}:{column + 7}: error: malformed YAML: unacceptable character "
+                             "U+007F: control characters are not allowed [input]\ncitgen: 1 problem, nothing written\n")
 
 
 def test_every_character_the_reader_refuses_is_one_the_pattern_names():

@@ -353,7 +353,9 @@
     try {
       requirements = text.trim() ? parseSelector(text) : [];
     } catch (e) {
-      error.textContent = "error: " + e.message;
+      // the CLI's report line: PLACE: error: MESSAGE [RULE]
+      const cut = e.message.indexOf(": ");
+      error.textContent = e.message.slice(0, cut) + ": error: " + e.message.slice(cut + 2) + " [input]";
       error.hidden = false;
       return false;
     }
