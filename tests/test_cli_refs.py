@@ -252,8 +252,20 @@ def test_places_a_user_names_are_read(here):
     write(here, "osmap.yaml", osmap)
     unnamed = refs("osmap.yaml")
     assert (unnamed.exit_code, unnamed.stdout) == (2, "")
-    assert unnamed.stderr.startswith("citgen: error: nothing to check: no reference to an instancetype or preference "
-                                     "in the 1 file read")
+    assert unnamed.stderr == ("osmap.yaml: error: nothing to check: it holds no reference to an instancetype or "
+                              "preference (no VirtualMachine, pool, template, DataSource, DataVolume, PVC or "
+                              "DataImportCron naming one, and no --names place); pass --allow-empty where that is fine "
+                              "[input]\n")
+    write(here, "other.yaml", osmap)
+    two = refs("osmap.yaml", "osmap.yaml", ".")  # osmap.yaml once, however often named
+    assert two.exit_code == 2 and two.stderr.startswith(
+        "citgen: error: nothing to check: no reference to an instancetype or preference in the 2 files read "
+        "(osmap.yaml, other.yaml: no VirtualMachine")
+    allowed = refs("osmap.yaml", "--allow-empty")
+    assert (allowed.exit_code, allowed.stdout) == (0, "nothing to check: it holds no reference to an instancetype or "
+                                                      "preference (no VirtualMachine, pool, template, DataSource, "
+                                                      "DataVolume, PVC or DataImportCron naming one, and no --names "
+                                                      "place)\n")
     run = refs("osmap.yaml", "--names", "preference=ConfigMap/forklift-*-osmap:data.*")
     assert run.exit_code == 1
     assert "ConfigMap forklift-vsphere-osmap $.data.centos7_64Guest: names preference 'centos.7'" in run.stdout

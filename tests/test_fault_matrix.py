@@ -172,7 +172,7 @@ class Place:
 RUNS: dict[str, Callable[[Place], dict[str, Any]]] = {
     "build": lambda p: {"out": p.root / "build"},
     "diff": lambda p: {"old": p.bundle, "new": p.root / "bundle-2.yaml"},
-    "expand": lambda p: {"vms": (str(p.root / "vm.yaml"),)},
+    "expand": lambda p: {"vms": (p.root / "vm.yaml",)},
     "init": lambda p: {"directory": p.fresh("new-catalog")},
     "list": lambda p: {},
     "readme": lambda p: {"catalog": p.catalog, "path": p.root / "README.md"},

@@ -49,7 +49,7 @@ def test_a_scan_holds_what_was_read_in_its_fields_order():
     problem = Problem(Location("bad.yaml", 1), "malformed YAML")
     scan = Scan((reference,), (definition,), 2, ("notes.txt",), (problem,))
     assert [f.name for f in dataclasses.fields(Scan)] == ["references", "definitions", "files", "skipped", "problems",
-                                                           "notes"]
+                                                           "notes", "read"]
     assert scan.notes == ()  # what the reader says of a kustomization it read as plain files
     assert scan == Scan((reference,), (definition,), 2, ("notes.txt",), (problem,))
     assert scan != Scan((reference, reference), (definition,), 2, ("notes.txt",), (problem,))

@@ -138,12 +138,18 @@ def _nothing_read(found: Scan, allow_empty: bool) -> Result | None:
         return Result("refs", problems=tuple(problems), notes=("citgen: nothing could be read",), unusable=True)
     if found.references or found.problems or found.definitions:
         return None
-    said = (f"nothing to check: no reference to an instancetype or preference in the {_plural(found.files, 'file')} "
-            "read (no VirtualMachine, pool, template, DataSource, DataVolume, PVC or DataImportCron naming one, and "
-            "no --names place)")
+    none = ("no VirtualMachine, pool, template, DataSource, DataVolume, PVC or DataImportCron naming one, and no "
+            "--names place")
+    if found.files == 1:
+        said = f"nothing to check: it holds no reference to an instancetype or preference ({none})"
+    else:
+        read = [excerpt(name) for name in found.read[:3]] + ([f"{found.files - 3} more"] if found.files > 3 else [])
+        said = (f"nothing to check: no reference to an instancetype or preference in the {found.files} files read "
+                f"({', '.join(read)}: {none})")
     if allow_empty:
         return Result("refs", outputs=(said,), notes=found.notes, counts={"references": 0})
-    return Result("refs", problems=(Problem(Location("citgen"), said + "; pass --allow-empty where that is fine"),),
+    where = Location(found.read[0] if found.files == 1 else "citgen")
+    return Result("refs", problems=(Problem(where, said + "; pass --allow-empty where that is fine"),),
                   notes=found.notes, unusable=True)
 
 

@@ -86,3 +86,5 @@ class Scan:
     problems: tuple[Problem, ...]
     #: What the reader says of what it read (a kustomization read as plain files).
     notes: tuple[str, ...] = ()
+    #: The files read, as the command line and the folders walked name them.
+    read: tuple[str, ...] = ()

@@ -61,6 +61,7 @@ def _scan(given: Sources, places: Sequence[Place], stdin: BinaryIO | None, advan
     references: list[Reference] = []
     definitions: list[Definition] = []
     skipped: list[str] = []
+    read: list[str] = []
     files = 0
     for source in given.sources:
         shown = source.shown
@@ -72,6 +73,7 @@ def _scan(given: Sources, places: Sequence[Place], stdin: BinaryIO | None, advan
             problems.extend(exc.problems)
             continue
         files += 1
+        read.append(shown)
         holds = False
         done = 0
         for unit in objects_of(text, shown):
@@ -96,7 +98,7 @@ def _scan(given: Sources, places: Sequence[Place], stdin: BinaryIO | None, advan
         if not holds:
             skipped.append(shown)
     return Scan(tuple(references), tuple(definitions), files, tuple(skipped), tuple(problems),
-                given.notes("refs"))
+                given.notes("refs"), tuple(read))
 
 
 def _holds_objects(unit: Unit) -> bool:
