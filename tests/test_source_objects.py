@@ -117,15 +117,21 @@ def test_standard_input_is_read_as_a_file(here):
     assert [d.data for d in docs] == OBJECTS and docs[0].file == "<stdin>"
 
 
-def test_a_fifo_named_on_the_command_line_is_read_as_process_substitution_makes_it(here):
-    os.mkfifo("pipe")
-    writer = threading.Thread(target=lambda: Path("pipe").write_text(FORMS["documents"], encoding="utf-8"))
+def test_a_pipe_named_on_the_command_line_is_read_as_process_substitution_makes_it(here):
+    reading, writing = os.pipe()  # bash's <(...): /dev/fd/N, its writer there before citgen reads
+    writer = threading.Thread(target=lambda: os.fdopen(writing, "wb").write(FORMS["documents"].encode()))
     writer.start()
     try:
-        docs = read_bundles(["pipe"])
+        docs = read_bundles([f"/dev/fd/{reading}"])
     finally:
         writer.join()
+        os.close(reading)
     assert [d.data for d in docs] == OBJECTS
+
+
+def test_a_fifo_nothing_writes_to_reads_as_empty_and_is_never_waited_on(here):
+    os.mkfifo("pipe")
+    assert "the file is empty" in refusals(["pipe"])[0]
 
 
 def test_a_folder_reached_by_two_links_is_read_once(here):
