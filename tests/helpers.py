@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import pytest
+import click
 import yaml
 
-from generator.paths import builtin_catalog
 from generator.paths import builtin_catalog
 from generator.pipeline import Build, BuildOptions, generate
 
@@ -218,3 +218,24 @@ def finding(where_and_message: str, severity: str = "error", rule: str = "input"
     """
     where, message = where_and_message.split(": ", 1)
     return f"{where}: {severity}: {message} [{rule}]"
+
+
+def leaf_commands() -> dict[str, click.Command]:
+    """Every command citgen runs, by its words (``schema import``), from click's tree (lazily loaded ones too):
+    what a test that holds every command to one property walks, so that a command added later is held too."""
+    from generator.cli import main  # the command line, imported only by the tests that walk it
+
+    found: dict[str, click.Command] = {}
+
+    def walk(command: click.Command, words: tuple[str, ...]) -> None:
+        if isinstance(command, click.Group):
+            ctx = click.Context(command)
+            for name in command.list_commands(ctx):
+                found_command = command.get_command(ctx, name)
+                assert found_command is not None, name
+                walk(found_command, (*words, name))
+        else:
+            found[" ".join(words)] = command
+
+    walk(main, ())
+    return found

@@ -41,7 +41,7 @@ from generator.cli import main
 from generator.pipeline import BuildOptions, generate
 from generator.tools.release_notes import series_of
 from generator.tools.site import site_files
-from tests.helpers import REPO, copy_catalog
+from tests.helpers import REPO, copy_catalog, leaf_commands
 from tests.markdown_reader import MARKDOWN_HOSTILE, assert_inert, shown
 
 #: The hostile text every writer is given: line breaks (one of them a workflow command
@@ -433,20 +433,6 @@ def test_the_page_s_data_reads_back_as_the_very_texts(page):
 
 
 # --------------------------------------------------------------------------- Markdown, as a renderer reads it
-
-
-def leaf_commands(group: click.Group = main, words: tuple[str, ...] = ()) -> dict[str, click.Command]:
-    """Every command citgen runs, by its words (``schema import``), from click's tree (lazily loaded ones too)."""
-    found: dict[str, click.Command] = {}
-    ctx = click.Context(group)
-    for name in group.list_commands(ctx):
-        command = group.get_command(ctx, name)
-        assert command is not None
-        if isinstance(command, click.Group):
-            found.update(leaf_commands(command, (*words, name)))
-        else:
-            found[" ".join((*words, name))] = command
-    return found
 
 
 #: Parameters that name what a command writes rather than what it reads.

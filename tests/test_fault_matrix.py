@@ -43,7 +43,7 @@ from generator.cli.options import (CpuCount, DocumentCount, GpuCount, KubevirtPa
                                    SelectorParam, SizeParam)
 from generator.cli.refs import PlaceParam
 from tests.conftest import SWAGGER, shared_file
-from tests.helpers import REPO, citgen_forked, copy_catalog, snapshot
+from tests.helpers import REPO, citgen_forked, copy_catalog, leaf_commands, snapshot
 
 pytestmark = pytest.mark.heavy(25)  # seconds of a worker's time: some 400 runs of citgen, forked
 
@@ -109,23 +109,7 @@ spec:
 # --------------------------------------------------------------------------- the tree
 
 
-def commands() -> dict[str, click.Command]:
-    """Every command citgen runs, by its words (``schema import``), from click's tree."""
-    found: dict[str, click.Command] = {}
-
-    def walk(command: click.Command, words: tuple[str, ...]) -> None:
-        if isinstance(command, click.Group):
-            ctx = click.Context(command)
-            for name in command.list_commands(ctx):
-                walk(command.get_command(ctx, name), (*words, name))  # type: ignore[arg-type]
-        else:
-            found[" ".join(words)] = command
-
-    walk(main, ())
-    return found
-
-
-COMMANDS = commands()
+COMMANDS = leaf_commands()
 
 
 def faults_of(param: click.Parameter) -> tuple[str, ...]:

@@ -23,7 +23,8 @@ import yaml
 
 from generator.problems import MAX_LINE, MAX_MESSAGE, PATH_EXCERPT
 from generator.report import FORMATS
-from tests.test_escape_writers import _hostile_paths, cli, leaf_commands
+from tests.helpers import leaf_commands
+from tests.test_escape_writers import _hostile_paths, cli
 
 #: The formats read by programs: every value whole.
 WHOLE = ("json", "sarif")

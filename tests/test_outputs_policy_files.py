@@ -7,7 +7,6 @@ its switch and the value the retired binding's action becomes, and the values it
 
 from __future__ import annotations
 
-import pytest
 
 from generator.model import Lifecycle
 from generator.outputs.policy import (Policy, chart_files, chart_values, component_files, message, policy_objects,

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from generator.errors import InputError
 from generator.problems import Location
 from generator.source.documents import BundleDoc
 from generator.source.yamlsrc import SourceMap

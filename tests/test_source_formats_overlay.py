@@ -58,7 +58,7 @@ def test_a_preference_added_needs_a_description_and_may_name_its_family():
 
 def test_a_preference_added_knows_every_key_of_a_family_files_preference_and_its_family_but_not_add_traits():
     assert problems(overlay._preference(adding=True), "{description: d, addTraits: [rng]}\n") == [
-        f"f.yaml:1:18: addTraits: unknown key 'addTraits' (did you mean 'traits'?); expected one of: basedOn, "
+        "f.yaml:1:18: addTraits: unknown key 'addTraits' (did you mean 'traits'?); expected one of: basedOn, "
         "deprecated, description, displayName, family, iconClass, osType, overrideSpec, requirements, spec, tags, "
         "traits"]
 

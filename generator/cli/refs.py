@@ -22,7 +22,6 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import click
 
-from .. import escape
 from ..errors import InputError
 from ..problems import Location, Problem, excerpt
 from ..result import Result

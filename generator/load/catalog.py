@@ -20,7 +20,7 @@ from ..model import Catalog, OlderField, OlderValue, Series, Settings, Size, Siz
 from ..problems import Location, Problem, excerpt
 from ..quantity import parse as parse_quantity
 from ..source import formats
-from ..source.inputcheck import checked, read_checked, read_checked_as_written
+from ..source.inputcheck import read_checked, read_checked_as_written
 from ..source.inputfiles import leads_outside, lookup, usable_folder, yaml_files
 from ..source.schema_fast import whole_number
 from ..source.yamlsrc import Document

@@ -34,7 +34,7 @@ from ...model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Lifecy
 from ...problems import Location
 from ...schemas.releases import Release
 from ...source.documents import BundleDoc
-from ...source.objects import ALL_BUNDLE, STDIN, build_bundle, read_bundles
+from ...source.objects import STDIN, build_bundle, read_bundles
 from ...source.inputfiles import lookup
 from ...suggest import Index
 from ...golower import go_lower
