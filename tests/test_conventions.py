@@ -340,3 +340,17 @@ def test_findings_are_lines_on_standard_output_once_each_and_every_format_parses
     records = json.loads(invoke([*args, "--format", "json"]).stdout)
     problems = records if isinstance(records, list) else records["problems"]
     assert len(problems) == len(found)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_click_s_own_usage_errors_are_refusals_in_the_format_asked_for(sarif, command):
+    """An unknown option, a bad choice: click's own refusals, before or after the command, in every format."""
+    words = command.split()
+    for fmt in FORMATS[1:]:
+        for args in (["--format", fmt, *words, "--no-such-option"], [*words, "--no-such-option", f"--format={fmt}"]):
+            shown = invoke(args)
+            assert shown.exit_code == 2, args
+            _judge_format(fmt, shown.stdout, sarif)
+            assert "--no-such-option" in shown.stdout and shown.stderr == "", args
+    text = invoke([*words, "--no-such-option"])
+    assert text.exit_code == 2 and "No such option" in text.stderr and text.stdout == ""  # click's own words

@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from ..errors import CitgenError
+from ..problems import MAX_MESSAGE, Location, Problem, excerpt
 from ..report import FORMATS
 from ..result import Result
 from ..source import inputfiles
@@ -78,9 +79,20 @@ class CitgenGroup(click.Group):
         delivery.tell()
         sys.exit(streams.NOT_DELIVERED)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[USAGE_FORMAT] = _asked_format(args)  # before click reads it: a usage error is reported in it
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            _usage_refused(ctx, exc)
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a command's own usage error, met while click reads its command line
+            _usage_refused(ctx, exc)
+            raise
         except CitgenError as exc:
             result = Result.refused(ctx.invoked_subcommand or "citgen", exc, "citgen: {problems}")
             emit(result, ctx.meta.get(GROUP_FORMAT) or "text")
@@ -88,6 +100,42 @@ class CitgenGroup(click.Group):
         except KeyboardInterrupt:
             click.echo(streams.interrupted(), err=True, nl=False)  # and what was written before it, if anything
             ctx.exit(130)
+
+
+#: Where the group keeps the --format the command line asks for, read before click reads it.
+USAGE_FORMAT = "citgen.usage-format"
+
+
+def _asked_format(args: list[str]) -> str | None:
+    """The report format a command line asks for (its last ``--format X`` or ``--format=X`` that names one)."""
+    asked = None
+    for number, arg in enumerate(args):
+        value = args[number + 1] if arg == "--format" and number + 1 < len(args) else \
+            arg.partition("=")[2] if arg.startswith("--format=") else None
+        if value in FORMATS:
+            asked = value
+    return asked
+
+
+def _usage_refused(ctx: click.Context, exc: click.UsageError) -> None:
+    """A usage error (an unknown option, a bad choice, a path click refuses) reported in the format asked for,
+    as every refusal is, and the run ended with status 2; in text, click says it as it does, bounded.
+
+    Returns only for the text format, for click to show the error itself.
+    """
+    fmt = ctx.meta.get(USAGE_FORMAT)
+    if fmt in (None, "text"):
+        exc.message = excerpt(exc.message, MAX_MESSAGE)  # what click quotes of a value is bounded too
+        return
+    where = "citgen"
+    if isinstance(exc, click.NoSuchOption):
+        where = exc.option_name
+    elif isinstance(exc, click.BadParameter) and exc.param is not None:
+        where = max(exc.param.opts, key=len) if exc.param.opts else exc.param.human_readable_name
+    command = exc.ctx.command.name if exc.ctx is not None and exc.ctx.command.name != "main" else "citgen"
+    problem = Problem(Location(excerpt(where)), exc.format_message(), "usage")
+    emit(Result(command or "citgen", problems=(problem,), unusable=True), fmt)
+    ctx.exit(2)
 
 
 @click.group(cls=CitgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
