@@ -70,6 +70,8 @@ def committed_catalog(tmp_path_factory: pytest.TempPathFactory, project: tuple[P
     repo = tmp_path_factory.mktemp("vendor") / "catalog"
     run([*citgen, "init", str(repo), "--vendor", "example.com"], repo.parent)
     (repo / "README.md").write_text(README)
+    with (repo / "catalog.yaml").open("a") as settings:  # every output citgen writes, the admission policy too
+        settings.write("policy: {}\n")
     run([*citgen, "build", "--catalog", ".", "--out", "bundles"], repo)
     run([*citgen, "readme", "--catalog", "."], repo)
     url, rev = project
@@ -98,6 +100,7 @@ def test_a_clean_change_passes_every_hook(catalog_repo: Path, environment):
     assert done.returncode == 0, done.stdout + done.stderr
     for name in ("citgen outputs are fresh", "citgen README tables are fresh", "citgen validate bundles"):
         assert any(line.startswith(name) and line.endswith("Passed") for line in done.stdout.splitlines()), done.stdout
+    assert (catalog_repo / "bundles" / "common-instancetypes-policy.yaml").is_file()  # among the outputs checked
 
 
 def test_a_catalog_change_without_a_rebuild_fails_with_citgens_message(catalog_repo: Path, environment):
