@@ -171,9 +171,9 @@ def text(problems: Sequence[Problem], documents: int | None = None, subject: str
             lines.append(finding_line(problem))
     for key, count in groups.items():
         if count > GROUP_FROM:
-            lines.append(escape.text(f"citgen: {count - GROUP_SHOWN} more places of the {key[0]} "
-                                     f"{excerpt(key[2], GROUP_EXCERPT)!r} [{key[1]}] not shown; --format json or sarif lists "
-                                     "every place"))
+            quoted = excerpt(key[2], GROUP_EXCERPT)
+            lines.append(escape.text(f"citgen: {count - GROUP_SHOWN} more places of the {key[0]} {quoted!r} "
+                                     f"[{key[1]}] not shown; --format json or sarif lists every place"))
     if documents is not None:
         lines.append(escape.text(summary(problems, documents, subject)))
     return "".join(f"{line}\n" for line in lines)
@@ -360,7 +360,8 @@ def markdown_report(result: Result) -> str:
     """Any Result in Markdown: a heading, a table of its findings (every cell escaped), its product, what it says."""
     md, code, cell = escape.markdown, escape.markdown_code, escape.markdown_cell
     findings = _findings(result)
-    heading = f"### citgen {md(result.command)}: " + (_plural(len(findings), "finding") if findings else "nothing found")
+    counted = _plural(len(findings), "finding") if findings else "nothing found"
+    heading = f"### citgen {md(result.command)}: {counted}"
     lines = [heading, ""]
     if findings:
         lines += ["| where | severity | finding | rule |", "| --- | --- | --- | --- |"]

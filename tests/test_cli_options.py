@@ -296,10 +296,12 @@ def test_the_build_options_hand_over_paths_counts_a_release_and_repeated_files_i
         ("version", "v9")]) + "\n")
 
 
-def test_a_directory_given_for_an_overlay_is_a_usage_error() -> None:
-    done = CliRunner().invoke(make_builder(), ["--overlay", "."])
-    assert (done.exit_code, done.stderr.splitlines()[-1]) == (
-        2, "Error: Invalid value for '--overlay': File '.' is a directory.")
+def test_a_directory_given_for_an_overlay_is_refused_at_the_option_with_every_other_bad_path(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("x")
+    done = CliRunner().invoke(make_builder(), ["--overlay", ".", "--catalog", str(tmp_path / "a-file")])
+    assert (done.exit_code, done.stderr.splitlines()) == (2, [
+        f"--catalog: error: Directory '{tmp_path / 'a-file'}' is a file. [input]",
+        "--overlay: error: File '.' is a directory. [input]"])
 
 
 def test_a_folder_given_for_a_bundle_is_read_as_every_folder_of_objects_is() -> None:

@@ -39,7 +39,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.cli.options import (CpuCount, DocumentCount, GpuCount, KubevirtParam, QuantityParam, Seconds,
+from generator.cli.options import (CpuCount, DocumentCount, GpuCount, KubevirtParam, PathParam, QuantityParam, Seconds,
                                    SelectorParam, SizeParam)
 from generator.cli.refs import PlaceParam
 from tests.conftest import SWAGGER, shared_file
@@ -53,7 +53,7 @@ CONTROL = "x\n::error::y\x1b[31m\x07\u202e"
 #: The faults each kind of option meets. An option whose type is not here fails the test
 #: below: name its faults (or an empty tuple, saying why it has none) when adding one.
 FAULTS: dict[type, tuple[str, ...]] = {
-    click.Path: ("empty", "fifo", "device", "dangling link", "link loop", "unreadable", "in an unreadable folder"),
+    PathParam: ("empty", "fifo", "device", "dangling link", "link loop", "unreadable", "in an unreadable folder"),
     CpuCount: ("digits",),
     GpuCount: ("digits",),
     QuantityParam: ("digits",),
@@ -286,7 +286,7 @@ def command_cells(place: Place, command: str) -> Iterator[Cell]:
                    stderr=how)
     yield Cell(command, "a full file system", arguments(command, RUNS[command](place)),
                "refused" if writes(command) else "clean", names="File too large", full_disk=True)
-    paths = [p for p in cmd.params if type(p.type) is click.Path]
+    paths = [p for p in cmd.params if type(p.type) is PathParam]
     if paths:  # a refusal, printed on standard error, under each fault of that stream
         first = paths[0]
         missing = place.root / "vm.yaml" / "missing-\u2603"  # under a file: neither read nor made

@@ -16,12 +16,12 @@ from ..pipeline import Build, BuildOptions, generate
 from ..result import Result
 from ..schemas.releases import Release
 from ..write import LOCK_TIMEOUT, Staging
-from .options import Seconds, catalog_build_options, command, default_out, kubevirt_option
+from .options import PathParam, Seconds, catalog_build_options, command, default_out, kubevirt_option
 
 
 @command(closing="citgen: {problems}, nothing written")
 @catalog_build_options
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=lambda: default_out("bundles"),
+@click.option("--out", type=PathParam(file_okay=False, path_type=Path), default=lambda: default_out("bundles"),
               help="Output directory; a build replaces its whole contents (default: bundles/ of the catalog the "
                    "working directory is in, else ./bundles).")
 @click.option("--release", default=None, metavar="vX.Y.Z",

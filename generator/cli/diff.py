@@ -10,12 +10,12 @@ import click
 from ..result import Result
 from ..tools.diff import diff_paths, render_json, render_text
 from ..tools.release_notes import render_markdown
-from .options import command
+from .options import PathParam, command
 
 
 @command(formats={"markdown": "the release-note section of a GitHub release"})
-@click.argument("old", type=click.Path(path_type=Path))
-@click.argument("new", type=click.Path(path_type=Path))
+@click.argument("old", type=PathParam(path_type=Path))
+@click.argument("new", type=PathParam(path_type=Path))
 @click.option("--include-version-label", is_flag=True,
               help="Also compare the common-instancetypes-version label, which differs between any two versions.")
 def diff(old: Path, new: Path, include_version_label: bool) -> Result:

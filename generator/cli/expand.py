@@ -33,7 +33,7 @@ from ..source.yamlclasses import Dumper
 from ..tools.refs.target import Target, target_objects
 from ..tools.vmexpand import ExpandError, ExpandResult, MatcherError, UnusableInput, expand, resolve
 from ..tools.vmexpand.mutate import MACHINE_TYPES
-from .options import command, gpu_options
+from .options import PathParam, command, gpu_options
 
 #: The largest object etcd stores by default (its --max-request-bytes): 1.5 MiB.
 MAX_OBJECT_BYTES = 1_572_864
@@ -83,7 +83,8 @@ def read_vms(paths: Sequence[str | Path]) -> list[Unit]:
                 vms.append(unit)
             elif isinstance(unit.data, dict):
                 version = unit.data.get("apiVersion")
-                others.add(f"{excerpt(str(unit.data.get('kind')))} ({excerpt(str(version)) if version else 'no apiVersion'})")
+                written = excerpt(str(version)) if version else "no apiVersion"
+                others.add(f"{excerpt(str(unit.data.get('kind')))} ({written})")
     if not vms and not problems:
         held = f"holds {', '.join(sorted(others)[:5])} objects" if others else "holds no objects"
         problems.append(Problem(Location(", ".join(s.shown for s in found.sources) or "citgen"),
@@ -151,8 +152,8 @@ def _unknown(unit: Unit, target: Target) -> tuple[Problem, ...]:
     from ..tools.refs.model import Definition, Reference, Scan
 
     found = list(read_unit(unit))
-    scan = Scan(tuple(f for f in found if isinstance(f, Reference)), tuple(f for f in found if isinstance(f, Definition)),
-                1, (), ())
+    scan = Scan(tuple(f for f in found if isinstance(f, Reference)),
+                tuple(f for f in found if isinstance(f, Definition)), 1, (), ())
     return judge(scan, target).findings
 
 
@@ -193,8 +194,8 @@ def expanded(results: Sequence[Expanded]) -> Iterator[Mapping[str, Any]]:
 
 
 @command("expand")
-@click.argument("vms", nargs=-1, required=True, type=click.Path(path_type=str), metavar="VM...")
-@click.option("--bundle", "bundles", multiple=True, type=click.Path(path_type=Path),
+@click.argument("vms", nargs=-1, required=True, type=PathParam(path_type=str), metavar="VM...")
+@click.option("--bundle", "bundles", multiple=True, type=PathParam(path_type=Path),
               help="Bundle holding the instancetypes and preferences: a file, a folder, - or a pipe (repeatable; "
                    "default: the built-in catalog's build).")
 @click.option("--arch", default="amd64", show_default=True, type=click.Choice(sorted(MACHINE_TYPES)),

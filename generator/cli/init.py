@@ -8,11 +8,11 @@ import click
 
 from ..result import Result
 from ..tools.vendor_init import init_catalog
-from .options import command
+from .options import PathParam, command
 
 
 @command()
-@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("directory", type=PathParam(path_type=Path))
 @click.option("--vendor", default="example.com", show_default=True,
               help="Vendor label of the new catalog (instancetype.kubevirt.io/vendor).")
 def init(directory: Path, vendor: str) -> Result:

@@ -51,6 +51,20 @@ class Refused:
     problems: tuple[Problem, ...]
 
 
+class PathParam(click.Path):
+    """click's Path whose refusals (a folder where a file belongs, a file where a folder does) are located problems
+    (Refused), as every checked option's are: every bad path of a command line is named at once, in the chosen
+    --format, with exit status 2."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            where = max(param.opts, key=len) if param is not None and param.opts else \
+                param.human_readable_name if param is not None else "citgen"
+            return Refused((Problem(Location(excerpt(where)), excerpt(exc.message, 300)),))
+
+
 class CheckedParam(click.ParamType):
     """A click type whose refusals are located problems (Refused) rather than usage errors."""
 
@@ -229,12 +243,12 @@ CATALOG_HELP = ("Catalog directory, or 'builtin' for the built-in catalog (defau
                 "directory is in, the nearest folder from it up holding catalog.yaml; else the built-in one).")
 
 
-def _catalog(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+def _catalog(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """--catalog as a folder; ``builtin`` is the built-in catalog (a folder of that name is ``./builtin``)."""
     from ..paths import BUILTIN, builtin_catalog
 
-    if value is None:
-        return None  # the catalog the working directory is in, else the built-in one (paths.catalog_folder)
+    if value is None or isinstance(value, Refused):  # a refused value is reported with the others
+        return value  # None: the catalog the working directory is in, else the built-in one (paths.catalog_folder)
     return builtin_catalog() if value == BUILTIN else Path(value)
 
 
@@ -247,10 +261,11 @@ def default_out(name: str) -> Path:
     """
     from ..paths import home_folder
 
-    return home_folder(click.get_current_context().params.get("catalog")) / name
+    catalog = click.get_current_context().params.get("catalog")
+    return home_folder(None if isinstance(catalog, Refused) else catalog) / name
 
 
-catalog_option = click.option("--catalog", type=click.Path(file_okay=False), default=None, callback=_catalog,
+catalog_option = click.option("--catalog", type=PathParam(file_okay=False), default=None, callback=_catalog,
                               help=CATALOG_HELP)
 
 
@@ -287,11 +302,11 @@ def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
                      help="Catalog version stamped as the common-instancetypes-version label "
                           "(default: catalog.yaml's version, or --release where there is one)."),
         gpu_options,
-        click.option("--retain-from", multiple=True, metavar="BUNDLE", type=click.Path(path_type=Path),
+        click.option("--retain-from", multiple=True, metavar="BUNDLE", type=PathParam(path_type=Path),
                      help="Old bundle (a file, a folder, - or a pipe) whose objects the catalog no longer defines "
                           "are carried over exactly as released (instancetype.kubevirt.io/v1beta1 only), labelled "
                           "deprecated. Repeatable."),
-        click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+        click.option("--overlay", "overlays", multiple=True, type=PathParam(dir_okay=False, path_type=Path),
                      help="Overlay file changing the catalog without copying it; applied in order. Repeatable."),
     )
     for decorate in reversed(decorators):
@@ -319,8 +334,8 @@ def _unprintable(ctx: click.Context) -> Iterator[Problem]:
         value = ctx.params[param.name]
         for one in value if isinstance(value, (tuple, list)) else (value,):
             if isinstance(one, str) and not one.isprintable():
-                yield Problem(Location(max(param.opts, key=len)), f"expected text without control characters, "
-                                                                 f"line breaks or direction marks, got {excerpt(one)!r}")
+                yield Problem(Location(max(param.opts, key=len)), "expected text without control characters, "
+                              f"line breaks or direction marks, got {excerpt(one)!r}")
 
 
 def _unresolvable(ctx: click.Context) -> Iterator[Problem]:

@@ -16,12 +16,12 @@ from ..result import Result
 from ..source.inputfiles import lookup, read_text_file, usable_folder
 from ..write import replace_file
 from ..schemas.releases import Release
-from .options import catalog_option, command, kubevirt_option
+from .options import PathParam, catalog_option, command, kubevirt_option
 
 
 @command(closing="citgen: {problems}")
 @catalog_option
-@click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--file", "path", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="The Markdown file holding the table markers (default: README.md in the catalog directory).")
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 when the file is out of date.")
 @kubevirt_option("Tabulate what a build for this KubeVirt release holds (citgen build --kubevirt)")

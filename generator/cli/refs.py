@@ -1,4 +1,4 @@
-"""``citgen refs PATH... | -``: every reference to catalog objects in manifests, judged against what a cluster will have.
+"""``citgen refs PATH... | -``: every reference to catalog objects in manifests, judged against what a cluster has.
 
 The scan (tools/refs/scan.py) finds the references in files, folders or standard
 input; the judge (tools/refs/judge.py) looks each up in the target
@@ -30,7 +30,7 @@ from ..tools.refs.judge import Verdict, judge
 from ..tools.refs.model import Reference, Scan
 from ..tools.refs.target import Target, target_at, target_objects
 from ..tools.refs.upgrade import record as upgrade_record, render_markdown, render_text, upgrade
-from .options import CheckedParam, catalog_option, command, gpu_options, kubevirt_option
+from .options import CheckedParam, PathParam, catalog_option, command, gpu_options, kubevirt_option
 
 MARKDOWN_HELP = "a pull-request comment: a table of findings, or with --from of what an upgrade breaks and changes"
 
@@ -153,12 +153,12 @@ def _nothing_read(found: Scan, allow_empty: bool) -> Result | None:
 
 
 @command("refs", formats={"markdown": MARKDOWN_HELP})
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
+@click.argument("paths", nargs=-1, required=True, type=PathParam(path_type=str))
 @catalog_option
 @gpu_options
-@click.option("--overlay", "overlays", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--overlay", "overlays", multiple=True, type=PathParam(dir_okay=False, path_type=Path),
               help="Overlay applied to the catalog's build the references are judged against. Repeatable.")
-@click.option("--bundle", "bundles", multiple=True, type=click.Path(path_type=Path),
+@click.option("--bundle", "bundles", multiple=True, type=PathParam(path_type=Path),
               help="Judge against the objects of this published bundle (what a virt-operator release deploys, "
                    "or a vendor's: a file, a folder, - or a pipe) instead of a build. Repeatable.")
 @kubevirt_option("Judge against the catalog's build for this KubeVirt release (citgen build --kubevirt): an "
@@ -166,15 +166,15 @@ def _nothing_read(found: Scan, allow_empty: bool) -> Result | None:
 @click.option("--names", "names", multiple=True, type=PlaceParam(),
               help="A place whose values are catalog names, in objects of a kind (and name), as SPEC says "
                    "(docs/refs.md). Repeatable.")
-@click.option("--names-file", "names_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--names-file", "names_file", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="A configuration file listing such places under names: (docs/refs.md).")
-@click.option("--from", "old", type=click.Path(path_type=Path), default=None, metavar="OLD",
+@click.option("--from", "old", type=PathParam(path_type=Path), default=None, metavar="OLD",
               help="Report what upgrading from OLD (a bundle file, a build output folder or a catalog folder) "
                    "breaks, deprecates or changes, instead of judging the references.")
 @click.option("--allow-empty", is_flag=True,
               help="Exit 0 when the files hold no reference to check (a hook run on whatever files a commit "
                    "changed); without it, nothing to check is refused (exit 2), never reported as all clear.")
-@click.option("--to", "new", type=click.Path(path_type=Path), default=None, metavar="NEW",
+@click.option("--to", "new", type=PathParam(path_type=Path), default=None, metavar="NEW",
               help="With --from: the catalog upgraded to, as OLD is given (default: the target the other "
                    "options choose, the built-in catalog's build without them).")
 def refs(paths: tuple[str, ...], catalog: Path | None, gpu_device: str | None, gpu_count: int | None,

@@ -12,7 +12,7 @@ from ..result import Result
 from ..source.inputfiles import lookup
 from ..tools.crd_import import import_releases
 from ..tools.schema_import import import_schemas
-from .options import CitgenCommand
+from .options import CitgenCommand, PathParam
 
 #: Where the package keeps its schemas; the default target of ``schema import``.
 PACKAGE_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -24,8 +24,8 @@ def schema() -> None:
 
 
 @schema.command("import", cls=CitgenCommand, report_name="schema import")
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.argument("path", type=PathParam(path_type=Path))
+@click.option("--out", "out_dir", type=PathParam(file_okay=False, path_type=Path),
               default=PACKAGE_SCHEMAS, show_default="the package's generator/schemas",
               help="Directory to write the schema files and metadata.json into.")
 @click.option("--kubevirt-version", default=None, metavar="V",

@@ -13,12 +13,12 @@ from ..pipeline import BuildOptions
 from ..result import Result
 from ..tools.site import site_files
 from ..write import LOCK_TIMEOUT, Staging
-from .options import Seconds, catalog_build_options, command
+from .options import PathParam, Seconds, catalog_build_options, command
 
 
 @command(closing="citgen: {problems}, nothing written")
 @catalog_build_options
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("site"),
+@click.option("--out", type=PathParam(file_okay=False, path_type=Path), default=Path("site"),
               show_default=True, help="Output directory; the site replaces its whole contents.")
 @click.option("--lock-timeout", type=Seconds(), default=LOCK_TIMEOUT, show_default=True,
               metavar="SECONDS", help="How long to wait while another citgen command writes the same --out.")

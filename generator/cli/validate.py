@@ -32,7 +32,7 @@ from ..tools.vmexpand.mutate import MACHINE_TYPES
 from ..validate import validate_documents
 from ..validate.rules import CHECKS, RuleContext
 from ..validate.rules.vendor_label import agreed_vendor
-from .options import command, gpu_options, kubevirt_option
+from .options import PathParam, command, gpu_options, kubevirt_option
 
 
 def default_context() -> RuleContext:
@@ -121,12 +121,12 @@ def list_rules() -> str:
 
 
 @command("validate")
-@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, type=PathParam(path_type=Path))
 @click.option("--vendor", metavar="V",
               help="Expected instancetype.kubevirt.io/vendor label (default: the vendor of --catalog, or "
                    "of the built-in catalog when no FILE is given; FILEs without --catalog must agree on one "
                    "vendor).")
-@click.option("--catalog", "catalog", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+@click.option("--catalog", "catalog", type=PathParam(file_okay=False, path_type=Path), metavar="DIR",
               help="Check against this catalog (overlays applied): its vendor and series ratios. "
                    "Without FILEs, validate this catalog's output.")
 @click.option("--list-rules", "show_rules", is_flag=True, help="Describe every rule and exit.")

@@ -290,4 +290,5 @@ def _items(text: str, file: str, at: int, path: Path) -> Iterator[Unit | Problem
 
 def _unit(text: str, file: str, path: Path, data: Any, start: int, end: int, lines: _Lines) -> Unit:
     line, column = lines.at(start)
-    return Unit(file, 0, path, data, JsonSource(file, text, start, end, column), line, end=end)  # type: ignore[arg-type]
+    source = JsonSource(file, text, start, end, column)
+    return Unit(file, 0, path, data, source, line, end=end)  # type: ignore[arg-type]  # a source map in kind

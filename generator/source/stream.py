@@ -85,7 +85,8 @@ class Unit:
             return
         depth = len(self.path)
         for number, item in enumerate(self.data):
-            own = tuple(p for p in self.problems if _under(p, depth) == (number,) or (number == 0 and not _under(p, depth)))
+            own = tuple(p for p in self.problems
+                        if _under(p, depth) == (number,) or (number == 0 and not _under(p, depth)))
             yield replace(self, path=self.path + (number,), data=item, within=self.within + (number,), problems=own)
 
 
