@@ -7,12 +7,16 @@ package that lists them can all import it without importing each other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from ..model import Catalog, CatalogObject
 from ..schemas.releases import Release, known, newest
 from ..source.documents import BundleDoc
 from .policy import Policy
+
+if TYPE_CHECKING:
+    from .releases import ReleaseDelta
 
 
 @dataclass(frozen=True)
@@ -41,3 +45,15 @@ class OutputContext:
     def releases(self) -> tuple[Release, ...]:
         """The releases the outputs serve, oldest first: every release known up to the build's."""
         return tuple(release for release in known() if release <= self.kubevirt)
+
+    @cached_property
+    def release_deltas(self) -> tuple["ReleaseDelta", ...]:
+        """Every release the outputs serve as its differences from the build's objects.
+
+        Computed once per build: the kustomize components and the chart's release data
+        are two views of the same differences.
+        """
+        from ..render.searchpath import search_path
+        from .releases import release_deltas
+
+        return release_deltas(self, search_path(self.catalog.root))
