@@ -307,7 +307,7 @@ def test_the_components_patches_are_the_release_deltas_patches():
     ctx = OutputContext(build.catalog, build.version, build.objects, build.bundles, documents=build.documents)
     render = kustomize._Kustomizations(ctx)
     files = kustomize.component_files(ctx, render)
-    for d in ctx.release_deltas:
+    for d in kustomize.build_deltas(ctx):
         patches = component_patches(d, build.objects)
         text = files[f"kustomize/{component_dir(d.release)}/kustomization.yaml"].decode()
         assert text.endswith("".join(p + "\n" for p in patches)), d.release

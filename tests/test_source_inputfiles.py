@@ -21,7 +21,8 @@ import pytest
 
 from generator.errors import InputError
 from generator.source import inputfiles
-from generator.source.inputfiles import (DEFAULT_MAX_DOCUMENTS, DEFAULT_MAX_FILE_SIZE, MiB, Limits, TemplateLoader,
+from generator.render.loader import TemplateLoader
+from generator.source.inputfiles import (DEFAULT_MAX_DOCUMENTS, DEFAULT_MAX_FILE_SIZE, MiB, Limits,
                                          leads_outside, limited, limits, parse_size, read_bytes, read_text,
                                          show_size, usable_folder, yaml_files)
 

@@ -20,7 +20,8 @@ import jinja2
 import pytest
 
 from generator.errors import InputError
-from generator.source.inputfiles import (usable_folder, BOM, TemplateLoader, TextFile, decode_text, file_kind, folder_files,
+from generator.render.loader import TemplateLoader
+from generator.source.inputfiles import (usable_folder, BOM, TextFile, decode_text, file_kind, folder_files,
                                          folder_names, lookup, read_file, read_text, read_text_file)
 
 WHOLE = "citgen reads all of a catalog folder or refuses it, so that no file of it is left out unnoticed"

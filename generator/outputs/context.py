@@ -7,16 +7,14 @@ package that lists them can all import it without importing each other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from ..model import Catalog, CatalogObject
 from ..schemas.releases import Release, known, newest
 from ..source.documents import BundleDoc
 from .policy import Policy
 
-if TYPE_CHECKING:
-    from .releases import ReleaseDelta
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -40,20 +38,20 @@ class OutputContext:
     # The admission policy, when the build makes it (``build --policy``, catalog.yaml's ``policy``):
     # the kustomize tree gets a component of it, the chart a template and a value.
     policy: Policy | None = None
+    # What producers derive from the build and share, made once for this context (once()).
+    _made: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def releases(self) -> tuple[Release, ...]:
         """The releases the outputs serve, oldest first: every release known up to the build's."""
         return tuple(release for release in known() if release <= self.kubevirt)
 
-    @cached_property
-    def release_deltas(self) -> tuple["ReleaseDelta", ...]:
-        """Every release the outputs serve as its differences from the build's objects.
+    def once(self, what: str, make: Callable[[], T]) -> T:
+        """``make()``'s value, made the first time a producer asks for ``what`` in this build.
 
-        Computed once per build: the kustomize components and the chart's release data
-        are two views of the same differences.
+        Lives as long as the context: what the chart and the kustomize tree both derive
+        (the releases' differences) is made once per build, and nothing outlives it.
         """
-        from ..render.searchpath import search_path
-        from .releases import release_deltas
-
-        return release_deltas(self, search_path(self.catalog.root))
+        if what not in self._made:
+            self._made[what] = make()
+        return self._made[what]

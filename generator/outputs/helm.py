@@ -43,7 +43,7 @@ from ..source.yamlsrc import load_stream_fast
 from . import policy
 from .context import OutputContext
 from .kustomize import template_dirs
-from .releases import Changed, Op, ReleaseDelta, documents_by_key
+from .releases import Changed, Op, ReleaseDelta, build_deltas, documents_by_key
 from .tables import markdown_table
 
 CHART = "common-instancetypes"
@@ -512,7 +512,7 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
     files.update(_render(dirs, readme, {"README.md": README_TEMPLATE}))
     files["values.schema.json"] = (escape.json_text(schema, indent=2, sort_keys=True) + "\n").encode()
     files[DATA_FILE] = _dump_data(chart_data(ctx))
-    files[RELEASES_FILE] = _dump_releases(releases_data(ctx.release_deltas))
+    files[RELEASES_FILE] = _dump_releases(releases_data(build_deltas(ctx)))
     _one_kind_each(files)
     return dict(sorted(files.items()))
 

@@ -43,7 +43,7 @@ from ..schemas.releases import newest
 from ..source.yamlsrc import load_stream_fast
 from .context import OutputContext
 from .policy import component_files as policy_component
-from .releases import Op, ReleaseDelta
+from .releases import Op, ReleaseDelta, build_deltas
 
 ROOT = "kustomize"
 TEMPLATE = "kustomize/kustomization.yaml.j2"
@@ -265,7 +265,7 @@ def component_files(ctx: OutputContext, render: _Kustomizations) -> dict[str, by
     """A component per KubeVirt release, and the README that says how to use them."""
     files: dict[str, bytes] = {}
     releases = []
-    for delta in ctx.release_deltas:
+    for delta in build_deltas(ctx):
         patches = component_patches(delta, ctx.objects)
         where = component_dir(delta.release)
         releases.append({"release": str(delta.release), "path": where, "left_out": len(delta.left_out),

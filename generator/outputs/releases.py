@@ -52,6 +52,7 @@ from ..expand.kubevirt import Adjustment, for_release
 from ..model import CatalogObject, Spelling
 from ..problems import Location
 from ..render import Renderer
+from ..render.searchpath import search_path
 from ..schemas import has_field
 from ..schemas.dated import Dated, dated_spec
 from ..schemas.releases import Release, known
@@ -354,6 +355,11 @@ def _made(n: int, old: CatalogObject, new: CatalogObject | None, reasons: tuple[
         return None
     ops = documents.ops(n, old, new)
     return Changed(old, dict.fromkeys(old.kinds, ops), reasons) if ops else None
+
+
+def build_deltas(ctx: OutputContext) -> tuple[ReleaseDelta, ...]:
+    """The build's release_deltas, made once for the chart and the kustomize components together."""
+    return ctx.once("release deltas", lambda: release_deltas(ctx, search_path(ctx.catalog.root)))
 
 
 def release_deltas(ctx: OutputContext, template_dirs: Sequence[Path]) -> tuple[ReleaseDelta, ...]:

@@ -45,9 +45,8 @@ from typing import Any, Iterator, Mapping, NoReturn, Sequence
 
 from ..errors import InputError
 from ..problems import Location
-from . import worker
 from .limits import Limits, exceeded
-from .worker import FATAL, HEADER, LENGTH, MIB, MOST_BYTES, TEXT, Job
+from .frames import FATAL, HEADER, LENGTH, MIB, MOST_BYTES, TEXT, Job
 
 _current: ContextVar["Rendering | None"] = ContextVar("citgen_rendering", default=None)
 
@@ -101,6 +100,8 @@ class Child:
         if self.pid == 0:  # pragma: no mutate
             status = 1
             try:
+                from . import worker  # jinja2 and the sandbox: imported here, on the child's core
+
                 worker.detach(keep=(requests, answers))
                 worker.serve(requests, answers)
                 status = 0

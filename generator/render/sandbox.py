@@ -22,8 +22,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..errors import InputError
 from ..problems import Location, Problem
-from ..source.inputfiles import TemplateLoader
 from .limits import Limits, exceeded
+from .loader import TemplateLoader
 from .yamltext import yaml_block, yaml_scalar
 
 

@@ -16,39 +16,16 @@ import math
 import os
 import pickle
 import resource
-import struct
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Mapping, Sequence
+from typing import Any, BinaryIO, Sequence
 
 import jinja2
 
 from ..errors import InputError
 from ..problems import Location
+from .frames import CUSHION, FATAL, HEADER, LENGTH, MIB, PROBLEMS, TEXT, Job
 from .limits import Limits
 from .sandbox import environment, template_error, template_line
-
-#: A frame: its kind and the length of what follows.
-HEADER = struct.Struct(">cQ")
-#: A rendered text; the problems that stopped a rendering; the same, after which the child ends.
-TEXT, PROBLEMS, FATAL = b"T", b"P", b"F"
-#: A request: the length of the pickle that follows.
-LENGTH = struct.Struct(">Q")
-#: A character is at most four bytes of UTF-8.
-MOST_BYTES = 4
-MIB = 1024 * 1024
-#: Memory the child keeps in reserve, to report a template that took all it may have.
-CUSHION = 4 * MIB
-
-
-@dataclass(frozen=True)
-class Job:
-    """One rendering: a template (its name under templates/), its variables, and what it renders."""
-
-    template: str
-    variables: Mapping[str, Any]
-    what: str | None = None  # for messages: "'u1.large' as VirtualMachineInstancetype"
-
 
 def detach(keep: Sequence[int]) -> None:
     """In the child: hold none of the parent's files (a reader of its output waits for their end),

@@ -27,15 +27,11 @@ import codecs
 import contextlib
 import errno
 import os
-import posixpath
 import stat
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Callable, Iterable, Iterator
-
-import jinja2
-from jinja2.loaders import split_template_path
+from typing import BinaryIO, Iterable, Iterator
 
 from ..errors import InputError
 from ..problems import PATH_EXCERPT, Location, Problem, excerpt
@@ -417,28 +413,6 @@ def read_file(path: Path | str, display: str | None = None, *, within: Path | No
         return decode_text(raw, name).text.encode("utf-8")
     except InputError:  # not UTF-8 text: no line ends to speak of
         return raw
-
-
-class TemplateLoader(jinja2.FileSystemLoader):
-    """Jinja's file loader reading through read_text: templates are bounded like every other input.
-
-    A template found in a templates folder must be a regular file, within the
-    size limit, and not a link leading out of the catalog holding that folder;
-    earlier folders win, as with FileSystemLoader. Only a template that is not
-    there passes to the next folder: one in a folder that cannot be entered, or
-    that is a link to nothing, is refused rather than replaced by another.
-    """
-
-    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
-        pieces = split_template_path(template)
-        display = f"templates/{template}"
-        for folder in self.searchpath:
-            filename = posixpath.join(folder, *pieces)
-            catalog = Path(folder).parent
-            if lookup(filename, display, within=catalog) is not None:
-                source = read_text(filename, display, within=catalog)
-                return source, os.path.normpath(filename), lambda: True
-        raise jinja2.TemplateNotFound(template)
 
 
 # --------------------------------------------------------------------------- folders
