@@ -40,6 +40,10 @@ LAZY_COMMANDS = {
     "readme": ("generator.cli.readme", "readme"),
     "refs": ("generator.cli.refs", "refs"),
 }
+#: The commands that render templates whatever their options: their rendering child is forked
+#: before the command's module is imported (render/process.py start()), so that it imports
+#: the template engine on the second core while this process imports the command.
+RENDERING_COMMANDS = frozenset({"build"})
 
 
 class CitgenGroup(click.Group):
@@ -58,6 +62,13 @@ class CitgenGroup(click.Group):
             module, attribute = LAZY_COMMANDS[cmd_name]
             self.add_command(getattr(importlib.import_module(module), attribute))  # named as LAZY_COMMANDS names it
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[Any, ...]:
+        if args and args[0] in RENDERING_COMMANDS and not ctx.resilient_parsing and "--help" not in args:
+            from ..render.process import start
+
+            start()
+        return super().resolve_command(ctx, args)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line with standard streams that deliver its report whole (cli/streams.py).

@@ -168,6 +168,18 @@ def _forget_the_parents_child() -> None:
 os.register_at_fork(after_in_child=_forget_the_parents_child)
 
 
+def start() -> None:
+    """Fork this process's rendering child now, if it has none, and go on.
+
+    A command that renders calls this before importing the rest of itself: the
+    child imports the template engine and waits for its first build on the
+    second core while the parent imports the build, instead of after it.
+    """
+    global _child
+    if _child is None:
+        _child = Child()
+
+
 def _stop_at_exit() -> None:
     """A process leaves no child behind: its own is stopped and reaped (so its time is counted as the process's)."""
     if _child is not None:
