@@ -16,11 +16,9 @@ import os
 import stat
 from pathlib import Path
 
-import jinja2
 import pytest
 
 from generator.errors import InputError
-from generator.render.loader import TemplateLoader
 from generator.source.inputfiles import (usable_folder, BOM, TextFile, decode_text, file_kind, folder_files,
                                          folder_names, lookup, read_file, read_text, read_text_file)
 
@@ -217,34 +215,6 @@ def test_without_following_links_every_link_is_an_entry_of_its_own(tmp_path: Pat
     (tmp_path / "out" / "folder-link").symlink_to(tmp_path / "out" / "sub")
     (tmp_path / "out" / "gone").symlink_to("nowhere")
     assert folder_files(tmp_path / "out", "out", follow=False) == ["folder-link", "gone", "sub/a.yaml"]
-
-
-# --------------------------------------------------------------------------- templates
-
-
-def test_a_template_in_a_folder_that_cannot_be_entered_is_refused_not_taken_from_the_next(tmp_path: Path,
-                                                                                           monkeypatch):
-    first, second = tmp_path / "catalog" / "templates", tmp_path / "builtin" / "templates"
-    write(first / "kustomize" / "kustomization.yaml.j2", b"the vendor's")
-    write(second / "kustomize" / "kustomization.yaml.j2", b"the built-in one")
-    unsearchable(monkeypatch, first / "kustomize")
-    loader = TemplateLoader([str(first), str(second)])
-    assert refusal(loader.get_source, jinja2.Environment(), "kustomize/kustomization.yaml.j2") == [
-        f"templates/kustomize: cannot read the folder: permission denied; {WHOLE}"]
-
-
-def test_a_template_missing_from_the_first_folder_is_taken_from_the_next(tmp_path: Path):
-    first, second = tmp_path / "catalog" / "templates", tmp_path / "builtin" / "templates"
-    (first / "kustomize").mkdir(parents=True)
-    write(second / "kustomize" / "kustomization.yaml.j2", b"the built-in one")
-    loader = TemplateLoader([str(first), str(second)])
-    assert loader.get_source(jinja2.Environment(), "kustomize/kustomization.yaml.j2")[0] == "the built-in one"
-
-
-def test_a_template_saved_with_a_byte_order_mark_and_crlf_renders_as_without(tmp_path: Path):
-    folder = write(tmp_path / "catalog" / "templates" / "a.j2", b"\xef\xbb\xbfkind: {{ kind }}\r\nname: x\r\n").parent
-    env = jinja2.Environment(loader=TemplateLoader([str(folder)]), keep_trailing_newline=True)
-    assert env.get_template("a.j2").render(kind="A") == "kind: A\nname: x\n"
 
 
 # --------------------------------------------------------------------------- text as editors save it

@@ -190,24 +190,45 @@ def read_object(obj: Obj, places: Sequence[Place] = ()) -> Iterator[Found]:
 def _walk(obj: Obj, inside: set[Path], *, vm_shaped: bool) -> Iterator[Found]:
     """The inference labels of every ``metadata.labels`` in ``obj`` and, when ``vm_shaped``, every VM-shaped spec.
 
-    The objects a form hands on as inner ones (``inside``) are read on their own.
+    The objects a form hands on as inner ones (``inside``) are read on their own. The
+    server's record of who set which field (``metadata.managedFields``) is not walked: it
+    holds field names, never labels or a spec. Each mapping's place is kept as (key,
+    parent's place) and made a path only where a form finds something: a cluster dump's
+    objects hold many mappings and few references. (A ``status`` is walked: a
+    HyperConverged's lists the data import crons in effect, defaults included.)
     """
-    stack: list[tuple[Path, Any]] = [((), obj.data)]
+    metadata = obj.data.get("metadata")
+    stack: list[tuple[Any, _Place]] = [(obj.data, None)]
     while stack:
-        path, value = stack.pop()
+        value, place = stack.pop()
         if isinstance(value, dict):
-            if path in inside:
+            if inside and _path(place) in inside:
                 continue
-            metadata = value.get("metadata")
-            if isinstance(metadata, dict) and isinstance(metadata.get("labels"), dict):
+            labelled = value.get("metadata")
+            if isinstance(labelled, dict) and isinstance(labelled.get("labels"), dict):
+                path = _path(place)
                 yield from labels(obj, path, path + ("metadata", "labels"))
             if vm_shaped and _has_matcher(value.get("spec")):
-                yield from matchers(obj, path)
-            stack.extend((path + (key,), child) for key, child in reversed(value.items())
-                         if isinstance(child, (dict, list)))
+                yield from matchers(obj, _path(place))
+            skip = "managedFields" if value is metadata else None
+            stack.extend((child, (key, place)) for key, child in reversed(value.items())
+                         if isinstance(child, (dict, list)) and key != skip)
         else:
-            stack.extend((path + (index,), child) for index, child in reversed(list(enumerate(value)))
+            stack.extend((child, (index, place)) for index, child in reversed(list(enumerate(value)))
                          if isinstance(child, (dict, list)))
+
+
+#: Where the walk is: the key or index that led here and the place of what holds it; None at the object.
+_Place = "tuple[str | int, _Place] | None"
+
+
+def _path(place: Any) -> Path:
+    """The path from the object to ``place``."""
+    steps: list[str | int] = []
+    while place is not None:
+        step, place = place
+        steps.append(step)
+    return tuple(reversed(steps))
 
 
 def _has_matcher(spec: Any) -> bool:
