@@ -192,6 +192,8 @@ def main() -> None:
 
     for module, _ in LAZY_COMMANDS.values():  # imported once, here, rather than in every child
         importlib.import_module(module)
+    importlib.import_module("generator.render.worker")  # and the rendering child's side (jinja2), which a
+    # command imports only in the child it forks to render: here, every run's rendering child inherits it
     cases = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     results = {name: run_one(run) for name, run in cases.items()}
     Path(sys.argv[2]).write_text(json.dumps(results), encoding="utf-8")
