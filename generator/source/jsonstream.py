@@ -120,6 +120,11 @@ class JsonSource:
         column = offset - (self.text.rfind("\n", self.start, offset) + 1) if line else self.column + offset - self.start
         return Location(self.file, line + 1, column + 1, tuple(path))
 
+    def for_later(self) -> "JsonSource":
+        """This unit's source without what its walks learnt: its places are found by walking the text the read
+        holds anyway, so Unit.locator keeps this until a finding asks for one (and the unit's data goes)."""
+        return JsonSource(self.file, self.text, self.start, self.end, self.column)
+
     def problem(self, path: Path, message: str, *, key: bool = False) -> Problem:
         return Problem(self.locate(path, key=key), message)
 

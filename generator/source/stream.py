@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Iterator
+from functools import partial
+from typing import Any, Callable, Iterator
 
 import yaml
 from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
@@ -74,6 +75,21 @@ class Unit:
         kind, namespace = _identity(self.data)
         return Location(self.file, line, found.column, self.path + tuple(path), self.doc, name, kind, namespace)
 
+    def locator(self, path: Path, name: str | None = None) -> Location | Callable[[], Location]:
+        """Where ``path`` is, as ``locate`` says it, or how to find it later where that costs little memory.
+
+        A JSON unit's place is found by walking its text, which the read holds whole
+        anyway: that walk waits until a finding asks for the place (most of a
+        dump's references are never reported). A YAML unit's source map is its own,
+        and large: it is used now and let go with the unit.
+        """
+        later = getattr(self.source, "for_later", None)  # a source that can find places later says how
+        if later is None:
+            return self.locate(path, name)
+        kind, namespace = _identity(self.data)  # the object's own, not kept: its data goes with the unit
+        return partial(_found_later, later(), self.within + tuple(path), self.lines_before,
+                       Location(self.file, None, None, self.path + tuple(path), self.doc, name, kind, namespace))
+
     def items(self) -> Iterator["Unit"]:
         """The items of a document that is a bare YAML list, each a unit of its own; this unit otherwise.
 
@@ -88,6 +104,13 @@ class Unit:
             own = tuple(p for p in self.problems
                         if _under(p, depth) == (number,) or (number == 0 and not _under(p, depth)))
             yield replace(self, path=self.path + (number,), data=item, within=self.within + (number,), problems=own)
+
+
+def _found_later(source: Any, within: Path, lines_before: int, where: Location) -> Location:
+    """``where`` with the line and column ``source`` finds for ``within``."""
+    found = source.locate(within)
+    line = found.line + lines_before if found.line is not None else None
+    return replace(where, line=line, column=found.column)
 
 
 def _under(problem: Problem, depth: int) -> Path:

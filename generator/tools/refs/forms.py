@@ -86,9 +86,10 @@ class Obj:
         """Where ``path`` of this object is in its file."""
         return self.unit.locate(self.path + path, self.owner_name)
 
-    def place_of(self, found: Resolved, path: Path) -> Location:
-        """Where a name is written: the default of the one parameter it is, or ``path`` of this object."""
-        return self.unit.locate(found.at, self.owner_name) if found.at is not None else self.locate(path)
+    def place_of(self, found: Resolved, path: Path) -> Location | Callable[[], Location]:
+        """Where a name is written (the default of the one parameter it is, or ``path`` of this object), or how to
+        find it when a finding asks (Unit.locator)."""
+        return self.unit.locator(found.at if found.at is not None else self.path + path, self.owner_name)
 
     def owner(self, holder: Path) -> Owner:
         """The owner of the references written in the mapping at ``holder``."""
@@ -211,11 +212,12 @@ def _walk(obj: Obj, inside: set[Path], *, vm_shaped: bool) -> Iterator[Found]:
             if vm_shaped and _has_matcher(value.get("spec")):
                 yield from matchers(obj, _path(place))
             skip = "managedFields" if value is metadata else None
-            stack.extend((child, (key, place)) for key, child in reversed(value.items())
-                         if isinstance(child, (dict, list)) and key != skip)
+            children = [(child, (key, place)) for key, child in value.items()
+                        if isinstance(child, (dict, list)) and key != skip]
         else:
-            stack.extend((child, (index, place)) for index, child in reversed(list(enumerate(value)))
-                         if isinstance(child, (dict, list)))
+            children = [(child, (index, place)) for index, child in enumerate(value) if isinstance(child, (dict, list))]
+        children.reverse()  # the first child is read first
+        stack += children
 
 
 #: Where the walk is: the key or index that led here and the place of what holds it; None at the object.
@@ -274,7 +276,8 @@ def matchers(obj: Obj, holder: Path) -> Iterator[Found]:
         if matcher.get("name") is None:
             volume = matcher.get("inferFromVolume")
             if isinstance(volume, str) and volume:
-                yield Reference(family, None, None, owner, obj.locate(at + ("inferFromVolume",)), f"spec.{family}",
+                yield Reference(family, None, None, owner, obj.place_of(Resolved(None), at + ("inferFromVolume",)),
+                                f"spec.{family}",
                                 unchecked=f"inferred from the labels of the source of volume {excerpt(volume)!r} "
                                           "when the VirtualMachine is created (inferFromVolume)")
             continue
@@ -310,14 +313,13 @@ def reference(obj: Obj, owner: Owner, family: Family, name_at: Path, kind_at: Pa
             return
     named = text_of(obj, name)
     kinded = text_of(obj, kind) if kind else Resolved(None)
-    use = obj.locate(name_at)
     for found, at in ((named, name_at), (kinded, kind_at)):
         if found.undefined is not None:
             yield _undefined(obj, at, found.undefined)
     unchecked = named.unchecked or kinded.unchecked
     # a kind known offline is kept beside a name that is not: KubeVirt refuses `vmcp` whatever the name becomes
     yield Reference(family, None if unchecked else named.text, None if kinded.unchecked else kinded.text or None,
-                    owner, use if unchecked else obj.place_of(named, name_at), via, unchecked,
+                    owner, obj.place_of(Resolved(None) if unchecked else named, name_at), via, unchecked,
                     named.parameter or kinded.parameter)
 
 

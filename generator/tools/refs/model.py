@@ -8,7 +8,7 @@ this module is the whole of what passes between them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal
 
 from ...problems import Location, Problem
 
@@ -43,16 +43,29 @@ class Reference:
     cluster kind). ``via`` names the form it was found in (``spec.instancetype``,
     ``label instancetype.kubevirt.io/default-preference``, ``place cozystack``).
     ``location`` points at the value itself: file, line, column, document, path.
+    ``where`` is that place, or how to find it (source.stream's Unit.locator): a
+    cluster dump names tens of thousands of objects, and only those a finding is
+    about need their line and column.
     """
 
     family: Family
     name: str | None
     kind: str | None
     owner: Owner
-    location: Location
+    where: Location | Callable[[], Location]
     via: str
     unchecked: str | None = None
     parameter: str | None = None
+
+    @property
+    def location(self) -> Location:
+        """Where the value is written, found the first time it is asked for."""
+        where = self.where
+        if isinstance(where, Location):
+            return where
+        located = where()
+        object.__setattr__(self, "where", located)  # found once: the same place every later time
+        return located
 
 
 @dataclass(frozen=True)
