@@ -127,3 +127,14 @@ def test_half_a_surrogate_pair_refuses_its_item_alone_and_the_rest_is_read():
     assert [entry[1] for entry in read if entry[0] != "problem"] == [{"kind": "A"}, {"kind": "B"}]
     assert [entry for entry in read if entry[0] == "problem"] == [
         ("problem", "malformed YAML: found invalid Unicode character escape code (while parsing a quoted scalar)")]
+
+
+@pytest.mark.parametrize("indent", [4, None], ids=["kubectl", "minified"])
+def test_a_place_found_later_is_the_place_found_now(indent):
+    """A JSON unit's places wait until a finding asks (Unit.locator); the YAML reader's are found at once."""
+    read, yamls = both(json.dumps(LISTED, indent=indent, separators=None if indent else (",", ":")))
+    for unit, yaml_unit in zip(read, yamls):
+        for path in PATHS:
+            later = unit.locator(path, "web")
+            assert callable(later)
+            assert later() == unit.locate(path, "web") == yaml_unit.locator(path, "web")

@@ -524,3 +524,24 @@ def test_the_lines_a_reader_s_message_names_are_the_file_s_in_any_document():
         "<stdin>:11:14: alias '*loop' refers to the list or mapping that contains it (anchored at line 11); YAML "
         "that refers to itself cannot be read",
         "<stdin>:15:1: kind: duplicate key 'kind' (first at line 14)"]
+
+
+def test_what_a_scan_kept_apart_from_the_collector_is_handed_back(tmp_path, monkeypatch):
+    """The scan freezes what it keeps every FREEZE_EVERY units (a dump's references); it unfreezes it at its end."""
+    import gc
+
+    from generator.tools.refs import scan as scanning
+
+    monkeypatch.setattr(scanning, "FREEZE_EVERY", 2)
+    items = [{"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": f"vm{i}"},
+              "spec": {"preference": {"name": "fedora"}}} for i in range(5)]
+    dump = tmp_path / "dump.json"
+    dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=4), encoding="utf-8")
+    frozen = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(len(frozen)))
+    found = scan((str(dump),), ())
+    assert [r.name for r in found.references] == ["fedora"] * 5
+    assert len(frozen) == 2  # after the second and the fourth of five units
+    assert gc.get_freeze_count() == 0
+    written = [n for n, line in enumerate(dump.read_text(encoding="utf-8").splitlines(), 1) if '"fedora"' in line]
+    assert [r.location.line for r in found.references] == written  # each found when asked, after the scan
