@@ -55,12 +55,13 @@ def option_problem(option: str, message: str) -> dict:
 def test_build_in_text_json_and_github(tmp_path: Path):
     text = citgen("build", "--out", tmp_path / "one")
     assert text.exit_code == 0 and text.stdout.startswith(f"{named()}: wrote ")
-    said = text.stdout.rstrip("\n")
+    said, *osinfo = text.stdout.rstrip("\n").split("\n")  # the summary, then what it says of libosinfo's database
+    assert osinfo == list(osinfo_notes())
 
     code, found = report("build", "--out", tmp_path / "two")
     assert code == 0 and COMMON_KEYS <= set(found)
     assert (found["command"], found["ok"], found["exitCode"], found["problems"]) == ("build", True, 0, [])
-    assert found["outputs"] == [said.replace("/one ", "/two ")]
+    assert found["outputs"] == [said.replace("/one ", "/two "), *osinfo]
     assert said.startswith(f"{named()}: wrote {len(found['files'])} files to {tmp_path / 'one'} (")
     kinds = said.split(" (", 1)[1].split(")")[0].split(", ")
     assert found["counts"] == {kind: int(n) for n, kind in (k.split(" ") for k in kinds)}

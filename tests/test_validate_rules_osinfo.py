@@ -158,8 +158,9 @@ def citgen(*args: str) -> tuple[int, str, str]:
 def test_the_built_in_catalog_passes_with_debian_s_database_and_names_it(debian_db):
     status, out, err = citgen("validate", "--osinfo-db", str(debian_db))
     assert status == 0, out + err
-    assert out.endswith("no problems in 244 documents\n")
-    assert err.splitlines() == [
+    assert err == ""
+    assert out.splitlines()[-2:] == [
+        "built-in catalog v1.8.0-dev: no problems in 244 documents",
         f"osinfo: 56 preferences judged against the osinfo database 20221203 ({debian_db}); naming no OS: legacy; "
         "newer than the database, not judged: centos-stream10, ol9, rhel10, win2k25"]
 
@@ -170,7 +171,7 @@ def test_without_a_database_validate_says_so_once_and_passes(monkeypatch, tmp_pa
     if Path("/etc/osinfo/os").is_dir():
         pytest.skip("this machine has a database in /etc/osinfo")
     status, out, err = citgen("validate", "--rule", "osinfo")
-    assert (status, err.splitlines()) == (0, [NONE_FOUND])
+    assert (status, out.splitlines()[-1], err) == (0, NONE_FOUND, "")
 
 
 def test_a_catalog_that_lost_an_accepted_reason_fails_validation_at_the_preference(debian_db, tmp_path):

@@ -100,8 +100,8 @@ def checked(options: BuildOptions, out: Path) -> Result:
     counts = {"files": freshness.files, "stale": len(freshness.stale), "missing": len(freshness.missing),
               "extra": len(freshness.extra)}
     said = freshness.lines()
-    return Result("build", outputs=(f"{result.source}: {said[0]}", *said[1:]), found=not freshness.fresh, data=data,
-                  counts=counts, notes=_judged_note(result))
+    return Result("build", outputs=(f"{result.source}: {said[0]}", *said[1:], *_judged_note(result)),
+                  found=not freshness.fresh, data=data, counts=counts)
 
 
 def _judged_note(build: Build) -> tuple[str, ...]:
@@ -126,9 +126,9 @@ def built(build: Build, out: Path) -> Result:
     note = left_out_note(build.left_out)
     said = f"{build.source}: wrote {len(build.files)} files to {out} ({summary})" + (f"; {note}" if note else "")
     notes = (retained_note(build.newer_rule_findings, out),) if build.newer_rule_findings else ()
-    notes += (build.osinfo_note,) if build.osinfo_note else ()
+    osinfo = (build.osinfo_note,) if build.osinfo_note else ()  # said with the summary, as the GN note is
     return Result("build", newer_rule_findings=build.newer_rule_findings, warnings=build.warnings,
-                  outputs=(said, *adjusted_lines(build)), notes=notes,
+                  outputs=(said, *adjusted_lines(build), *osinfo), notes=notes,
                   counts=dict(sorted(counts.items())),
                   data={"out": str(out), "catalog": build.source_record, "files": sorted(build.files),
                         "leftOut": [s.prefix for s in build.left_out],

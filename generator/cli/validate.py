@@ -200,7 +200,7 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt, gpu_device, gpu_count, osinfo_db,
                                           notes)
         found = _findings(docs, problems, strict_warnings)
-        return dataclasses.replace(found, subject=_named(catalog, docs), notes=(*found.notes, *notes))
+        return dataclasses.replace(found, subject=_named(catalog, docs), outputs=(*found.outputs, *notes))
     if cross_product:  # the objects every command that expands VMs takes (tools/refs/target.py)
         objects = target_objects(catalog=None if files else catalog, bundles=files, gpu_device=gpu_device,
                                  gpu_count=gpu_count, option=None).objects
@@ -224,6 +224,9 @@ def _no_osinfo(osinfo_db: Optional[Path]) -> None:
     """InputError for --osinfo-db where objects, not a catalog, are judged (after they are read: a FILE that cannot
     be is named first). The OS a preference is for is the catalog's data, which no object carries."""
     if osinfo_db is not None:
+        from ..osinfo.database import find_database
+
+        find_database(osinfo_db)  # a path that is no database is refused as such first
         raise InputError.at(Location("--osinfo-db"), "--osinfo-db judges the preferences of a catalog against the "
                             "OS their data names, and FILEs (or --matrix) are objects without that data; validate "
                             "the catalog (no FILE) to use it")
