@@ -77,8 +77,8 @@ def find_database(option: Path | None, environ: Mapping[str, str] | None = None)
             except InputError as exc:
                 raise InputError([Problem(Location(OPTION), f"{p.location}: {p.message}") for p in exc.problems]) \
                     from None
-            raise InputError.at(Location(OPTION), f"{excerpt(str(path), PATH_EXCERPT)!r} is no osinfo database: it holds no os/ "
-                                "folder (libosinfo's database is a folder such as /usr/share/osinfo)")
+            raise InputError.at(Location(OPTION), f"{excerpt(str(path), PATH_EXCERPT)!r} is no osinfo database: it "
+                                "holds no os/ folder (libosinfo's database is a folder such as /usr/share/osinfo)")
         try:
             if is_database(path):
                 return path
