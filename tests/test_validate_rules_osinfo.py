@@ -19,7 +19,8 @@ from generator.osinfo.claims import OsinfoContext
 from generator.osinfo.database import NONE_FOUND
 from generator.osinfo.model import Firmware, OsinfoDatabase, OsRelease, Resources
 from generator.problems import Location
-from generator.validate.rules import RuleContext
+from generator.source.documents import BundleDoc
+from generator.validate.rules import RULES, RuleContext
 from tests.conftest import SHARED, shared_file
 from tests.helpers import copy_catalog
 from tests.test_validate_rules import CPREF, NPREF, preference, run
@@ -81,11 +82,8 @@ def test_below_the_minimum_is_an_error_naming_the_most_demanding_release_of_a_li
 
 
 def test_below_the_recommendation_is_a_warning():
-    problems = RuleContext(osinfo=OsinfoContext(DATABASE, {"p": claim("big1.0")}))
-    from generator.source.documents import BundleDoc
-    from generator.validate.rules import RULES
-
-    found = list(RULES["osinfo"].check([BundleDoc("b.yaml", 0, needing("p", 2, "2Gi"))], problems))
+    ctx = RuleContext(osinfo=OsinfoContext(DATABASE, {"p": claim("big1.0")}))
+    found = list(RULES["osinfo"].check([BundleDoc("b.yaml", 0, needing("p", 2, "2Gi"))], ctx))
     assert [(p.severity, p.message.split(";")[0]) for p in found] == [
         ("warning", "requires 2 vCPUs, fewer than the 4 big1.0 recommends on x86_64 (osinfo database 20240101)"),
         ("warning", "requires 2Gi of memory, less than the 4Gi big1.0 recommends on x86_64 (osinfo database "
