@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.pipeline import BuildOptions
-from tests.helpers import builtin_name, default_build
+from tests.helpers import builtin_name, default_build, osinfo_notes
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).parent / "cases"
@@ -55,12 +55,13 @@ def option_problem(option: str, message: str) -> dict:
 def test_build_in_text_json_and_github(tmp_path: Path):
     text = citgen("build", "--out", tmp_path / "one")
     assert text.exit_code == 0 and text.stdout.startswith(f"{named()}: wrote ")
-    said = text.stdout.rstrip("\n")
+    said, *osinfo = text.stdout.rstrip("\n").split("\n")  # the summary, then what it says of libosinfo's database
+    assert osinfo == list(osinfo_notes())
 
     code, found = report("build", "--out", tmp_path / "two")
     assert code == 0 and COMMON_KEYS <= set(found)
     assert (found["command"], found["ok"], found["exitCode"], found["problems"]) == ("build", True, 0, [])
-    assert found["outputs"] == [said.replace("/one ", "/two ")]
+    assert found["outputs"] == [said.replace("/one ", "/two "), *osinfo]
     assert said.startswith(f"{named()}: wrote {len(found['files'])} files to {tmp_path / 'one'} (")
     kinds = said.split(" (", 1)[1].split(")")[0].split(", ")
     assert found["counts"] == {kind: int(n) for n, kind in (k.split(" ") for k in kinds)}
@@ -70,7 +71,8 @@ def test_build_in_text_json_and_github(tmp_path: Path):
 
     github = citgen("build", "--out", tmp_path / "three", "--format", "github")
     assert github.exit_code == 0
-    assert github.stdout.splitlines() == [f"::notice title=citgen build::{said.replace('/one ', '/three ')}"]
+    assert github.stdout.splitlines() == [f"::notice title=citgen build::{said.replace('/one ', '/three ')}",
+                                          *(f"::notice title=citgen build::{note}" for note in osinfo_notes())]
 
 
 def test_a_refused_build_in_text_json_and_github(tmp_path: Path):

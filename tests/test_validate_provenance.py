@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 import generator.validate
 from generator.cli import main
+from generator.osinfo.database import NONE_FOUND
 from generator.load.catalog import load_catalog
 from generator.load.overlays import apply_overlay, load_overlay
 from generator.load.preferences import load_preference_catalog
@@ -189,7 +190,7 @@ def test_validate_of_the_catalog_reports_it_at_the_same_line_with_exit_1(tmp_pat
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         f"catalog/overlay{U_AT[1:]}: error: {U_PATH}: {BROKEN_U} [schema]",
-        "catalog catalog/ v0.1.0-dev: 1 problem in 244 documents, pointed at the catalog's lines"]
+        "catalog catalog/ v0.1.0-dev: 1 problem in 244 documents, pointed at the catalog's lines", NONE_FOUND]
 
 
 # --------------------------------------------------------------------------- any number of overlays
