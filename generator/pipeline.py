@@ -59,6 +59,8 @@ class BuildOptions:
     helm_package: bool = False
     #: Also build the admission policy (outputs/policy.py), as catalog.yaml's ``policy`` does.
     policy: bool = False
+    #: Label every preference with the OS releases it is for (expand/stamp.py), as catalog.yaml's ``osLabels`` does.
+    os_labels: bool = False
     overlays: tuple[Path, ...] = ()
     #: The KubeVirt release to build for (expand/kubevirt.py); None: the newest citgen knows.
     kubevirt: Release | None = None
@@ -202,7 +204,8 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
         raise InputError(problems)
     own = instancetypes + prefs
     own = stamp(own, catalog.settings.vendor, version, labels=catalog.settings.extra_labels,
-                annotations=catalog.settings.extra_annotations)
+                annotations=catalog.settings.extra_annotations,
+                with_os_labels=options.os_labels or catalog.settings.os_labels)
     retained = _retained(options.retain_from)
     kept = retained_objects(retained, own, catalog.retirements)
     return catalog, version, unique([*own, *kept])

@@ -88,3 +88,29 @@ def test_the_given_objects_and_mappings_are_left_unchanged():
 
 def test_no_objects_give_an_empty_list():
     assert stamp([], "v", "1", labels={"a": "1"}) == []
+
+
+OS = "os.template.kubevirt.io/"
+
+
+def preference(name: str, osinfo: tuple[str, ...]) -> CatalogObject:
+    return CatalogObject(family="preference", name=name, group=name.split(".")[0], labels={}, annotations={},
+                         spec={}, location=Location("preferences/rhel.yaml", 3, 1), facts={"osinfo": osinfo})
+
+
+def test_os_labels_are_added_only_when_asked():
+    out = stamp([preference("rhel.9", ("rhel9.0", "rhel9.1"))], "kubevirt.io", "v1")
+    assert not any(key.startswith(OS) for key in out[0].labels)
+
+
+def test_each_os_release_a_preference_claims_is_a_label_of_common_templates_spelling():
+    out = stamp([preference("rhel.9", ("rhel9.0", "rhel9.1")), obj("u1.small")], "kubevirt.io", "v1",
+                with_os_labels=True)
+    assert {k: v for k, v in out[0].labels.items() if k.startswith(OS)} == {OS + "rhel9.0": "true",
+                                                                           OS + "rhel9.1": "true"}
+    assert dict(out[1].labels) == {VENDOR: "kubevirt.io", VERSION: "v1"}  # an instancetype claims no OS
+
+
+def test_a_preference_without_a_claim_gets_no_os_label():
+    out = stamp([preference("legacy", ())], "kubevirt.io", "v1", with_os_labels=True)
+    assert dict(out[0].labels) == {VENDOR: "kubevirt.io", VERSION: "v1"}

@@ -40,8 +40,8 @@ from .options import PathParam, Seconds, catalog_build_options, command, default
                  "fields it lacks written in their older spelling or left out")
 def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
           gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
-          overlays: Sequence[Path], helm_package: bool, policy: bool, lock_timeout: float, check: bool,
-          kubevirt: Release | None) -> Result:
+          overlays: Sequence[Path], os_labels: bool, helm_package: bool, policy: bool, lock_timeout: float,
+          check: bool, kubevirt: Release | None) -> Result:
     """Build, validate and write the bundles and checksums.
 
     Everything is rendered and validated first; the output directory is replaced
@@ -57,11 +57,15 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
     With --policy (or catalog.yaml's policy) the admission policy is written too:
     common-instancetypes-policy.yaml, the kustomize component components/policy and
     the chart's value policy.enabled, off by default (docs/gitops.md).
+
+    With --os-labels (or catalog.yaml's osLabels) every preference is labelled
+    os.template.kubevirt.io/<short-id> for the libosinfo OS releases it is for
+    (docs/catalog-format.md).
     """
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
                            gpu_count=gpu_count, retain_from=tuple(retain_from),
                            overlays=tuple(overlays), helm_package=helm_package, kubevirt=kubevirt,
-                           policy=policy)
+                           policy=policy, os_labels=os_labels)
     if check:
         return checked(options, out)
     # an unusable --out (or one inside a catalog the build reads) refused first; staged as made, swapped in if valid

@@ -308,6 +308,10 @@ def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
                           "deprecated. Repeatable."),
         click.option("--overlay", "overlays", multiple=True, type=PathParam(dir_okay=False, path_type=Path),
                      help="Overlay file changing the catalog without copying it; applied in order. Repeatable."),
+        click.option("--os-labels", is_flag=True,
+                     help="Label every preference os.template.kubevirt.io/<short-id>: \"true\" for each libosinfo OS "
+                          "release its osinfo claim names, as catalog.yaml's osLabels does (off by default: "
+                          "upstream's objects have no such labels)."),
     )
     for decorate in reversed(decorators):
         function = decorate(function)

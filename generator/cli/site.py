@@ -23,7 +23,7 @@ from .options import PathParam, Seconds, catalog_build_options, command
 @click.option("--lock-timeout", type=Seconds(), default=LOCK_TIMEOUT, show_default=True,
               metavar="SECONDS", help="How long to wait while another citgen command writes the same --out.")
 def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str | None, gpu_count: int | None,
-         retain_from: Sequence[Path], overlays: Sequence[Path], lock_timeout: float) -> Result:
+         retain_from: Sequence[Path], overlays: Sequence[Path], os_labels: bool, lock_timeout: float) -> Result:
     """Write the catalog page: series, size grid, chart, preferences and what fits.
 
     The catalog is built and validated as `citgen build` does (the same options
@@ -33,7 +33,7 @@ def site(catalog: Path | None, out: Path, version: str | None, gpu_device: str |
     nothing is written unless all of it was made. docs/site.md: how to publish it.
     """
     options = BuildOptions(catalog=catalog, version=version, gpu_device=gpu_device, gpu_count=gpu_count,
-                           retain_from=tuple(retain_from), overlays=tuple(overlays))
+                           retain_from=tuple(retain_from), overlays=tuple(overlays), os_labels=os_labels)
     # an unusable --out (or one inside a catalog the page reads) is refused before anything is made
     with Staging(out, lock_timeout, command="site", reads=(options.catalog_dir, builtin_catalog())) as staging:
         files = site_files(options)

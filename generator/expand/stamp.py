@@ -13,14 +13,26 @@ from typing import Mapping, Sequence
 from ..model import CatalogObject, label
 
 
+#: The label of common-templates (os.template.kubevirt.io/<libosinfo short-id>: "true") that KubeVirt's UIs and
+#: migration tools select an OS's templates by; with ``osLabels`` a preference carries it for each OS release its
+#: osinfo claim names, so that ``kubectl get vmcp -l os.template.kubevirt.io/rhel9.1`` finds it.
+OS_LABEL = "os.template.kubevirt.io/"
+
+
+def os_labels(obj: CatalogObject) -> dict[str, str]:
+    """The OS labels of a preference: one per libosinfo short-id its osinfo claim names (none for an instancetype)."""
+    return {OS_LABEL + short_id: "true" for short_id in obj.facts.get("osinfo") or ()}
+
+
 def stamp(objects: Sequence[CatalogObject], vendor: str, version: str, *,
           labels: Mapping[str, str] | None = None,
-          annotations: Mapping[str, str] | None = None) -> list[CatalogObject]:
+          annotations: Mapping[str, str] | None = None, with_os_labels: bool = False) -> list[CatalogObject]:
     """Add the labels every catalog object carries: who ships it and which catalog release.
 
     ``labels`` and ``annotations`` are a vendor's own (set by an overlay); what the
-    catalog itself sets on an object wins over them.
+    catalog itself sets on an object wins over them. ``with_os_labels`` adds the OS
+    labels (os_labels) to each preference: opt-in, since upstream's objects have none.
     """
     extra = {label("vendor"): vendor, label("common-instancetypes-version"): version}
-    return [replace(o, labels={**(labels or {}), **o.labels, **extra},
+    return [replace(o, labels={**(labels or {}), **o.labels, **(os_labels(o) if with_os_labels else {}), **extra},
                     annotations={**(annotations or {}), **o.annotations}) for o in objects]
