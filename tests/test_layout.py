@@ -33,6 +33,7 @@ LAYERS: list[tuple[str, ...]] = [
      "generator.suggest", "generator.patterns"),
     ("generator.model", "generator.features"),
     ("generator.source",),
+    ("generator.osinfo",),
     ("generator.schemas",),
     ("generator.load",),
     ("generator.expand", "generator.query"),

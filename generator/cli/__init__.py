@@ -39,6 +39,7 @@ LAZY_COMMANDS = {
     "list": ("generator.cli.list", "list_"),
     "readme": ("generator.cli.readme", "readme"),
     "refs": ("generator.cli.refs", "refs"),
+    "osinfo": ("generator.cli.osinfo", "osinfo"),
 }
 
 

@@ -338,7 +338,8 @@ def _unprintable(ctx: click.Context) -> Iterator[Problem]:
         value = ctx.params[param.name]
         for one in value if isinstance(value, (tuple, list)) else (value,):
             if isinstance(one, str) and not one.isprintable():
-                yield Problem(Location(max(param.opts, key=len)), "expected text without control characters, "
+                named = max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
+                yield Problem(Location(named), "expected text without control characters, "
                               f"line breaks or direction marks, got {excerpt(one)!r}")
 
 
