@@ -367,6 +367,42 @@ class Requirements:
 
 
 @dataclass(frozen=True)
+class OsinfoClaim:
+    """The libosinfo OS releases a preference is for (``osinfo:`` of a family or preference file).
+
+    ``short_ids``: the releases the data names (short-ids such as ``rhel9.1``, or id URIs), first
+    the representative one; a line (``line: rhel9``) stands for every release of it the database
+    knows (generator/osinfo/claims.py), and may name none itself. ``accepted``: the checks of the
+    ``osinfo`` rule the data accepts a difference from the database for, each with its reason.
+    """
+
+    short_ids: tuple[str, ...]
+    line: str | None
+    accepted: Mapping[str, str]
+    location: Location
+    #: Where each name (a short-id, an id, the line) is written, for a problem about it.
+    written_at: Mapping[str, Location] = field(default_factory=dict)
+    #: Where each accepted check's reason is written.
+    accepted_at: Mapping[str, Location] = field(default_factory=dict)
+    #: The first release of the line the preference is for (``fedora36`` of ``line: fedora``); None: all of it.
+    since: str | None = None
+
+    @property
+    def names_os(self) -> bool:
+        """Whether the claim names an OS (releases or a line), not only accepted differences."""
+        return bool(self.short_ids) or self.line is not None
+
+    def over(self, base: "OsinfoClaim | None") -> "OsinfoClaim":
+        """This claim with what it leaves out taken from ``base``: the releases unless it names some, and the
+        accepted checks of both (its own reasons win)."""
+        if base is None:
+            return self
+        own = self if self.names_os else base
+        return OsinfoClaim(own.short_ids, own.line, {**base.accepted, **self.accepted}, own.location, own.written_at,
+                           {**base.accepted_at, **self.accepted_at}, own.since)
+
+
+@dataclass(frozen=True)
 class Family:
     """What every preference of one family file shares: the file's top-level keys."""
 
@@ -381,6 +417,8 @@ class Family:
     os_type_location: Location | None = None
     #: Where the family is deprecated and its ``since`` (a family names no replacement: each preference its own).
     deprecation: Deprecation | None = None
+    #: The OS every preference of the family is for, unless it (or one it is based on) says otherwise.
+    osinfo: OsinfoClaim | None = None
 
 
 @dataclass(frozen=True)
@@ -407,6 +445,8 @@ class PreferenceDef:
     deprecated: bool | None = None
     #: Where ``deprecated: true`` (or the mapping) is written, with its own since and replacement.
     deprecation: Deprecation | None = None
+    #: The libosinfo OS it is for, as written on it (over what it is based on, then its family's).
+    osinfo: OsinfoClaim | None = None
 
 
 def preference_deprecation(pref: PreferenceDef, family: Family) -> Deprecation | None:

@@ -36,9 +36,9 @@ def trait(text: str) -> list[str]:
 DESCRIPTION_WORDS = ("expected text that is not blank, at most 65536 characters (it becomes an annotation of each "
                      "object, and an object's annotations hold 256 KiB at most)")
 TRAIT_REF_WORDS = "expected a trait name, or a mapping {trait: NAME, override: true}"
-PREFERENCE_KEYS = ("basedOn, deprecated, description, displayName, iconClass, osType, overrideSpec, requirements, "
-                   "spec, tags, traits")
-FAMILY_KEYS = "deprecated, iconClass, osType, preferences, requirements, tags, traits"
+PREFERENCE_KEYS = ("basedOn, deprecated, description, displayName, iconClass, osType, osinfo, overrideSpec, "
+                   "requirements, spec, tags, traits")
+FAMILY_KEYS = "deprecated, iconClass, osType, osinfo, preferences, requirements, tags, traits"
 F = "preferences/fedora.yaml"
 
 
@@ -288,3 +288,39 @@ def test_a_misspelt_trait_key_is_named_in_a_trait():
 
 def test_a_trait_file_that_is_a_list_is_refused_whole():
     assert trait("- a\n") == ["preferences/traits/rng.yaml:1:1: expected a mapping, got a list"]
+
+
+# --------------------------------------------------------------------------- osinfo: the OS a preference is for
+
+
+@pytest.mark.parametrize("value", [
+    "rhel9.1",
+    "http://redhat.com/rhel/9.1",
+    "[win2k12, win2k12r2]",
+    "{line: rhel9}",
+    "{line: fedora, since: fedora36}",
+    "{os: win2k19, accept: {rec-memory: upstream ships 2Gi}}",
+    "{accept: {virtio-disk: the virtio-win drivers are installed}}",
+])
+def test_osinfo_names_releases_a_line_or_accepted_differences(value):
+    assert family(f"osinfo: {value}\npreferences: {{a: {{description: d, osinfo: {value}}}}}\n") == []
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("Rhel 9", "1:9: osinfo: expected a libosinfo short-id such as rhel9.1 or an id such as "
+               "http://redhat.com/rhel/9.1, got 'Rhel 9'"),
+    ("[]", "1:9: osinfo: expected at least one short-id, got an empty list"),
+    ("{line: rhel9, acept: {}}", "1:23: osinfo.acept: unknown key 'acept' in osinfo; did you mean 'accept'?"),
+    ("{os: rhel9.1, accept: {rec-mem: x}}", "1:32: osinfo.accept.rec-mem: expected a check of the osinfo rule: "
+                                            "bios, efi, min-cpu, min-memory, rec-cpu, rec-memory, secure-boot, "
+                                            "virtio-disk, virtio-gpu, virtio-input, virtio-net, virtio-rng, "
+                                            "virtio-scsi, got 'rec-mem'"),
+    ("{os: rhel9.1, accept: {rec-memory: ' '}}", "1:44: osinfo.accept.rec-memory: the reason for accepting "
+                                                 "rec-memory must be a non-empty string, got ' '"),
+    ("{since: fedora36}", "1:9: osinfo: since names the first release of a line the preference is for: write the "
+                          "line too"),
+    ("{os: [rhel9.1, 'X']}", "1:24: osinfo.os[1]: expected a libosinfo short-id such as rhel9.1 or an id such as "
+                             "http://redhat.com/rhel/9.1, got 'X'"),
+])
+def test_a_malformed_osinfo_is_refused_where_it_is_written(value, message):
+    assert family(f"osinfo: {value}\npreferences: {{a: {{description: d}}}}\n") == [f"{F}:{message}"]

@@ -233,9 +233,23 @@ def _expand_one(pref: PreferenceDef, catalog: PreferenceCatalog, provider: Mappi
         location=pref.location,
         facts={"displayName": identity.display_name, "cpu": cpu, "memory": memory,
                "architecture": arch, "osType": identity.os_type,
-               "essential": _essential_fields(chain, family, catalog)},
+               "essential": _essential_fields(chain, family, catalog),
+               **_osinfo_facts(chain, family)},
         shaped_by=_shaped_by(chain, family, catalog),
     )
+
+
+def _osinfo_facts(chain: list[PreferenceDef], family: Family) -> dict[str, Any]:
+    """The OS the preference is for: its own ``osinfo``, over the ones it is based on, over its family's.
+
+    ``osinfo`` holds the short-ids the data names (tables, pages), ``osinfoClaim`` the whole
+    claim (the osinfo rule); a preference without one has neither.
+    """
+    claim = family.osinfo
+    for pref in chain:
+        if pref.osinfo is not None:
+            claim = pref.osinfo.over(claim)
+    return {} if claim is None or not claim.names_os else {"osinfo": claim.short_ids, "osinfoClaim": claim}
 
 
 def _essential_fields(chain: list[PreferenceDef], family: Family,

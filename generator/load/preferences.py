@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import InputError
-from ..model import Family, PreferenceCatalog, PreferenceDef, Requirements
+from ..model import Family, OsinfoClaim, PreferenceCatalog, PreferenceDef, Requirements
 from ..problems import Location, Path as KeyPath, Problem
 from ..source.formats.preferences import FAMILY, FAMILY_NAME
 from ..source.inputcheck import present, read_checked
@@ -40,6 +40,33 @@ def _requirements(doc: Document, data: Mapping[str, Any], path: KeyPath) -> Requ
         return Requirements()
     value = data["requirements"]
     return Requirements(value.get("cpu"), value.get("memory"), doc.source.locate(path + ("requirements",)))
+
+
+def _osinfo(doc: Document, data: Mapping[str, Any], path: KeyPath) -> OsinfoClaim | None:
+    """``osinfo:`` as written (its shape checked by the family schema): a short-id, a list, or a mapping."""
+    if "osinfo" not in data:
+        return None
+    value, here = data["osinfo"], path + ("osinfo",)
+    written: dict[str, Location] = {}
+    if isinstance(value, Mapping):
+        names, at = value.get("os", []), here + ("os",)
+        line, since = value.get("line"), value.get("since")
+        if line is not None:
+            written[line] = doc.source.locate(here + ("line",))
+        if since is not None:
+            written.setdefault(since, doc.source.locate(here + ("since",)))
+        accepted = dict(value.get("accept", {}))
+        accepted_at = {check: doc.source.locate(here + ("accept", check)) for check in accepted}
+    else:
+        names, at, line, since, accepted, accepted_at = value, here, None, None, {}, {}
+    if isinstance(names, str):
+        written.setdefault(names, doc.source.locate(at))
+        names = [names]
+    else:
+        for i, name in enumerate(names):
+            written.setdefault(name, doc.source.locate(at + (i,)))
+    return OsinfoClaim(tuple(dict.fromkeys(names)), line, {k: v.strip() for k, v in accepted.items()},
+                       doc.source.locate(here), written, accepted_at, since)
 
 
 def _fragment(doc: Document, data: Mapping[str, Any], key: str, path: KeyPath,
@@ -79,6 +106,7 @@ def _preference(doc: Document, family: str, name: str, data: Mapping[str, Any],
         override_spec_location=override_location,
         deprecated=deprecated,
         deprecation=deprecation,
+        osinfo=_osinfo(doc, data, path),
     )
 
 
@@ -110,6 +138,7 @@ def load_family(path: Path, display: str,
         location=doc.source.locate(()),
         os_type_location=doc.source.locate(("osType",)) if "osType" in data else None,
         deprecation=deprecation,
+        osinfo=_osinfo(doc, data, ()),
     )
     prefs = [_preference(doc, family.name, name, body, problems)
              for name, body in data.get("preferences", {}).items()]

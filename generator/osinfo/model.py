@@ -9,6 +9,7 @@ so that a check asks one OsRelease and gets the answer libosinfo would give.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -38,6 +39,24 @@ DRIVERS: Mapping[str, frozenset[str]] = {
 }
 
 FIRMWARE_KINDS = ("bios", "efi", "secure-boot")
+
+#: The checks of the ``osinfo`` rule, by the name catalog data accepts a difference under
+#: (``osinfo: {accept: {rec-memory: REASON}}``), each with what it finds.
+CHECKS: Mapping[str, str] = {
+    "min-cpu": "fewer vCPUs required than the OS's minimum",
+    "min-memory": "less memory required than the OS's minimum",
+    "rec-cpu": "fewer vCPUs required than the OS recommends",
+    "rec-memory": "less memory required than the OS recommends",
+    "efi": "UEFI preferred for an OS that does not boot with it",
+    "secure-boot": "Secure Boot preferred for an OS that does not boot with it",
+    "bios": "BIOS preferred for an OS that boots only with UEFI",
+    "virtio-disk": "virtio disks preferred for an OS without their driver",
+    "virtio-net": "virtio network preferred for an OS without its driver",
+    "virtio-rng": "a virtio RNG preferred for an OS without its driver",
+    "virtio-input": "virtio input preferred for an OS without its driver",
+    "virtio-gpu": "virtio video preferred for an OS without its driver",
+    "virtio-scsi": "SCSI disks (virtio-scsi) preferred for an OS without its driver",
+}
 
 
 @dataclass(frozen=True)
@@ -189,12 +208,48 @@ class OsinfoDatabase:
         return tuple(nearest(short_id, self._index, limit=limit))
 
     def line(self, prefix: str) -> tuple[OsRelease, ...]:
-        """The releases of a line (``rhel9``: rhel9.0, rhel9.1, ...), in version order; ``prefix`` itself too."""
-        found = [os for os in self.oses
-                 if any(s == prefix or (s.startswith(prefix + ".") and s[len(prefix) + 1:].isdigit())
-                        for s in os.short_ids)]
+        """The releases of a line, in version order: ``rhel9`` is rhel9.0, rhel9.1, ...; ``fedora`` is fedora1 to
+        fedora37; ``sle15`` is sle15 and sle15sp1, ...: every short-id that is ``prefix`` and a version."""
+        found = [os for os in self.oses if any(in_line(s, prefix) for s in os.short_ids)]
         return tuple(sorted(found, key=lambda os: _version_key(os.version or os.short_id)))
+
+    def newest_of(self, short_id: str) -> str | None:
+        """The newest release the database knows of the line ``short_id`` would be in, when ``short_id`` comes after
+        it (``rhel10.0`` after rhel9.1, ``win2k25`` after win2k22); None when the database knows no such line or
+        ``short_id`` does not come after it: an unknown name it is, not one newer than the database."""
+        split = _split(short_id)
+        if split is None:
+            return None
+        prefix, version = split
+        known = [(v, s) for os in self.oses for s in os.short_ids
+                 for p, v in [_split(s) or ("", "")] if p == prefix and v]
+        if not known:
+            return None
+        newest_version, newest = max(known, key=lambda pair: _version_key(pair[0]))
+        return newest if _version_key(version) > _version_key(newest_version) else None
+
+
+_VERSIONED = re.compile(r"^(.*?[a-z-])(\d+(?:\.\d+)*(?:sp\d+)?)$")
+
+
+def _split(short_id: str) -> tuple[str, str] | None:
+    """``rhel9.1`` -> (``rhel``, ``9.1``), ``win2k22`` -> (``win2k``, ``22``); None for a name without a version."""
+    found = _VERSIONED.match(short_id)
+    return (found.group(1), found.group(2)) if found else None
+
+
+def in_line(short_id: str, prefix: str) -> bool:
+    """Whether ``short_id`` is a release of the line ``prefix``: the prefix itself, or it followed by a version
+    (after a dot when the prefix ends in a digit: rhel9 holds rhel9.1, not rhel91)."""
+    if short_id == prefix:
+        return True
+    if not short_id.startswith(prefix):
+        return False
+    rest = short_id[len(prefix):]
+    if prefix[-1].isdigit():
+        return re.fullmatch(r"\.\d+(\.\d+)*", rest) is not None or re.fullmatch(r"sp\d+", rest) is not None
+    return re.fullmatch(r"\d+(\.\d+)*(sp\d+)?", rest) is not None
 
 
 def _version_key(version: str) -> tuple:
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in version.split("."))
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"[.]|(?<=\d)(?=sp)", version))

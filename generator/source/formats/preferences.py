@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...osinfo.model import CHECKS
 from .catalog import DESCRIPTION, OBJECT_NAME, QUANTITY, deprecation
 
 #: A preference is an object name (a DNS subdomain): Kubernetes allows 253 characters.
@@ -79,6 +80,52 @@ REQUIREMENTS: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+#: A libosinfo OS: a short-id as virt-v2v reports it (``rhel9.1``, ``win2k19``) or an id URI.
+OSINFO_NAME: dict[str, Any] = {
+    "type": "string",
+    "pattern": r"^([a-z0-9][a-z0-9.+_-]*|https?://[^\s]+)$",
+    "maxLength": 253,
+    "x-expected": "a libosinfo short-id such as rhel9.1 or an id such as http://redhat.com/rhel/9.1",
+}
+#: ``osinfo:`` of a family or preference: the OS releases it is for, and the differences from the database
+#: the data accepts, each with its reason (docs/catalog-format.md, "The OS a preference is for").
+OSINFO: dict[str, Any] = {
+    "type": ["string", "array", "object"],
+    **{k: v for k, v in OSINFO_NAME.items() if k != "type"},
+    "minItems": 1,
+    "items": OSINFO_NAME,
+    "properties": {
+        "os": {"type": ["string", "array"], **{k: v for k, v in OSINFO_NAME.items() if k != "type"},
+               "minItems": 1, "items": OSINFO_NAME, "x-message": {
+                   "pattern": f"expected {OSINFO_NAME['x-expected']}, got {{got}}",
+                   "minItems": "expected at least one short-id, got an empty list"}},
+        "line": {"type": "string", "pattern": r"^[a-z][a-z0-9.+_-]*$", "maxLength": 253,
+                 "x-expected": "a line of releases named as their short-ids start, such as rhel9 (rhel9.0, "
+                               "rhel9.1, ...)"},
+        "since": {**OSINFO_NAME, "x-expected": "the short-id of the line's first release the preference is for, "
+                                               "such as fedora36"},
+        "accept": {
+            "type": "object",
+            "minProperties": 1,
+            "propertyNames": {"enum": sorted(CHECKS), "x-at-key": True,
+                              "x-expected": f"a check of the osinfo rule: {', '.join(sorted(CHECKS))}"},
+            "additionalProperties": {**_TEXT, "x-message": {
+                "type": "the reason for accepting {name} must be a non-empty string, got {kind}",
+                "pattern": "the reason for accepting {name} must be a non-empty string, got {got}"}},
+        },
+    },
+    "dependentRequired": {"since": ["line"]},
+    "additionalProperties": False,
+    "x-in": "osinfo",
+    "x-expected": "a short-id, a list of them, or a mapping with os, line, since and accept",
+    "x-message": {
+        "pattern": f"expected {OSINFO_NAME['x-expected']}, got {{got}}",
+        "maxLength": f"expected {OSINFO_NAME['x-expected']}, got {{got}}",
+        "minItems": "expected at least one short-id, got an empty list",
+        "dependentRequired": "since names the first release of a line the preference is for: write the line too",
+    },
+}
+
 PREFERENCE: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -94,6 +141,7 @@ PREFERENCE: dict[str, Any] = {
         "spec": _FRAGMENT,
         "overrideSpec": _FRAGMENT,
         "deprecated": PREFERENCE_DEPRECATION,
+        "osinfo": OSINFO,
     },
     "required": ["description"],
     "additionalProperties": False,
@@ -109,6 +157,7 @@ FAMILY: dict[str, Any] = {
         "traits": TRAIT_LIST,
         "requirements": REQUIREMENTS,
         "deprecated": FAMILY_DEPRECATION,
+        "osinfo": OSINFO,
         "preferences": {
             "type": "object",
             "minProperties": 1,

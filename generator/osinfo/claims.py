@@ -1,0 +1,103 @@
+"""The catalog's ``osinfo:`` claims against a database: which releases they name, and which names it does not know.
+
+A claim (model.OsinfoClaim) names OS releases (short-ids or ids) and a line of
+them (``rhel9``); here they meet a database: the releases it knows for the claim,
+in the order the claim gives them and then the line's in version order, and a
+located problem for each name the database does not know. A name the database
+does not know because it is older than the release (``rhel10.0`` in a database
+whose newest RHEL is 9.1) is a warning saying so; any other is an error naming
+the nearest short-ids it does know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from ..model import CatalogObject, OsinfoClaim
+from ..problems import WARNING, Location, Problem, excerpt
+from .model import OsinfoDatabase, OsRelease
+
+RULE = "osinfo"
+
+
+@dataclass(frozen=True)
+class OsinfoContext:
+    """What the osinfo rule is given: the database, and each preference's claim by preference name."""
+
+    database: OsinfoDatabase
+    claims: Mapping[str, OsinfoClaim] = field(default_factory=dict)
+    #: The preferences of the catalog that name no OS, by name.
+    without: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, database: OsinfoDatabase, objects: Iterable[CatalogObject]) -> "OsinfoContext":
+        """The context of a build's objects: the claim of every preference the catalog defines (not retained ones)."""
+        preferences = [o for o in objects if o.family == "preference" and not o.facts.get("retained")]
+        claims = {o.name: o.facts["osinfoClaim"] for o in preferences
+                  if o.facts.get("osinfoClaim") is not None and o.facts["osinfoClaim"].names_os}
+        return cls(database, claims, tuple(sorted(o.name for o in preferences if o.name not in claims)))
+
+
+def releases(claim: OsinfoClaim, database: OsinfoDatabase) -> tuple[OsRelease, ...]:
+    """The releases of the database ``claim`` stands for: those it names, then its line's, each once."""
+    found: dict[str, OsRelease] = {}
+    for name in claim.short_ids:
+        release = database.lookup(name)
+        if release is not None:
+            found.setdefault(release.id, release)
+    if claim.line is not None:
+        line = database.line(claim.line)
+        first = database.lookup(claim.since) if claim.since is not None else None
+        if first is not None and first in line:
+            line = line[line.index(first):]
+        for release in line:
+            found.setdefault(release.id, release)
+    return tuple(found.values())
+
+
+def _nearest(database: OsinfoDatabase, name: str) -> str:
+    near = database.nearest(name)
+    return f"; did you mean {', '.join(near)}?" if near else ""
+
+
+def _unknown(database: OsinfoDatabase, name: str, where: Location, what: str) -> Problem:
+    newest = database.newest_of(name)
+    known = f"osinfo database {database.version}"
+    if newest is not None:
+        return Problem(where, f"{what} {excerpt(name)!r} is not in the {known}, whose newest of its line is "
+                       f"{newest}: the release came out after this database, so it is not checked; a newer "
+                       "osinfo-db knows it", RULE, severity=WARNING)
+    return Problem(where, f"{what} {excerpt(name)!r} is no OS of the {known}{_nearest(database, name)}", RULE)
+
+
+def name_problems(claims: Iterable[OsinfoClaim], database: OsinfoDatabase) -> list[Problem]:
+    """A problem for each name written in ``claims`` that the database does not know, once per place written."""
+    seen: set[tuple[str, Location]] = set()
+    problems: list[Problem] = []
+    for claim in claims:
+        for name in claim.short_ids:
+            where = claim.written_at.get(name, claim.location)
+            if (name, where) in seen:
+                continue
+            seen.add((name, where))
+            if database.lookup(name) is None:
+                problems.append(_unknown(database, name, where, "libosinfo OS"))
+        if claim.line is not None:
+            where = claim.written_at.get(claim.line, claim.location)
+            if (claim.line, where) not in seen:
+                seen.add((claim.line, where))
+                if not database.line(claim.line):
+                    problems.append(_unknown(database, claim.line, where, "line"))
+        if claim.since is not None and claim.line is not None:
+            where = claim.written_at.get(claim.since, claim.location)
+            if (claim.since, where) not in seen:
+                seen.add((claim.since, where))
+                if database.lookup(claim.since) is None and database.line(claim.line):
+                    problems.append(_unknown(database, claim.since, where, "libosinfo OS"))
+                elif database.lookup(claim.since) is not None and \
+                        database.lookup(claim.since) not in database.line(claim.line):
+                    problems.append(Problem(where, f"since: {excerpt(claim.since)!r} is no release of the line "
+                                            f"{excerpt(claim.line)!r} in the osinfo database {database.version}",
+                                            RULE))
+    return problems
