@@ -67,21 +67,24 @@ def test_an_id_neither_the_database_nor_the_catalog_knows_is_a_finding_with_the_
 
 
 def test_an_os_the_database_knows_and_no_preference_covers_is_a_finding_naming_it(debian: Path):
-    result = run("win2k3", "--osinfo-db", debian)
+    result = run("freebsd13.0", "--osinfo-db", debian)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == (
-        "win2k3: error: no preference of the catalog is for Microsoft Windows Server 2003 (family winnt, distro "
-        "win): none claims it, its line, its distribution or its family [uncovered-os]")
+        "freebsd13.0: error: no preference of the catalog is for FreeBSD 13.0 (family freebsd, distro freebsd): none "
+        "claims it, its line, its distribution or its family [uncovered-os]")
 
 
 def test_the_json_report_names_the_catalog_the_database_and_each_answer(debian: Path):
-    report = json.loads(run("win2k3", "--osinfo-db", debian, "--format", "json").stdout)
+    report = json.loads(run("freebsd13.0", "rhel9.1", "--osinfo-db", debian, "--format", "json").stdout)
     assert report["osinfo"] == {"path": str(debian), "version": "20221203"}
     assert report["catalog"]["builtIn"] is True
-    assert report["offers"] == [{"shortId": "win2k3", "preference": None, "reason": None, "why": None, "also": [],
-                                 "os": {"id": "http://microsoft.com/win/2k3", "name": "Microsoft Windows Server 2003",
-                                        "family": "winnt", "distro": "win", "version": "5.2"}}]
-    assert (report["exitCode"], report["counts"]) == (1, {"shortIds": 1, "covered": 0})
+    assert report["offers"][0] == {"shortId": "freebsd13.0", "preference": None, "reason": None, "why": None,
+                                   "also": [], "os": {"id": "http://freebsd.org/freebsd/13.0", "name": "FreeBSD 13.0",
+                                                      "family": "freebsd", "distro": "freebsd", "version": "13.0"}}
+    assert {key: report["offers"][1][key] for key in ("shortId", "preference", "reason", "also")} == {
+        "shortId": "rhel9.1", "preference": "rhel.9", "reason": "line",
+        "also": ["rhel.9.desktop", "rhel.9.dpdk", "rhel.9.realtime"]}
+    assert (report["exitCode"], report["counts"]) == (1, {"shortIds": 2, "covered": 1})
 
 
 def test_a_guest_os_table_is_a_configmap_alone_on_standard_output(debian: Path):

@@ -275,7 +275,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
 FINDINGS: dict[str, tuple[str, ...]] = {
     "validate": ("validate", "{broken}"),
     "refs": ("refs", "{vms}"),
-    "osinfo": ("osinfo", "--osinfo-db", "{osinfo}", "win2k3", "rhel9.1"),
+    "osinfo": ("osinfo", "--osinfo-db", "{osinfo}", "freebsd13.0", "rhel9.1"),
 }
 FORMATS = ("text", "json", "github", "markdown", "sarif")
 

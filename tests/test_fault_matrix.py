@@ -161,7 +161,7 @@ RUNS: dict[str, Callable[[Place], dict[str, Any]]] = {
     "expand": lambda p: {"vms": (p.root / "vm.yaml",)},
     "init": lambda p: {"directory": p.fresh("new-catalog")},
     "list": lambda p: {},
-    "osinfo": lambda p: {"every": True, "osinfo_db": shared_file(OSINFO_DB)},
+    "osinfo": lambda p: {"short_ids": ("rhel9.1",), "osinfo_db": shared_file(OSINFO_DB)},
     "readme": lambda p: {"catalog": p.catalog, "path": p.root / "README.md"},
     "refs": lambda p: {"paths": (p.root / "manifests.yaml",)},
     "schema import": lambda p: {"path": p.root / "swagger.json", "out_dir": p.root / "schemas"},

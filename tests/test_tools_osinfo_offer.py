@@ -37,7 +37,7 @@ DB = OsinfoDatabase(Path("db"), "20221203", tuple(sorted((
 ), key=lambda os: os.id)))
 
 CATALOG = (
-    Candidate("rhel.9", ("rhel9.0", "rhel9.1"), "rhel9", "amd64", virtio=True),
+    Candidate("rhel.9", ("rhel9.1", "rhel9.0"), "rhel9", "amd64", virtio=True, written=("rhel9.1",)),
     Candidate("rhel.9.desktop", ("rhel9.0", "rhel9.1"), "rhel9", "amd64", virtio=True),
     Candidate("rhel.9.arm64", ("rhel9.0", "rhel9.1"), "rhel9", "arm64", virtio=True),
     Candidate("rhel.8", ("rhel8.6",), "rhel8", virtio=True),
@@ -63,7 +63,8 @@ def test_without_virtio_the_preference_without_virtio_devices_is_offered():
 def test_a_release_a_line_lists_is_offered_the_line_s_preference_and_its_variants_beside_it():
     found = offer("rhel9.1", DB, CATALOG)
     assert (found.preference, found.reason, found.also) == ("rhel.9", "line", ("rhel.9.desktop",))
-    assert "is a release of the line rhel9, which rhel.9 stands for (its claim lists it)" in found.why
+    assert "is a release of the line rhel9, which rhel.9 stands for (its claim names it)" in found.why
+    assert "which rhel.9 stands for (the database 20221203 has it in the line)" in offer("rhel9.0", DB, CATALOG).why
 
 
 def test_the_architecture_asked_chooses_among_a_line_s_preferences():

@@ -79,12 +79,12 @@ def osinfo(short_ids: tuple[str, ...], catalog: Path | None, osinfo_db: Path | N
     """
     from ..osinfo.database import find_database, read_database
     from ..pipeline import BuildOptions
-    from ..tools.osinfo import catalog_candidates, where_looked
+    from ..tools.osinfo import candidates, catalog_preferences, where_looked
 
     problems = list(_usage(short_ids, every, table, namespace))
     options = BuildOptions(catalog=catalog)
     try:  # every unusable input named at once: the usage, the catalog, the database's folder
-        version, candidates = catalog_candidates(options)
+        version, objects = catalog_preferences(options)
     except InputError as exc:
         problems += exc.problems
     try:
@@ -100,16 +100,17 @@ def osinfo(short_ids: tuple[str, ...], catalog: Path | None, osinfo_db: Path | N
     db, problems = read_database(folder)
     if problems:
         raise InputError(problems)
+    offered = candidates(objects, db)
     from ..tools.osinfo.show import all_result, lookup_result, table_result
 
     named = f"{options.named(version)} with osinfo-db {db.version} ({db.path})"
     record = {"catalog": options.record(version), "osinfo": {"path": str(db.path), "version": db.version}}
     if table is not None:
-        return table_result(table, db, candidates, arch=arch, virtio=virtio, namespace=namespace, named=named,
+        return table_result(table, db, offered, arch=arch, virtio=virtio, namespace=namespace, named=named,
                             record=record)
     if every:
-        return all_result(db, candidates, arch=arch, virtio=True if virtio is None else virtio, named=named,
+        return all_result(db, offered, arch=arch, virtio=True if virtio is None else virtio, named=named,
                           record=record)
-    return lookup_result(short_ids, db, candidates, arch=arch, virtio=True if virtio is None else virtio,
+    return lookup_result(short_ids, db, offered, arch=arch, virtio=True if virtio is None else virtio,
                          named=named, record=record)
 

@@ -12,44 +12,38 @@ same build every command makes, and where the database was looked for.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping
+from typing import Iterable, Mapping
 
-from ...model import CatalogObject, PreferenceCatalog
-from ...pipeline import BuildOptions, catalog_objects, load_all
+from ...model import CatalogObject, label
+from ...osinfo.claims import releases
+from ...osinfo.model import OsinfoDatabase
+from ...pipeline import BuildOptions, catalog_objects
 from .offer import Candidate
 
 
-def _line(name: str, preferences: PreferenceCatalog) -> str | None:
-    """The line of releases a preference stands for, as its osinfo claim says (its own, a base's or its family's)."""
-    seen: set[str] = set()
-    current = preferences.preferences.get(name)
-    while current is not None and current.name not in seen:
-        seen.add(current.name)
-        claim = getattr(current, "osinfo", None)
-        if claim is not None:
-            return claim.line
-        current = preferences.preferences.get(current.based_on) if current.based_on else None
-    family = preferences.families.get(preferences.preferences[name].family) if name in preferences.preferences \
-        else None
-    claim = getattr(family, "osinfo", None)
-    return claim.line if claim is not None else None
-
-
-def candidate(obj: CatalogObject, line: str | None) -> Candidate:
-    """A preference as the offer sees it: its claim, architecture and disk bus."""
+def candidate(obj: CatalogObject, db: OsinfoDatabase | None = None) -> Candidate:
+    """A preference as the offer sees it: the releases its claim stands for (those it names, and with a database
+    those of its line), its line, architecture and disk bus."""
+    claim = obj.facts.get("osinfoClaim")
+    named = tuple(claim.short_ids) if claim is not None else tuple(obj.facts.get("osinfo") or ())
+    known = tuple(r.short_id for r in releases(claim, db)) if claim is not None and db is not None else ()
     devices = obj.spec.get("devices") or {}
     architecture = obj.facts.get("architecture") or obj.spec.get("preferredArchitecture")
-    return Candidate(obj.name, tuple(obj.facts.get("osinfo") or ()), line,
+    return Candidate(obj.name, tuple(dict.fromkeys([*named, *known])), claim.line if claim is not None else None,
                      str(architecture) if architecture else None, devices.get("preferredDiskBus") == "virtio",
-                     obj.labels.get("instancetype.kubevirt.io/deprecated") == "true")
+                     obj.labels.get(label("deprecated")) == "true", named)
 
 
-def catalog_candidates(options: BuildOptions) -> tuple[str, tuple[Candidate, ...]]:
-    """The catalog's version and its preferences that claim an OS, as the offer sees them."""
-    _, preferences = load_all(options)
+def candidates(objects: Iterable[CatalogObject], db: OsinfoDatabase | None = None) -> tuple[Candidate, ...]:
+    """The preferences among ``objects`` that claim an OS, as the offer sees them."""
+    return tuple(candidate(o, db) for o in objects if o.family == "preference" and
+                 (o.facts.get("osinfo") or o.facts.get("osinfoClaim") is not None))
+
+
+def catalog_preferences(options: BuildOptions) -> tuple[str, list[CatalogObject]]:
+    """The catalog's version and its objects, as every command builds them."""
     _, version, objects = catalog_objects(options)
-    return version, tuple(candidate(o, _line(o.name, preferences)) for o in objects
-                          if o.family == "preference" and o.facts.get("osinfo"))
+    return version, objects
 
 
 def where_looked(option: Path | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -60,4 +54,4 @@ def where_looked(option: Path | None = None, environ: Mapping[str, str] | None =
                      for path, named in candidates(option, environ))
 
 
-__all__ = ["Candidate", "candidate", "catalog_candidates", "where_looked"]
+__all__ = ["Candidate", "candidate", "candidates", "catalog_preferences", "where_looked"]

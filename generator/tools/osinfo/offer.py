@@ -58,6 +58,7 @@ class Candidate:
     architecture: str | None = None  # KubeVirt's name (amd64, arm64, s390x); None: any
     virtio: bool = False  # its preferred disk bus is virtio
     deprecated: bool = False
+    written: tuple[str, ...] = ()  # the releases among short_ids its claim names itself (the others: its line's)
 
 
 @dataclass(frozen=True)
@@ -129,8 +130,9 @@ def _stages(short_id: str, os: OsRelease | None, db: OsinfoDatabase,
         f"{{name}} is for {label}"
     for c in lined:
         if names & set(c.short_ids):
+            how = "its claim names it" if names & set(c.written) else f"the database {db.version} has it in the line"
             yield [x for x in lined if x.line == c.line and names & set(x.short_ids)], "line", \
-                f"{label} is a release of the line {c.line}, which {{name}} stands for (its claim lists it)"
+                f"{label} is a release of the line {c.line}, which {{name}} stands for ({how})"
     if os is None:
         for c in lined:
             if _line_by_name(short_id, c.line or ""):
@@ -143,16 +145,17 @@ def _stages(short_id: str, os: OsRelease | None, db: OsinfoDatabase,
                 f"{short_id} is named as a release of the distribution {distro[0]}, whose generic preference is " \
                 f"{{name}} (the database {db.version} does not know it)"
         return
-    if sum(1 for r in db.oses if r.distro == os.distro and r.version == os.version) > 1:
-        lined = []  # its version names no release (Windows': the NT version, 10.0 for 10, 11, 2016, 2019 and 2022)
-    for c in lined:
+    # a version shared by releases of the distribution names no line (Windows': the NT version, 10.0 for 10, 11,
+    # 2016, 2019 and 2022; Fedora's: 35 for Fedora 35 and Silverblue 35 alike, which are one line)
+    related = lined if sum(1 for r in db.oses if r.distro == os.distro and r.version == os.version) == 1 else []
+    for c in related:
         parent = _derived(os, set(c.short_ids), db)
         if parent is not None:
             yield [x for x in lined if x.line == c.line], "line", \
                 f"{label} derives from {parent.short_ids[0]} (the database says), a release of the line {c.line}, " \
                 f"which {{name}} stands for"
     major = _major(os.version)
-    for c in lined:
+    for c in related:
         releases = [r for r in (db.by_short_id(s) for s in c.short_ids) if r is not None]
         if os.distro and major and c.line != os.distro and \
                 any(r.distro == os.distro and _major(r.version) == major for r in releases):

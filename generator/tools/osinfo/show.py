@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from ... import escape
 from ...osinfo.model import OsinfoDatabase
 from ...outputs.tables import text_table
 from ...problems import Location, Problem
@@ -58,13 +57,12 @@ def lookup_result(short_ids: Iterable[str], db: OsinfoDatabase, candidates: Sequ
     answers = [offer(short_id, db, candidates, arch=arch, virtio=virtio) for short_id in short_ids]
     covered = [a for a in answers if a.covered]
     rows = [[a.short_id, str(a.preference), str(a.reason), ", ".join(a.also) or "-"] for a in covered]
-    product = ""
-    if covered:
-        product = text_table(["SHORT-ID", "PREFERENCE", "REASON", "ALSO"], rows) + "\n"
-        product += "".join(f"{escape.text(a.short_id)}: {escape.text(a.why)}\n" for a in covered) + "\n"
+    # said as lines (a GitHub annotation each, in that format), after the findings, as refs says its summary
+    table = text_table(["SHORT-ID", "PREFERENCE", "REASON", "ALSO"], rows).splitlines() if covered else []
+    why = [f"{a.short_id}: {a.why}" for a in covered]
     said = f"{named}: {len(covered)} of {_plural(len(answers), 'short-id')} covered"
     problems = tuple(uncovered(a, db, candidates) for a in answers if not a.covered)
-    return Result("osinfo", problems=problems, product=product, outputs=(said,),
+    return Result("osinfo", problems=problems, outputs=(*table, *why, said),
                   counts={"shortIds": len(answers), "covered": len(covered)},
                   data={**record, "offers": [offer_record(a) for a in answers]})
 

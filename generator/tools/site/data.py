@@ -10,7 +10,7 @@ what the cluster gets: the fit verdicts in particular are the expansion code's
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import yaml
 
@@ -20,6 +20,9 @@ from ...model import CatalogObject, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Catalo
 from ...query import Query
 from ...source.yamlclasses import Dumper
 from ..vmexpand.matrix import PairResult, default_vm
+
+if TYPE_CHECKING:
+    from ...osinfo.model import OsinfoDatabase
 
 #: Readable names of the series feature flags (features.py), in the order badges are shown.
 FEATURE_BADGES: tuple[tuple[str, str], ...] = (
@@ -34,6 +37,8 @@ FEATURE_BADGES: tuple[tuple[str, str], ...] = (
 )
 
 GIB = 1024**3
+#: libosinfo's name of each architecture KubeVirt names (a preference for none is judged as amd64).
+OSINFO_ARCH = {"amd64": "x86_64", "arm64": "aarch64", "s390x": "s390x", "ppc64le": "ppc64le"}
 
 
 def quantity(value: int | None) -> str:
@@ -201,7 +206,31 @@ def _notable(spec: Mapping[str, Any]) -> list[str]:
     return notes
 
 
-def preference_record(obj: CatalogObject, lifecycle: Lifecycle | None = None) -> dict[str, Any]:
+def _resources(cpu: int | None, memory: int | None) -> dict[str, Any] | None:
+    return {"cpu": cpu, "memory": memory, "memoryText": quantity(memory)} if cpu or memory else None
+
+
+def os_record(obj: CatalogObject, osinfo: "OsinfoDatabase | None") -> dict[str, Any] | None:
+    """The OS a preference is for: the libosinfo short-ids it claims and, when a database was found, the
+    representative release's name and its minimum and recommended resources for the preference's architecture.
+
+    None for a preference that claims no OS; without a database, the short-ids alone (nothing of the database).
+    """
+    short_ids = list(obj.facts.get("osinfo") or ())
+    if not short_ids:
+        return None
+    record: dict[str, Any] = {"shortIds": short_ids}
+    release = osinfo.by_short_id(short_ids[0]) if osinfo is not None else None
+    if osinfo is None or release is None:
+        return record
+    arch = OSINFO_ARCH.get(str(obj.facts.get("architecture") or obj.spec.get("preferredArchitecture") or "amd64"),
+                           "x86_64")
+    return {**record, "name": release.name, "database": osinfo.version, "arch": arch,
+            "minimum": _resources(*release.minimum(arch)), "recommended": _resources(*release.recommended(arch))}
+
+
+def preference_record(obj: CatalogObject, lifecycle: Lifecycle | None = None,
+                      osinfo: "OsinfoDatabase | None" = None) -> dict[str, Any]:
     spec = obj.spec
     devices = spec.get("devices") or {}
     facts = obj.facts
@@ -224,6 +253,7 @@ def preference_record(obj: CatalogObject, lifecycle: Lifecycle | None = None) ->
         "kinds": list(obj.kinds),
         "kubevirt": _kubevirt(obj),
         "spec": spec,
+        "os": os_record(obj, osinfo),
     }
 
 
@@ -270,14 +300,18 @@ def manifest_template() -> str:
 
 
 def catalog_data(catalog: Catalog, version: str, objects: Sequence[CatalogObject],
-                 results: Iterable[PairResult]) -> dict[str, Any]:
-    """Everything the page shows: series, instancetypes, preferences, retired names, fit verdicts, manifest."""
+                 results: Iterable[PairResult], osinfo: "OsinfoDatabase | None" = None) -> dict[str, Any]:
+    """Everything the page shows: series, instancetypes, preferences, retired names, fit verdicts, manifest.
+
+    ``osinfo``: libosinfo's database, when one was found: each preference's OS then shows its minimum and
+    recommended resources (os_record).
+    """
     instancetypes = Query(family="instancetype").select(objects)
     preferences = Query(family="preference").select(objects)
     lifecycle = lifecycles(objects, catalog.retirements)
     by_series = {s.name: s for s in catalog.series}
     built = [s for s in catalog.series if any(o.facts.get("series") == s.name for o in instancetypes)]
-    return {
+    data = {
         "vendor": catalog.settings.vendor,
         "version": version,
         "labelPrefix": label(""),
@@ -287,8 +321,11 @@ def catalog_data(catalog: Catalog, version: str, objects: Sequence[CatalogObject
                    for s in built],
         "instancetypes": [instancetype_record(o, by_series.get(str(o.facts.get("series"))),
                                              lifecycle.get((o.family, o.name))) for o in instancetypes],
-        "preferences": [preference_record(o, lifecycle.get((o.family, o.name))) for o in preferences],
+        "preferences": [preference_record(o, lifecycle.get((o.family, o.name)), osinfo) for o in preferences],
         "retired": [retired_record(r) for r in lifecycle.values() if r.status == "retired"],
         "fit": fit_record(results),
         "manifest": manifest_template(),
     }
+    if osinfo is not None:  # without a database the page says nothing of one
+        data["osinfo"] = {"version": osinfo.version}
+    return data
