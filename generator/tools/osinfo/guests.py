@@ -64,9 +64,11 @@ VSPHERE: Mapping[str, GuestOs] = {
     "sles10_64Guest": _os("sles10"),
     "sles11_64Guest": _os("sles11"),
     "sles12_64Guest": _os("sles12"),
-    "sles15_64Guest": _os("sles15"),
-    "sles16_64Guest": _os("sles16"),
-    "opensuse64Guest": _distro("opensuse"),
+    # libosinfo names SUSE Linux Enterprise from 15 on sle15 (the server and desktop alike)
+    "sles15_64Guest": _os("sle15"),
+    "sles16_64Guest": _os("sle16"),
+    # VMware's id for any openSUSE: taken as Leap 15, openSUSE's line of releases (Tumbleweed has none)
+    "opensuse64Guest": _os("opensuse15.0"),
     **{f"debian{n}_64Guest": _os(f"debian{n}") for n in range(4, 14)},
     "windows7_64Guest": _os("win7"),
     "windows8_64Guest": _os("win8"),
