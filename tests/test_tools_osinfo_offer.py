@@ -142,3 +142,11 @@ def test_a_source_s_ids_are_answered_through_their_libosinfo_os_or_distribution(
     assert left == {"win2k3Guest": "no preference of the catalog covers win2k3",
                     "fedoraGuest": "no preference of the catalog stands for the distribution fedora",
                     "windows12_64Guest": "never released"}
+
+
+def test_a_release_before_the_line_s_since_is_not_the_line_s():
+    """alpine is for Alpine 3.15 on (``since: alpinelinux3.15``): 3.10, of the same line, falls to what is next."""
+    catalog = (Candidate("rhel.9", ("rhel9.4",), "rhel9", since="9.4"), *CATALOG[-1:])
+    assert offer("rhel9.4", DB, catalog).reason == "line"
+    found = offer("rhel9.1", DB, (Candidate("rhel.9", (), "rhel9", since="9.4"), *CATALOG[-1:]))
+    assert (found.preference, found.reason) == ("linux", "family")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from ...model import CatalogObject, label
+from ...model import CatalogObject, OsinfoClaim, label
 from ...osinfo.claims import releases
 from ...osinfo.model import OsinfoDatabase
 from ...pipeline import BuildOptions, catalog_objects
@@ -31,7 +31,13 @@ def candidate(obj: CatalogObject, db: OsinfoDatabase | None = None) -> Candidate
     architecture = obj.facts.get("architecture") or obj.spec.get("preferredArchitecture")
     return Candidate(obj.name, tuple(dict.fromkeys([*named, *known])), claim.line if claim is not None else None,
                      str(architecture) if architecture else None, devices.get("preferredDiskBus") == "virtio",
-                     obj.labels.get(label("deprecated")) == "true", named)
+                     obj.labels.get(label("deprecated")) == "true", named, _since(claim, db))
+
+
+def _since(claim: OsinfoClaim | None, db: OsinfoDatabase | None) -> str | None:
+    """The version of the first release of the line a claim is for (``since: fedora36``: 36), as the database has it."""
+    first = db.lookup(claim.since) if claim is not None and claim.since is not None and db is not None else None
+    return first.version if first is not None else None
 
 
 def candidates(objects: Iterable[CatalogObject], db: OsinfoDatabase | None = None) -> tuple[Candidate, ...]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ...osinfo.model import OsinfoDatabase, OsRelease
 from .guests import GuestOs
@@ -59,6 +59,7 @@ class Candidate:
     virtio: bool = False  # its preferred disk bus is virtio
     deprecated: bool = False
     written: tuple[str, ...] = ()  # the releases among short_ids its claim names itself (the others: its line's)
+    since: str | None = None  # the version of the line's first release it is for (its claim's since:)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,16 @@ class Offer:
     @property
     def covered(self) -> bool:
         return self.preference is not None
+
+
+def _version_key(version: str) -> tuple[tuple[int, Any], ...]:
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in version.split("."))
+
+
+def _before_since(os: OsRelease, candidate: Candidate) -> bool:
+    """Whether ``os`` is older than the first release of the line the candidate is for (its claim's since:)."""
+    return candidate.since is not None and os.version is not None and \
+        _version_key(os.version) < _version_key(candidate.since)
 
 
 def _major(version: str | None) -> str | None:
@@ -147,7 +158,8 @@ def _stages(short_id: str, os: OsRelease | None, db: OsinfoDatabase,
         return
     # a version shared by releases of the distribution names no line (Windows': the NT version, 10.0 for 10, 11,
     # 2016, 2019 and 2022; Fedora's: 35 for Fedora 35 and Silverblue 35 alike, which are one line)
-    related = lined if sum(1 for r in db.oses if r.distro == os.distro and r.version == os.version) == 1 else []
+    related = [c for c in lined if not _before_since(os, c)] \
+        if sum(1 for r in db.oses if r.distro == os.distro and r.version == os.version) == 1 else []
     for c in related:
         parent = _derived(os, set(c.short_ids), db)
         if parent is not None:
