@@ -64,6 +64,10 @@ class BuildOptions:
     overlays: tuple[Path, ...] = ()
     #: The KubeVirt release to build for (expand/kubevirt.py); None: the newest citgen knows.
     kubevirt: Release | None = None
+    #: Judge the preferences against libosinfo's database (the osinfo rule), where one is found:
+    #: ``osinfo_db``, else libosinfo's folders (osinfo/database.py).
+    osinfo: bool = False
+    osinfo_db: Path | None = None
 
     @property
     def catalog_dir(self) -> Path:
@@ -102,6 +106,8 @@ class Build:
     source: str = ""
     #: The same for programs (BuildOptions.record).
     source_record: Mapping[str, Any] = field(default_factory=dict)
+    #: With BuildOptions.osinfo: which osinfo database judged the preferences, or that none was found.
+    osinfo_note: str | None = None
 
 
 def _option_problems(options: BuildOptions) -> list[Problem]:
@@ -256,9 +262,10 @@ def generate(options: BuildOptions = BuildOptions(),
         renderer.prepare(template_folders(options.catalog_dir))  # it compiles them while the catalog loads
         catalog, version, objects = catalog_objects(options)  # load, expand
         objects, adjustments = for_release(objects, release, catalog.settings.spellings)
+        osinfo = osinfo_context(options, objects)
         rendered = render_bundles(catalog, objects)
         parsed = parse_rendered(rendered)
-        found = _validate(catalog, parsed.documents, objects, release)  # the build's one validation,
+        found = _validate(catalog, parsed.documents, objects, release, osinfo)  # the build's one validation,
         found = point_at_sources(found, objects, catalog.changes, parsed.documents)  # pointed at the lines behind it
         files = _outputs(catalog, version, objects, rendered, parsed, options)
         if files_ready is not None:
@@ -270,16 +277,37 @@ def generate(options: BuildOptions = BuildOptions(),
     return Build(catalog, version, tuple(objects), rendered.bundles, parsed.documents, problems, files,
                  left_out=skipped, newer_rule_findings=newer, warnings=tuple(p for p in current if p.is_warning),
                  kubevirt=release, adjustments=tuple(adjustments), source=options.named(version),
-                 source_record=options.record(version))
+                 source_record=options.record(version), osinfo_note=_osinfo_note(options, osinfo))
+
+
+def osinfo_context(options: BuildOptions, objects: Sequence[CatalogObject]):  # -> OsinfoContext | None
+    """libosinfo's database and the OS each preference names, when the build is to be judged against it and a
+    database is found; InputError for a database with a file that cannot be used."""
+    if not options.osinfo:
+        return None
+    from .osinfo.claims import OsinfoContext
+    from .osinfo.database import load_database
+
+    database = load_database(options.osinfo_db)
+    return OsinfoContext.of(database, objects) if database is not None else None
+
+
+def _osinfo_note(options: BuildOptions, osinfo) -> str | None:
+    """What a run says about the osinfo database: which one judged, or that none was found (never a failure)."""
+    if not options.osinfo:
+        return None
+    from .osinfo.database import NONE_FOUND
+
+    return osinfo.note() if osinfo is not None else NONE_FOUND
 
 
 def _validate(catalog: Catalog, documents: Sequence[BundleDoc], objects: Sequence[CatalogObject],
-              release: Release) -> list[Problem]:
+              release: Release, osinfo=None) -> list[Problem]:
     """Every problem of the documents, judged by ``release``; only retained objects are judged by their own release."""
     from .validate import validate_documents
 
     retained = {(kind, o.name) for o in objects if o.facts.get("retained") for kind in o.kinds}
-    return validate_documents(documents, replace(rule_context(catalog), kubevirt=release),
+    return validate_documents(documents, replace(rule_context(catalog), kubevirt=release, osinfo=osinfo),
                               dated=lambda doc: (doc.kind, doc.name) in retained)
 
 
@@ -293,19 +321,27 @@ def rule_context(catalog: Catalog | None = None):  # -> generator.validate.rules
 
 def check_catalog(catalog: Path | None = None, rules: Sequence[str] | None = None,
                   vendor: str | None = None, kubevirt: Release | None = None, gpu_device: str | None = None,
-                  gpu_count: int | None = None) -> tuple[tuple[BundleDoc, ...], list[Problem]]:
+                  gpu_count: int | None = None, osinfo: bool = False, osinfo_db: Path | None = None,
+                  notes: list[str] | None = None) -> tuple[tuple[BundleDoc, ...], list[Problem]]:
     """A catalog's all-bundle and its problems, judged and pointed as a build judges and points them.
 
     ``citgen validate`` without files: the same documents a build ships, the same
     rules (or the ``rules`` chosen), and each problem on an object an overlay shaped
-    reported at that overlay's line, as the build would report it.
+    reported at that overlay's line, as the build would report it. With ``osinfo``
+    the preferences are judged against libosinfo's database too, and what the run
+    says of it is added to ``notes``.
     """
     from .validate import validate_documents
 
-    options = BuildOptions(catalog=catalog, gpu_device=gpu_device, gpu_count=gpu_count)
+    options = BuildOptions(catalog=catalog, gpu_device=gpu_device, gpu_count=gpu_count, osinfo=osinfo,
+                           osinfo_db=osinfo_db)
     found, _version, objects = catalog_objects(options)
+    judged = osinfo_context(options, objects)
+    note = _osinfo_note(options, judged)
+    if note is not None and notes is not None:
+        notes.append(note)
     documents = parse_back(render_bundles(found, objects))
-    context = rule_context(found)
+    context = replace(rule_context(found), osinfo=judged)
     if vendor is not None:
         context = replace(context, vendor=vendor)
     if kubevirt is not None:

@@ -35,6 +35,10 @@ from hypothesis import HealthCheck, settings
 from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
+#: libosinfo's system database is looked for in OSINFO_SYSTEM_DIR instead of /usr/share/osinfo: pointed at
+#: nothing, a machine with osinfo-db installed reports as one without (tests.helpers.osinfo_notes says what
+#: remains: /etc/osinfo, ~/.config/osinfo). Tests of the osinfo rule name their database with --osinfo-db.
+os.environ["OSINFO_SYSTEM_DIR"] = str(REPO / "tests" / "no-osinfo-database")
 SHARED = Path(os.environ.get("CITGEN_SHARED", REPO.parent / "shared"))
 UPSTREAM = SHARED / "reference" / "upstream"
 SWAGGER = SHARED / "kubevirt" / "swagger.json"

@@ -33,6 +33,17 @@ def default_build() -> Build:
     return generate(BuildOptions(catalog=builtin_catalog()))
 
 
+def osinfo_notes() -> tuple[str, ...]:
+    """What ``citgen build`` and ``citgen validate`` of the built-in catalog say of libosinfo's database here:
+    that none was found (conftest.py points OSINFO_SYSTEM_DIR at nothing), unless /etc/osinfo or ~/.config/osinfo
+    holds one."""
+    from generator.osinfo.claims import OsinfoContext
+    from generator.osinfo.database import NONE_FOUND, load_database
+
+    database = load_database(None)
+    return (NONE_FOUND,) if database is None else (OsinfoContext.of(database, default_build().objects).note(),)
+
+
 def builtin_name() -> str:
     """How a summary names the built-in catalog: ``built-in catalog v1.8.0-dev``."""
     return default_build().source

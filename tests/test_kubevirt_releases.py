@@ -108,7 +108,7 @@ def test_an_unknown_or_malformed_release_is_refused_with_exit_2_and_the_known_on
 def test_the_build_summary_lists_every_change_with_its_field_and_release(tmp_path):
     result = CliRunner().invoke(main, ["build", "--kubevirt", "v1.8", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()  # what the build says; its notes are on standard error
     assert lines[1] == "for KubeVirt v1.8: 12 objects changed, 3 of them left out (each kind of both):"
     assert lines[2:] == sorted(
         [f"  preference {name}: spec.preferredLaunchSecurity (KubeVirt v1.9) object left out" for name in SECEX]

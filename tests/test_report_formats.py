@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.pipeline import BuildOptions
-from tests.helpers import builtin_name, default_build
+from tests.helpers import builtin_name, default_build, osinfo_notes
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).parent / "cases"
@@ -70,7 +70,8 @@ def test_build_in_text_json_and_github(tmp_path: Path):
 
     github = citgen("build", "--out", tmp_path / "three", "--format", "github")
     assert github.exit_code == 0
-    assert github.stdout.splitlines() == [f"::notice title=citgen build::{said.replace('/one ', '/three ')}"]
+    assert github.stdout.splitlines() == [f"::notice title=citgen build::{said.replace('/one ', '/three ')}",
+                                          *(f"::notice title=citgen build::{note}" for note in osinfo_notes())]
 
 
 def test_a_refused_build_in_text_json_and_github(tmp_path: Path):

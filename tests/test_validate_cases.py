@@ -60,11 +60,16 @@ def test_valid_case_is_clean(folder, monkeypatch):
     assert result.exit_code == 0
 
 
+#: Rules that judge a catalog's data beside its objects, which a bundle does not carry: each has a module of
+#: tests that breaks a catalog for it instead (osinfo: tests/test_validate_rules_osinfo.py).
+CATALOG_ONLY = ("osinfo",)
+
+
 def test_every_rule_has_a_broken_bundle_among_the_cases():
     from generator.validate.rules import RULES
 
     reported = "".join((p / "expected.txt").read_text() for p in _cases("invalid"))
-    assert [rule for rule in [*RULES, "schema"] if f"[{rule}]" not in reported] == []
+    assert [rule for rule in [*RULES, "schema"] if f"[{rule}]" not in reported and rule not in CATALOG_ONLY] == []
 
 
 def test_upstream_bundles_validate_clean(upstream_dir):

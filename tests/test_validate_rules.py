@@ -71,7 +71,7 @@ def test_every_rule_is_registered_under_its_id_with_summary_and_example():
     assert list(RULES) == ["api-version", "object-metadata", "webhook-decode", "webhook-overcommit",
                            "webhook-cpu-topology", "webhook-spread-options", "webhook-launch-security",
                            "name-grammar", "unique-names", "twins-identical", "known-labels", "labels-match-spec",
-                           "vendor-label", "series-ratio", "requirements-met"]
+                           "vendor-label", "series-ratio", "requirements-met", "osinfo"]
     for rule_id, rule in RULES.items():
         assert rule.id == rule_id and re.fullmatch(r"[a-z]+(-[a-z]+)*", rule_id)
         assert rule.summary.endswith(".") and "\n" not in rule.summary
@@ -103,7 +103,7 @@ def test_rules_survive_malformed_documents():
                      "webhook-cpu-topology": 0, "webhook-spread-options": 0, "webhook-launch-security": 0,
                      "name-grammar": 0, "unique-names": 0, "twins-identical": 0,
                      "known-labels": 0, "labels-match-spec": 1, "vendor-label": 4, "series-ratio": 0,
-                     "requirements-met": 0}
+                     "requirements-met": 0, "osinfo": 0}
 
 
 # --- api-version ------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from ..pipeline import Build, BuildOptions, generate
 from ..result import Result
 from ..schemas.releases import Release
 from ..write import LOCK_TIMEOUT, Staging
-from .options import PathParam, Seconds, catalog_build_options, command, default_out, kubevirt_option
+from .options import (PathParam, Seconds, catalog_build_options, command, default_out, kubevirt_option,
+                      osinfo_option)
 
 
 @command(closing="citgen: {problems}, nothing written")
@@ -38,10 +39,11 @@ from .options import PathParam, Seconds, catalog_build_options, command, default
                    "and extra files.")
 @kubevirt_option("Build for this KubeVirt release: every output holds only what its API server accepts, "
                  "fields it lacks written in their older spelling or left out")
+@osinfo_option
 def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
           gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
           overlays: Sequence[Path], os_labels: bool, helm_package: bool, policy: bool, lock_timeout: float,
-          check: bool, kubevirt: Release | None) -> Result:
+          check: bool, kubevirt: Release | None, osinfo_db: Path | None) -> Result:
     """Build, validate and write the bundles and checksums.
 
     Everything is rendered and validated first; the output directory is replaced
@@ -58,14 +60,19 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
     common-instancetypes-policy.yaml, the kustomize component components/policy and
     the chart's value policy.enabled, off by default (docs/gitops.md).
 
+    Each preference that names its OS is judged against libosinfo's database (the
+    osinfo rule) where one is found (--osinfo-db, then libosinfo's folders); a note
+    names the database and its version, or says none was found (--check says
+    nothing then).
+
     With --os-labels (or catalog.yaml's osLabels) every preference is labelled
     os.template.kubevirt.io/<short-id> for the libosinfo OS releases it is for
-    (docs/catalog-format.md).
+    (docs/catalog-format.md), which for a line needs the database.
     """
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
                            gpu_count=gpu_count, retain_from=tuple(retain_from),
                            overlays=tuple(overlays), helm_package=helm_package, kubevirt=kubevirt,
-                           policy=policy, os_labels=os_labels)
+                           policy=policy, osinfo=True, osinfo_db=osinfo_db, os_labels=os_labels)
     if check:
         return checked(options, out)
     # an unusable --out (or one inside a catalog the build reads) refused first; staged as made, swapped in if valid
@@ -98,7 +105,15 @@ def checked(options: BuildOptions, out: Path) -> Result:
               "extra": len(freshness.extra)}
     said = freshness.lines()
     return Result("build", outputs=(f"{result.source}: {said[0]}", *said[1:]), found=not freshness.fresh, data=data,
-                  counts=counts)
+                  counts=counts, notes=_judged_note(result))
+
+
+def _judged_note(build: Build) -> tuple[str, ...]:
+    """``--check``'s note on libosinfo's database: which one judged the preferences; none when none was found, so
+    that a check in a pre-commit hook stays silent on a machine without one."""
+    from ..osinfo.database import NONE_FOUND
+
+    return (build.osinfo_note,) if build.osinfo_note and build.osinfo_note != NONE_FOUND else ()
 
 
 def built(build: Build, out: Path) -> Result:
@@ -115,6 +130,7 @@ def built(build: Build, out: Path) -> Result:
     note = left_out_note(build.left_out)
     said = f"{build.source}: wrote {len(build.files)} files to {out} ({summary})" + (f"; {note}" if note else "")
     notes = (retained_note(build.newer_rule_findings, out),) if build.newer_rule_findings else ()
+    notes += (build.osinfo_note,) if build.osinfo_note else ()
     return Result("build", newer_rule_findings=build.newer_rule_findings, warnings=build.warnings,
                   outputs=(said, *adjusted_lines(build)), notes=notes,
                   counts=dict(sorted(counts.items())),

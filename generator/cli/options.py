@@ -213,6 +213,15 @@ def kubevirt_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., A
                              "all mean v1.8).")
 
 
+def osinfo_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--osinfo-db DIR``: libosinfo's database the osinfo rule judges the preferences against."""
+    return click.option(
+        "--osinfo-db", "osinfo_db", type=PathParam(file_okay=False, path_type=Path), metavar="DIR",
+        help="libosinfo's database (osinfo-db) to judge each preference against its OS with (the osinfo rule); "
+             "default: where libosinfo finds it (OSINFO_SYSTEM_DIR, /usr/share/osinfo, /etc/osinfo, "
+             "~/.config/osinfo). None found: the rule is skipped, with a note.")(function)
+
+
 def refuse(message: str, param: click.Parameter | None, ctx: click.Context | None) -> NoReturn:
     """A usage error naming where the value came from: the option, or the environment variable that set it.
 

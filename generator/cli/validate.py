@@ -32,7 +32,7 @@ from ..tools.vmexpand.mutate import MACHINE_TYPES
 from ..validate import validate_documents
 from ..validate.rules import CHECKS, RuleContext
 from ..validate.rules.vendor_label import agreed_vendor
-from .options import PathParam, command, gpu_options, kubevirt_option
+from .options import PathParam, command, gpu_options, kubevirt_option, osinfo_option
 
 
 def default_context() -> RuleContext:
@@ -72,13 +72,15 @@ def bundle_context(docs: Sequence[BundleDoc], vendor: Optional[str]) -> RuleCont
 
 
 def _checked_catalog(catalog: Optional[Path], selected: Tuple[str, ...], vendor: Optional[str],
-                     kubevirt: Optional[Release], gpu_device: Optional[str],
-                     gpu_count: Optional[int]) -> Tuple[Sequence[BundleDoc], list]:
-    """The catalog's documents and problems as its build judges them (overlay lines pointed at)."""
+                     kubevirt: Optional[Release], gpu_device: Optional[str], gpu_count: Optional[int],
+                     osinfo_db: Optional[Path], notes: list[str]) -> Tuple[Sequence[BundleDoc], list]:
+    """The catalog's documents and problems as its build judges them (overlay lines pointed at); ``notes`` gets
+    what the run says of libosinfo's database, when the osinfo rule is among those run."""
     from ..pipeline import check_catalog
 
+    osinfo = not selected or "osinfo" in selected
     return check_catalog(catalog, rules=selected or None, vendor=vendor, kubevirt=kubevirt, gpu_device=gpu_device,
-                         gpu_count=gpu_count)
+                         gpu_count=gpu_count, osinfo=osinfo, osinfo_db=osinfo_db, notes=notes)
 
 
 def _named(catalog: Optional[Path], docs: Sequence[BundleDoc]) -> Optional[str]:
@@ -145,10 +147,11 @@ def list_rules() -> str:
 @click.option("--warnings-as-errors", "strict_warnings", is_flag=True,
               help="Count what KubeVirt admits with a warning (a deprecated value) as a problem: exit 1.")
 @gpu_options
+@osinfo_option
 def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[Path], show_rules: bool,
              selected: Tuple[str, ...], cross_product: bool, arch: str, each_file: bool,
              kubevirt: Optional[Release], strict_warnings: bool, gpu_device: Optional[str],
-             gpu_count: Optional[int]) -> Result:
+             gpu_count: Optional[int], osinfo_db: Optional[Path]) -> Result:
     """Validate FILE... (bundles: files, folders, - or pipes), or the catalog's output when none is given.
 
     FILEs without --catalog or --vendor are checked as they are: their objects
@@ -168,6 +171,10 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
 
     --format json prints the findings as a list of problem records, and --matrix
     as a list of pairs, as scripts have parsed them (docs/validation.md).
+
+    The catalog's output (no FILE) is judged against libosinfo's database too (the
+    osinfo rule: each preference against the OS its data names), where one is found:
+    --osinfo-db, then libosinfo's folders; a note names it, or says none was found.
     """
     files = _once(files)
     unknown = [rule for rule in dict.fromkeys(selected) if rule not in CHECKS]
@@ -189,23 +196,37 @@ def validate(files: Tuple[Path, ...], vendor: Optional[str], catalog: Optional[P
         return Result("validate", product=list_rules(),
                       data={"rules": [{"id": r.id, "summary": r.summary, "doc": r.doc} for r in CHECKS.values()]})
     if not files and not cross_product:  # the catalog's own output, judged as its build judges it
-        docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt, gpu_device, gpu_count)
-        return dataclasses.replace(_findings(docs, problems, strict_warnings), subject=_named(catalog, docs))
+        notes: list[str] = []
+        docs, problems = _checked_catalog(catalog, selected, vendor, kubevirt, gpu_device, gpu_count, osinfo_db,
+                                          notes)
+        found = _findings(docs, problems, strict_warnings)
+        return dataclasses.replace(found, subject=_named(catalog, docs), notes=(*found.notes, *notes))
     if cross_product:  # the objects every command that expands VMs takes (tools/refs/target.py)
         objects = target_objects(catalog=None if files else catalog, bundles=files, gpu_device=gpu_device,
                                  gpu_count=gpu_count, option=None).objects
+        _no_osinfo(osinfo_db)
         if files:
             _pairable(files, objects)
         results = pair_matrix(objects, objects, arch=arch)
         return Result("validate", product=format_text(results), counts=pair_summary(results),
                       json_document=[r.record() for r in results])
     docs, others = _catalog_group(read_bundles(files))
+    _no_osinfo(osinfo_db)
     sets = [[d for d in docs if d.file == f] for f in dict.fromkeys(d.file for d in docs)] if each_file else [docs]
     known = catalog_context(catalog) if catalog is not None else None
     problems = []
     for found in sets:
         problems += _problems(found, vendor, known, selected, kubevirt)
     return _findings(docs, problems, strict_warnings, others)
+
+
+def _no_osinfo(osinfo_db: Optional[Path]) -> None:
+    """InputError for --osinfo-db where objects, not a catalog, are judged (after they are read: a FILE that cannot
+    be is named first). The OS a preference is for is the catalog's data, which no object carries."""
+    if osinfo_db is not None:
+        raise InputError.at(Location("--osinfo-db"), "--osinfo-db judges the preferences of a catalog against the "
+                            "OS their data names, and FILEs (or --matrix) are objects without that data; validate "
+                            "the catalog (no FILE) to use it")
 
 
 def _catalog_group(docs: Sequence[BundleDoc]) -> tuple[list[BundleDoc], list[BundleDoc]]:

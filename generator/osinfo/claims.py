@@ -3,10 +3,10 @@
 A claim (model.OsinfoClaim) names OS releases (short-ids or ids) and a line of
 them (``rhel9``); here they meet a database: the releases it knows for the claim,
 in the order the claim gives them and then the line's in version order, and a
-located problem for each name the database does not know. A name the database
-does not know because it is older than the release (``rhel10.0`` in a database
-whose newest RHEL is 9.1) is a warning saying so; any other is an error naming
-the nearest short-ids it does know.
+located problem for each name the database does not know, naming the nearest
+short-ids it does know. A name the database does not know because it is older
+than the release (``rhel10.0`` in a database whose newest RHEL is 9.1) is no
+problem: it is left unchecked, and the run's note names it (``OsinfoContext.note``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from ..model import CatalogObject, OsinfoClaim
-from ..problems import WARNING, Location, Problem, excerpt
+from ..problems import Location, Problem, excerpt
 from .model import OsinfoDatabase, OsRelease
 
 RULE = "osinfo"
@@ -37,6 +37,17 @@ class OsinfoContext:
         claims = {o.name: o.facts["osinfoClaim"] for o in preferences
                   if o.facts.get("osinfoClaim") is not None and o.facts["osinfoClaim"].names_os}
         return cls(database, claims, tuple(sorted(o.name for o in preferences if o.name not in claims)))
+
+    def note(self) -> str:
+        """What a run that judged the catalog against the database says: which database, what it could not judge."""
+        said = (f"osinfo: {len(self.claims)} preferences judged against the osinfo database {self.database.version} "
+                f"({self.database.path})")
+        if self.without:
+            said += f"; naming no OS: {', '.join(self.without)}"
+        newer = newer_names(self.claims.values(), self.database)
+        if newer:
+            said += f"; newer than the database, not judged: {', '.join(newer)}"
+        return said
 
 
 def releases(claim: OsinfoClaim, database: OsinfoDatabase) -> tuple[OsRelease, ...]:
@@ -61,20 +72,30 @@ def _nearest(database: OsinfoDatabase, name: str) -> str:
     return f"; did you mean {', '.join(near)}?" if near else ""
 
 
-def _unknown(database: OsinfoDatabase, name: str, where: Location, what: str) -> Problem:
-    newest = database.newest_of(name)
-    known = f"osinfo database {database.version}"
-    if newest is not None:
-        return Problem(where, f"{what} {excerpt(name)!r} is not in the {known}, whose newest of its line is "
-                       f"{newest}: the release came out after this database, so it is not checked; a newer "
-                       "osinfo-db knows it", RULE, severity=WARNING)
-    return Problem(where, f"{what} {excerpt(name)!r} is no OS of the {known}{_nearest(database, name)}", RULE)
+def _unknown(database: OsinfoDatabase, name: str, where: Location, what: str) -> Problem | None:
+    if database.newest_of(name) is not None:
+        return None  # newer than the database: named by the note, not a problem
+    said = "holds no release of" if what == "line" else "is no OS of"
+    return Problem(where, f"{what} {excerpt(name)!r} {said} the osinfo database {database.version}"
+                   f"{_nearest(database, name)}", RULE)
+
+
+def _names(claim: OsinfoClaim) -> list[str]:
+    return [*claim.short_ids, *([claim.line] if claim.line is not None else [])]
+
+
+def newer_names(claims: Iterable[OsinfoClaim], database: OsinfoDatabase) -> tuple[str, ...]:
+    """The names of ``claims`` the database does not know because they came out after it, sorted, each once."""
+    return tuple(sorted({name for claim in claims for name in _names(claim)
+                         if not (database.lookup(name) or (name == claim.line and database.line(name)))
+                         and database.newest_of(name) is not None}))
 
 
 def name_problems(claims: Iterable[OsinfoClaim], database: OsinfoDatabase) -> list[Problem]:
-    """A problem for each name written in ``claims`` that the database does not know, once per place written."""
+    """A problem for each name written in ``claims`` that the database does not know (and that is not newer than
+    it), once per place written."""
     seen: set[tuple[str, Location]] = set()
-    problems: list[Problem] = []
+    problems: list[Problem | None] = []
     for claim in claims:
         for name in claim.short_ids:
             where = claim.written_at.get(name, claim.location)
@@ -100,4 +121,4 @@ def name_problems(claims: Iterable[OsinfoClaim], database: OsinfoDatabase) -> li
                     problems.append(Problem(where, f"since: {excerpt(claim.since)!r} is no release of the line "
                                             f"{excerpt(claim.line)!r} in the osinfo database {database.version}",
                                             RULE))
-    return problems
+    return [p for p in problems if p is not None]

@@ -23,7 +23,7 @@ from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidd
 from defusedxml.ElementTree import XMLParser
 
 from ..errors import InputError
-from ..problems import Location, Problem, excerpt
+from ..problems import PATH_EXCERPT, Location, Problem, excerpt
 from ..source import inputfiles
 from .model import ALL_ARCHES, Firmware, OsinfoDatabase, OsRelease, Resources
 
@@ -77,7 +77,7 @@ def find_database(option: Path | None, environ: Mapping[str, str] | None = None)
             except InputError as exc:
                 raise InputError([Problem(Location(OPTION), f"{p.location}: {p.message}") for p in exc.problems]) \
                     from None
-            raise InputError.at(Location(OPTION), f"{excerpt(str(path))!r} is no osinfo database: it holds no os/ "
+            raise InputError.at(Location(OPTION), f"{excerpt(str(path), PATH_EXCERPT)!r} is no osinfo database: it holds no os/ "
                                 "folder (libosinfo's database is a folder such as /usr/share/osinfo)")
         try:
             if is_database(path):
@@ -375,3 +375,23 @@ def read_database(path: Path, display: str | None = None) -> tuple[OsinfoDatabas
     inheritance = _Inheritance(records, problems)
     oses = tuple(_release(records[os_id], inheritance.resolve(os_id)) for os_id in sorted(records))
     return OsinfoDatabase(path, version, oses), problems
+
+
+#: What a run says when no database is found: the osinfo rule is skipped, never a failure.
+NONE_FOUND = (f"osinfo: no libosinfo database found ({OPTION}, {SYSTEM_VARIABLE}, {SYSTEM_DIR}, {LOCAL_DIR}, "
+              f"{USER_DIR}); the osinfo rule was skipped")
+
+
+def load_database(option: Path | None, environ: Mapping[str, str] | None = None) -> OsinfoDatabase | None:
+    """The database libosinfo would use (``--osinfo-db`` first), read whole; None when there is none.
+
+    A database with a file that cannot be used is refused with every such file at its
+    path (InputError): a check against part of a database would pass what it did not read.
+    """
+    path = find_database(option, environ)
+    if path is None:
+        return None
+    database, problems = read_database(path)
+    if problems:
+        raise InputError(problems)
+    return database

@@ -29,6 +29,7 @@ from . import known_labels
 from . import labels_match_spec
 from . import name_grammar
 from . import object_metadata
+from . import osinfo
 from . import requirements_met
 from . import series_ratio
 from . import twins_identical
@@ -69,6 +70,7 @@ RULES: dict[str, Rule] = {
             vendor_label,
             series_ratio,
             requirements_met,
+            osinfo,
         ),
     )
 }

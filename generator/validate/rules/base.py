@@ -17,6 +17,8 @@ from ._objects import labels
 if TYPE_CHECKING:
     from packaging.version import Version
 
+    from ...osinfo.claims import OsinfoContext
+
 Check = Callable[[Sequence[BundleDoc], "RuleContext"], Iterator[Problem]]
 
 #: Whose releases a check's ``since`` counts in: KubeVirt's own catalog. A vendor
@@ -89,11 +91,16 @@ class RuleContext:
         The KubeVirt release whose API server and admission webhooks judge the
         objects (``citgen validate --kubevirt``): its CRD schemas, and the webhook
         rules as that release has them. The newest release citgen knows by default.
+    osinfo
+        libosinfo's database and the OS each preference of the catalog names
+        (generator/osinfo/claims.py), for the ``osinfo`` rule; None when no
+        database was found or the objects are no catalog's, and the rule is skipped.
     """
 
     vendor: Optional[str] = None
     series: Mapping[str, SeriesRatio] = field(default_factory=dict)
     kubevirt: Release = field(default_factory=newest)
+    osinfo: Optional["OsinfoContext"] = None
 
     @classmethod
     def from_catalog(cls, catalog: "Catalog") -> "RuleContext":
