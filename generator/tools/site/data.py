@@ -16,6 +16,7 @@ import yaml
 
 from ...expand.kubevirt import oldest_accepting
 from ...expand.lifecycle import lifecycles
+from ...expand.stamp import os_releases
 from ...model import CatalogObject, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Catalog, Lifecycle, Series, label
 from ...query import Query
 from ...source.yamlclasses import Dumper
@@ -211,16 +212,22 @@ def _resources(cpu: int | None, memory: int | None) -> dict[str, Any] | None:
 
 
 def os_record(obj: CatalogObject, osinfo: "OsinfoDatabase | None") -> dict[str, Any] | None:
-    """The OS a preference is for: the libosinfo short-ids it claims and, when a database was found, the
-    representative release's name and its minimum and recommended resources for the preference's architecture.
+    """The OS a preference is for: the libosinfo short-ids its claim stands for, its line, and when a database
+    was found the representative release's name and its minimum and recommended resources for the preference's
+    architecture.
 
-    None for a preference that claims no OS; without a database, the short-ids alone (nothing of the database).
+    The representative release is the first the claim names, else the newest of its line the database knows.
+    None for a preference that claims no OS; without a database, what the claim says alone (nothing of a database).
     """
-    short_ids = list(obj.facts.get("osinfo") or ())
-    if not short_ids:
+    claim = obj.facts.get("osinfoClaim")
+    if claim is None and not obj.facts.get("osinfo"):
         return None
-    record: dict[str, Any] = {"shortIds": short_ids}
-    release = osinfo.by_short_id(short_ids[0]) if osinfo is not None else None
+    short_ids = list(os_releases(obj, osinfo))
+    record: dict[str, Any] = {"shortIds": short_ids, "line": claim.line if claim is not None else None}
+    named = [r for r in (osinfo.lookup(s) for s in obj.facts.get("osinfo") or ()) if r is not None] \
+        if osinfo is not None else []
+    known = [r for r in (osinfo.lookup(s) for s in short_ids) if r is not None] if osinfo is not None else []
+    release = named[0] if named else known[-1] if known else None
     if osinfo is None or release is None:
         return record
     arch = OSINFO_ARCH.get(str(obj.facts.get("architecture") or obj.spec.get("preferredArchitecture") or "amd64"),

@@ -305,8 +305,9 @@
     return r ? [r.cpu ? cpus(r.cpu) : null, r.memoryText || null].filter(Boolean).join(", ") : "not said";
   }
   function osFacts(os) {
-    const shown = os.shortIds.length > 3 ? os.shortIds.slice(0, 3).join(", ") + ", \u2026 (" + os.shortIds.length +
+    const ids = os.shortIds.length > 3 ? os.shortIds.slice(0, 3).join(", ") + ", \u2026 (" + os.shortIds.length +
       " releases)" : os.shortIds.join(", ");
+    const shown = [ids, os.line && !os.database ? "the line " + os.line : ""].filter(Boolean).join("; ");
     const facts = [el("dt", { text: "OS (libosinfo)" }), el("dd", { text: os.name ? os.name + ": " + shown : shown })];
     if (os.database) {
       facts.push(el("dt", { text: "OS minimum" }), el("dd", { text: resources(os.minimum) }),
