@@ -40,7 +40,7 @@ def _usage(short_ids: tuple[str, ...], every: bool, table: str | None, namespace
 
 
 @command("osinfo", closing="citgen: {problems}")
-@click.argument("short_ids", nargs=-1, metavar="SHORT-ID")
+@click.argument("short_ids", nargs=-1, metavar="[SHORT-ID]...")
 @catalog_option
 @click.option("--osinfo-db", "osinfo_db", type=PathParam(file_okay=False, path_type=Path), default=None,
               metavar="DIR", help="libosinfo's database folder (default: as libosinfo finds it: OSINFO_SYSTEM_DIR, "
