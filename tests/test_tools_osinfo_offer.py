@@ -150,3 +150,10 @@ def test_a_release_before_the_line_s_since_is_not_the_line_s():
     assert offer("rhel9.4", DB, catalog).reason == "line"
     found = offer("rhel9.1", DB, (Candidate("rhel.9", (), "rhel9", since="9.4"), *CATALOG[-1:]))
     assert (found.preference, found.reason) == ("linux", "family")
+
+
+def test_what_a_database_says_is_never_read_as_a_format():
+    db = OsinfoDatabase(Path("db"), "{0}", (release("win2k19", "win", "10.0", family="winnt",
+                                                    name="Windows {name} {0} %s {}"),))
+    found = offer("win2k19", db, (Candidate("windows.2k19", ("win2k19",)),))
+    assert found.why == "windows.2k19 is for Windows {name} {0} %s {} (win2k19)"

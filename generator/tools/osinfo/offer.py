@@ -44,6 +44,9 @@ from .guests import GuestOs
 REASONS = ("release", "line", "distro", "family")
 #: libosinfo's generic OSes (one per family and year: ``linux2022``) have ids under this prefix.
 GENERIC = "http://libosinfo.org/"
+#: Where the words saying why name the preference offered: a character no XML text and no argument holds, so
+#: that nothing a database or a command line says is read as the placeholder or as a format.
+NAME = "\x00"
 #: How many derives-from steps are followed from a release to one a preference claims.
 MOST_STEPS = 64
 
@@ -133,28 +136,28 @@ def _choose(found: Sequence[Candidate], arch: str, virtio: bool) -> tuple[Candid
 def _stages(short_id: str, os: OsRelease | None, db: OsinfoDatabase,
             candidates: tuple[Candidate, ...]) -> Iterator[tuple[list[Candidate], str, str]]:
     """The candidates of each stage of the answer, surest first, with the reason and the words saying why
-    (``{name}``: the preference offered)."""
+    (NAME: the preference offered)."""
     names = set(os.short_ids) if os is not None else {short_id}
     label = f"{os.name} ({short_id})" if os is not None else short_id
     lined = [c for c in candidates if c.line is not None]
     yield [c for c in candidates if names & set(c.short_ids) and c.line is None], "release", \
-        f"{{name}} is for {label}"
+        f"{NAME} is for {label}"
     for c in lined:
         if names & set(c.short_ids):
             how = "its claim names it" if names & set(c.written) else f"the database {db.version} has it in the line"
             yield [x for x in lined if x.line == c.line and names & set(x.short_ids)], "line", \
-                f"{label} is a release of the line {c.line}, which {{name}} stands for ({how})"
+                f"{label} is a release of the line {c.line}, which {NAME} stands for ({how})"
     if os is None:
         for c in lined:
             if _line_by_name(short_id, c.line or ""):
                 yield [x for x in lined if x.line == c.line], "line", \
-                    f"{short_id} is named as a release of the line {c.line}, which {{name}} stands for (the " \
+                    f"{short_id} is named as a release of the line {c.line}, which {NAME} stands for (the " \
                     f"database {db.version} does not know it)"
         distro = re.match(r"[a-z]+(-[a-z]+)*", short_id)
         if distro is not None:
             yield [c for c in lined if c.line == distro[0]], "distro", \
                 f"{short_id} is named as a release of the distribution {distro[0]}, whose generic preference is " \
-                f"{{name}} (the database {db.version} does not know it)"
+                f"{NAME} (the database {db.version} does not know it)"
         return
     # a version shared by releases of the distribution names no line (Windows': the NT version, 10.0 for 10, 11,
     # 2016, 2019 and 2022; Fedora's: 35 for Fedora 35 and Silverblue 35 alike, which are one line)
@@ -165,7 +168,7 @@ def _stages(short_id: str, os: OsRelease | None, db: OsinfoDatabase,
         if parent is not None:
             yield [x for x in lined if x.line == c.line], "line", \
                 f"{label} derives from {parent.short_ids[0]} (the database says), a release of the line {c.line}, " \
-                f"which {{name}} stands for"
+                f"which {NAME} stands for"
     major = _major(os.version)
     for c in related:
         releases = [r for r in (db.by_short_id(s) for s in c.short_ids) if r is not None]
@@ -173,14 +176,14 @@ def _stages(short_id: str, os: OsRelease | None, db: OsinfoDatabase,
                 any(r.distro == os.distro and _major(r.version) == major for r in releases):
             yield [x for x in lined if x.line == c.line], "line", \
                 f"{label} is {os.distro} {major}, as the releases of the line {c.line} are (the database says), " \
-                f"which {{name}} stands for"
+                f"which {NAME} stands for"
     if os.distro:
         yield [c for c in lined if c.line == os.distro], "distro", \
-            f"{label} is of the distribution {os.distro}, whose generic preference is {{name}}"
+            f"{label} is of the distribution {os.distro}, whose generic preference is {NAME}"
     if os.family:
         yield [c for c in candidates if any(r is not None and r.id.startswith(GENERIC) and r.family == os.family
                                             for r in (db.by_short_id(s) for s in c.short_ids))], "family", \
-            f"{label} is of the family {os.family}, whose generic preference is {{name}}"
+            f"{label} is of the family {os.family}, whose generic preference is {NAME}"
 
 
 def offer(short_id: str, db: OsinfoDatabase, candidates: Iterable[Candidate], *, arch: str = "amd64",
@@ -190,7 +193,7 @@ def offer(short_id: str, db: OsinfoDatabase, candidates: Iterable[Candidate], *,
     for found, reason, why in _stages(short_id, os, db, tuple(candidates)):
         chosen = _choose(found, arch, virtio)
         if chosen is not None:
-            return Offer(short_id, os, chosen[0].name, reason, why.format(name=chosen[0].name), chosen[1])
+            return Offer(short_id, os, chosen[0].name, reason, why.replace(NAME, chosen[0].name), chosen[1])
     return Offer(short_id, os)
 
 
