@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.model import label
 from generator.pipeline import BuildOptions, generate
-from tests.helpers import REPO, builtin_name, default_build, documented_yaml
+from tests.helpers import REPO, builtin_name, default_build, documented_yaml, osinfo_notes
 
 LEFT_OUT = ("GN series left out: no GPU device configured; "
             "pass --gpu-device nvidia.com/<model> or set parameters.gpu.deviceName")
@@ -43,13 +43,16 @@ def build(*args: str) -> tuple[int, str]:
 def names(found_build, prefix: str) -> list[str]:
     return sorted({o.name for o in found_build.objects if o.name.startswith(prefix)})
 
+#: What a build says of libosinfo's database on standard error, after the summary.
+NOTES = "".join(f"{note}\n" for note in osinfo_notes())
+
 
 def test_the_default_build_leaves_gn_out_and_says_how_to_get_it(tmp_path: Path):
     code, output = build("--out", str(tmp_path / "out"))
     assert code == 0
     assert output == (f"{builtin_name()}: wrote 111 files to {tmp_path / 'out'} (65 VirtualMachineClusterInstancetype, "
                       "57 VirtualMachineClusterPreference, 65 VirtualMachineInstancetype, "
-                      f"57 VirtualMachinePreference); {LEFT_OUT}\n")
+                      f"57 VirtualMachinePreference); {LEFT_OUT}\n") + NOTES
     assert not list((tmp_path / "out").rglob("*gn*"))
     assert names(default_build(), "gn") == []
 
@@ -59,7 +62,7 @@ def test_a_gpu_device_builds_gn_and_the_summary_has_no_note(tmp_path: Path):
     assert code == 0
     assert output == (f"{builtin_name()}: wrote 115 files to {tmp_path / 'out'} (69 VirtualMachineClusterInstancetype, "
                       "57 VirtualMachineClusterPreference, 69 VirtualMachineInstancetype, "
-                      "57 VirtualMachinePreference)\n")
+                      "57 VirtualMachinePreference)\n") + NOTES
     assert (tmp_path / "out" / "kustomize" / "instancetypes" / "cluster" / "gn" / "kustomization.yaml").is_file()
 
 

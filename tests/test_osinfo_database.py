@@ -14,7 +14,6 @@ import pytest
 
 from generator.errors import InputError
 from generator.osinfo.database import OPTION, candidates, find_database, read_database
-from generator.osinfo.model import Firmware, OsRelease, Resources
 from generator.problems import Location
 from generator.source.inputfiles import Limits, limited, parse_size
 from tests.conftest import SHARED, shared_file
@@ -95,42 +94,6 @@ def test_a_misspelt_short_id_gets_the_nearest_ones(debian):
     assert debian.by_short_id("rhel9.9") is None
     assert "win2k22" in debian.nearest("win2k25")
     assert len(debian.nearest("rhel9.9", limit=2)) == 2
-
-
-# --------------------------------------------------------------------------- the model alone
-
-
-def release(**kw) -> OsRelease:
-    base = dict(id="http://example.org/x", short_ids=("x1",), name="X", vendor=None, family="linux", distro="x",
-                version="1", release_status="released", derives_from=(), upgrades=(), resources=(), firmware=(),
-                devices=frozenset(), location=Location("x.xml", 1, 1))
-    return OsRelease(**{**base, **kw})
-
-
-def test_the_block_for_all_arches_answers_what_the_arch_block_leaves_out():
-    x = release(resources=(Resources("all", 1, GiB, 2, 2 * GiB), Resources("s390x", None, 4 * GiB)))
-    assert x.minimum("s390x") == (1, 4 * GiB)
-    assert x.recommended("s390x") == (2, 2 * GiB)
-    assert x.minimum("x86_64") == (1, GiB)
-    assert release().minimum("x86_64") == (None, None)
-    assert release().resources_for("x86_64") is None
-
-
-def test_secure_boot_is_known_only_where_the_firmware_names_the_feature():
-    assert release(firmware=(Firmware("x86_64", "efi", True, {"secure-boot": True}),)) \
-        .supports_firmware("x86_64", "secure-boot") is True
-    assert release(firmware=(Firmware("x86_64", "efi", True, {"secure-boot": False}),)) \
-        .supports_firmware("x86_64", "secure-boot") is False
-    assert release(firmware=(Firmware("x86_64", "efi", False),)).supports_firmware("x86_64", "secure-boot") is False
-    assert release().supports_firmware("x86_64", "bios") is True  # libosinfo's default
-    assert release().supports_firmware("x86_64", "efi") is None
-
-
-def test_an_os_listing_no_device_says_nothing_about_drivers():
-    assert release().has_driver("virtio-net") is None
-    assert release(devices=frozenset({"http://pcisig.com/pci/8086/100e"})).has_driver("virtio-net") is False
-    with pytest.raises(ValueError, match="unknown device kind 'virtio-floppy'"):
-        release().has_driver("virtio-floppy")
 
 
 # --------------------------------------------------------------------------- finding it

@@ -74,7 +74,7 @@ def test_a_validation_failure_leaves_the_outputs_untouched(earlier):
     """
     catalog, out, before = earlier
     family = catalog / "preferences" / "alpine.yaml"
-    family.write_text(family.read_text() + "    requirements: {cpu: 128}\n")
+    family.write_text(family.read_text().replace("  alpine:\n", "  alpine:\n    requirements: {cpu: 128}\n"))
     result = build(catalog, out)
     assert result.exit_code != 0
     assert "alpine" in result.stderr and "$.spec.requirements" in result.stderr
