@@ -1,11 +1,10 @@
-"""generator/tools/osinfo/osmap.py and guests.py: a guest-OS table as a ConfigMap, tables compared, source ids."""
+"""generator/tools/osinfo/osmap.py: a guest-OS table as a ConfigMap, and two tables compared."""
 
 from __future__ import annotations
 
 import yaml
 
 from generator.source.yamlsrc import load_text
-from generator.tools.osinfo.guests import OVIRT, SOURCES, VSPHERE
 from generator.tools.osinfo.osmap import CONFIGMAP_NAMES, Difference, compare, configmap
 
 
@@ -35,16 +34,3 @@ def test_two_tables_compared_say_where_they_agree_and_each_difference():
     same, differ = compare({"a": "x", "b": "y", "c": "z"}, {"a": "x", "b": "w", "d": "v"})
     assert same == ("a",)
     assert differ == (Difference("b", "y", "w"), Difference("c", "z", None), Difference("d", None, "v"))
-
-
-def test_every_source_id_names_a_libosinfo_os_a_distribution_or_why_it_names_none():
-    assert set(SOURCES) == {"vsphere", "ovirt"}
-    for guest in (*VSPHERE.values(), *OVIRT.values()):
-        assert [guest.short_id, guest.distro, guest.untranslated].count(None) == 2, guest
-
-
-def test_vmware_s_off_by_one_windows_ids_are_the_releases_vmware_means():
-    assert {key: VSPHERE[key].short_id for key in ("windows9_64Guest", "windows9Server64Guest",
-                                                   "windows2019srvNext_64Guest", "windows2022srvNext_64Guest")} == {
-        "windows9_64Guest": "win10", "windows9Server64Guest": "win2k16", "windows2019srvNext_64Guest": "win2k22",
-        "windows2022srvNext_64Guest": "win2k25"}
