@@ -294,6 +294,9 @@ class Settings:
     # catalog.yaml's ``policy``: the admission policy is built (outputs/policy.py), retired names
     # warned about ("warn") or refused ("deny"); None: only ``build --policy`` builds it.
     policy: str | None = None
+    # catalog.yaml's ``osLabels``: every preference carries the labels os.template.kubevirt.io/<short-id> of the
+    # OS releases its osinfo claim names (expand/stamp.py); off by default, as upstream's objects have none.
+    os_labels: bool = False
 
 
 @dataclass(frozen=True)

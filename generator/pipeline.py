@@ -59,6 +59,8 @@ class BuildOptions:
     helm_package: bool = False
     #: Also build the admission policy (outputs/policy.py), as catalog.yaml's ``policy`` does.
     policy: bool = False
+    #: Label every preference with the OS releases it is for (expand/stamp.py), as catalog.yaml's ``osLabels`` does.
+    os_labels: bool = False
     overlays: tuple[Path, ...] = ()
     #: The KubeVirt release to build for (expand/kubevirt.py); None: the newest citgen knows.
     kubevirt: Release | None = None
@@ -207,11 +209,36 @@ def catalog_objects(options: BuildOptions) -> tuple[Catalog, str, list[CatalogOb
     if problems:
         raise InputError(problems)
     own = instancetypes + prefs
+    with_os_labels = options.os_labels or catalog.settings.os_labels
     own = stamp(own, catalog.settings.vendor, version, labels=catalog.settings.extra_labels,
-                annotations=catalog.settings.extra_annotations)
+                annotations=catalog.settings.extra_annotations, with_os_labels=with_os_labels,
+                osinfo=_labels_database(options, catalog, prefs) if with_os_labels else None)
     retained = _retained(options.retain_from)
     kept = retained_objects(retained, own, catalog.retirements)
     return catalog, version, unique([*own, *kept])
+
+
+def _labels_database(options: BuildOptions, catalog: Catalog, preferences: Sequence[CatalogObject]):
+    """libosinfo's database the OS labels list a line's releases from (-> OsinfoDatabase | None).
+
+    Needed only where a preference's claim is a line: without a database its labels could
+    not be listed, and a build on a machine without one would write other objects than one
+    with it, so it is refused, saying where the database was looked for.
+    """
+    lines = sorted(o.name for o in preferences if getattr(o.facts.get("osinfoClaim"), "line", None) is not None)
+    if not lines:
+        return None
+    from .osinfo.database import candidates, load_database
+
+    found = load_database(options.osinfo_db)
+    if found is None:
+        where = Location("--os-labels") if options.os_labels else catalog.settings.location
+        looked = ", ".join(str(path) for path, _ in candidates(options.osinfo_db))
+        shown = ", ".join(lines[:3]) + (f" and {len(lines) - 3} more" if len(lines) > 3 else "")
+        raise InputError.at(where, f"osLabels: the OS labels of {shown} list the releases of a line, which only "
+                            f"libosinfo's database knows, and none was found (looked in {looked}); install osinfo-db "
+                            "or name it with --osinfo-db")
+    return found
 
 
 def _retained(bundles: Sequence[Path]) -> list[BundleDoc]:

@@ -19,7 +19,7 @@ from generator.cli import LAZY_COMMANDS, CitgenGroup, main
 from generator.errors import InputError
 from generator.problems import Location
 
-COMMANDS = ["build", "diff", "expand", "init", "list", "readme", "refs", "schema", "site", "validate"]
+COMMANDS = ["build", "diff", "expand", "init", "list", "osinfo", "readme", "refs", "schema", "site", "validate"]
 
 
 def test_help_lists_every_command_by_name_each_once():

@@ -273,6 +273,9 @@ def test_the_build_options_are_named_and_explained_in_this_order() -> None:
                                  "defines are carried over exactly as released (instancetype.kubevirt.io/v1beta1 "
                                  "only), labelled deprecated. Repeatable."),
         ("--overlay FILE", "Overlay file changing the catalog without copying it; applied in order. Repeatable."),
+        ("--os-labels", "Label every preference os.template.kubevirt.io/<short-id>: \"true\" for each libosinfo OS "
+                        "release its osinfo claim names, as catalog.yaml's osLabels does (off by default: upstream's "
+                        "objects have no such labels)."),
         ("--kubevirt vX.Y", "Build for this KubeVirt release (default: the newest release citgen knows; v1.8, 1.8 "
                             "and v1.8.4 all mean v1.8)."),
     ]
@@ -281,7 +284,8 @@ def test_the_build_options_are_named_and_explained_in_this_order() -> None:
 def test_the_build_options_default_to_nothing_given() -> None:
     done = CliRunner().invoke(make_builder(), [])
     assert (done.exit_code, done.output) == (0, "[('catalog', None), ('gpu_count', None), ('gpu_device', None), "
-                                                "('kubevirt', None), ('overlays', ()), ('retain_from', ()), "
+                                                "('kubevirt', None), ('os_labels', False), ('overlays', ()), "
+                                                "('retain_from', ()), "
                                                 "('version', None)]\n")
 
 
@@ -292,7 +296,7 @@ def test_the_build_options_hand_over_paths_counts_a_release_and_repeated_files_i
         "--kubevirt", "1.8.4"])
     assert (done.exit_code, done.output) == (0, repr([
         ("catalog", Path("c")), ("gpu_count", 2), ("gpu_device", "nvidia.com/X"), ("kubevirt", resolve("v1.8")),
-        ("overlays", (Path("o2"), Path("o1"))), ("retain_from", (Path("b.yaml"), Path("a.yaml"))),
+        ("os_labels", False), ("overlays", (Path("o2"), Path("o1"))), ("retain_from", (Path("b.yaml"), Path("a.yaml"))),
         ("version", "v9")]) + "\n")
 
 

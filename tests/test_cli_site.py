@@ -45,11 +45,12 @@ def test_the_build_options_are_those_given(tmp_path: Path, monkeypatch: pytest.M
     retained, overlay = tmp_path / "old.yaml", tmp_path / "overlay.yaml"
     result = run("--out", tmp_path / "site", "--catalog", tmp_path, "--version", "v9.9.9",
                  "--gpu-device", "nvidia.com/H100", "--gpu-count", "2", "--retain-from", retained,
-                 "--overlay", overlay)
+                 "--overlay", overlay, "--os-labels", "--osinfo-db", tmp_path)
     assert (result.exit_code, result.output) == (
         0, f"catalog {tmp_path}/ v9.9.9: wrote 2 files to {tmp_path / 'site'} (index.html: 2 KiB)\n")
     assert seen == [BuildOptions(catalog=tmp_path, version="v9.9.9", gpu_device="nvidia.com/H100", gpu_count=2,
-                                 retain_from=(retained,), overlays=(overlay,))]
+                                 retain_from=(retained,), overlays=(overlay,), os_labels=True, osinfo=True,
+                                 osinfo_db=tmp_path)]
 
 
 def test_a_second_site_replaces_the_first_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

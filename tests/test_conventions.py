@@ -180,7 +180,7 @@ READS: dict[str, dict[str, Reads]] = {
     "build": {"--retain-from": Reads(edge_objects, ("build", "--check", "--catalog", str(EDGE), "--retain-from",
                                                       "{}"))},
     "site": {},  # --retain-from reads as build's does (the same option, catalog_build_options), and a page is slow
-    "list": {}, "readme": {}, "init": {}, "schema import": {},
+    "list": {}, "readme": {}, "init": {}, "schema import": {}, "osinfo": {},
 }
 
 
@@ -269,11 +269,13 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "readme": ("readme", "--catalog", "{missing}", "--check"),
     "init": ("init", "{file}"),
     "schema import": ("schema", "import", "{missing}", "--out", "{out}"),
+    "osinfo": ("osinfo", "--catalog", "{missing}", "rhel9.1"),
 }
 #: A run of each checking command that finds something (standard output, exit 1).
 FINDINGS: dict[str, tuple[str, ...]] = {
     "validate": ("validate", "{broken}"),
     "refs": ("refs", "{vms}"),
+    "osinfo": ("osinfo", "--osinfo-db", "{osinfo}", "freebsd13.0", "rhel9.1"),
 }
 FORMATS = ("text", "json", "github", "markdown", "sarif")
 
@@ -290,6 +292,8 @@ def _args(template: tuple[str, ...], root: Path) -> list[str]:
     (root / "vms.yaml").write_text(documents(vms()), encoding="utf-8")
     values = {"missing": str(root / "missing.yaml"), "out": str(root / "out"), "file": str(root / "a-file"),
               "broken": str(root / "broken.yaml"), "vms": str(root / "vms.yaml")}
+    if "{osinfo}" in template:  # libosinfo's database, as Debian installs it
+        values["osinfo"] = str(shared_file(SHARED / "reference" / "osinfo-db"))
     return [arg.format(**values) for arg in template]
 
 

@@ -88,3 +88,50 @@ def test_the_given_objects_and_mappings_are_left_unchanged():
 
 def test_no_objects_give_an_empty_list():
     assert stamp([], "v", "1", labels={"a": "1"}) == []
+
+
+OS = "os.template.kubevirt.io/"
+
+
+def preference(name: str, osinfo: tuple[str, ...]) -> CatalogObject:
+    return CatalogObject(family="preference", name=name, group=name.split(".")[0], labels={}, annotations={},
+                         spec={}, location=Location("preferences/rhel.yaml", 3, 1), facts={"osinfo": osinfo})
+
+
+def test_os_labels_are_added_only_when_asked():
+    out = stamp([preference("rhel.9", ("rhel9.0", "rhel9.1"))], "kubevirt.io", "v1")
+    assert not any(key.startswith(OS) for key in out[0].labels)
+
+
+def test_each_os_release_a_preference_claims_is_a_label_of_common_templates_spelling():
+    out = stamp([preference("rhel.9", ("rhel9.0", "rhel9.1")), obj("u1.small")], "kubevirt.io", "v1",
+                with_os_labels=True)
+    assert {k: v for k, v in out[0].labels.items() if k.startswith(OS)} == {OS + "rhel9.0": "true",
+                                                                           OS + "rhel9.1": "true"}
+    assert dict(out[1].labels) == {VENDOR: "kubevirt.io", VERSION: "v1"}  # an instancetype claims no OS
+
+
+def test_a_preference_without_a_claim_gets_no_os_label():
+    out = stamp([preference("legacy", ())], "kubevirt.io", "v1", with_os_labels=True)
+    assert dict(out[0].labels) == {VENDOR: "kubevirt.io", VERSION: "v1"}
+
+
+def test_a_line_s_releases_are_labels_when_the_database_is_given():
+    from pathlib import Path
+
+    from generator.model import OsinfoClaim
+    from generator.osinfo.model import OsinfoDatabase, OsRelease
+
+    def release(short_id: str, version: str) -> OsRelease:
+        return OsRelease(f"http://redhat.com/rhel/{version}", (short_id,), short_id, None, "linux", "rhel", version,
+                         None, (), (), (), (), frozenset(), Location("os.xml"))
+
+    db = OsinfoDatabase(Path("db"), "1", (release("rhel9.0", "9.0"), release("rhel9.1", "9.1"),
+                                          release("rhel8.6", "8.6")))
+    claim = OsinfoClaim((), "rhel9", {}, Location("preferences/rhel.yaml", 4, 5))
+    line = CatalogObject(family="preference", name="rhel.9", group="rhel", labels={}, annotations={}, spec={},
+                         location=Location("preferences/rhel.yaml", 3, 1), facts={"osinfo": (), "osinfoClaim": claim})
+    assert not any(k.startswith(OS) for k in stamp([line], "v", "1", with_os_labels=True)[0].labels)
+    out = stamp([line], "v", "1", with_os_labels=True, osinfo=db)
+    assert {k: v for k, v in out[0].labels.items() if k.startswith(OS)} == {OS + "rhel9.0": "true",
+                                                                           OS + "rhel9.1": "true"}

@@ -42,11 +42,13 @@ from generator.cli import main
 from generator.cli.options import (CpuCount, DocumentCount, GpuCount, KubevirtParam, PathParam, QuantityParam, Seconds,
                                    SelectorParam, SizeParam)
 from generator.cli.refs import PlaceParam
-from tests.conftest import SWAGGER, shared_file
+from tests.conftest import SHARED, SWAGGER, shared_file
 from tests.helpers import REPO, citgen_forked, copy_catalog, leaf_commands, snapshot
 
 pytestmark = pytest.mark.heavy(25)  # seconds of a worker's time: some 400 runs of citgen, forked
 
+#: libosinfo's database as Debian installs it, which ``citgen osinfo`` reads.
+OSINFO_DB = SHARED / "reference" / "osinfo-db"
 DIGITS = "7" * 5000
 CONTROL = "x\n::error::y\x1b[31m\x07\u202e"
 
@@ -159,6 +161,7 @@ RUNS: dict[str, Callable[[Place], dict[str, Any]]] = {
     "expand": lambda p: {"vms": (p.root / "vm.yaml",)},
     "init": lambda p: {"directory": p.fresh("new-catalog")},
     "list": lambda p: {},
+    "osinfo": lambda p: {"short_ids": ("rhel9.1",), "osinfo_db": shared_file(OSINFO_DB)},
     "readme": lambda p: {"catalog": p.catalog, "path": p.root / "README.md"},
     "refs": lambda p: {"paths": (p.root / "manifests.yaml",)},
     "schema import": lambda p: {"path": p.root / "swagger.json", "out_dir": p.root / "schemas"},
@@ -174,6 +177,7 @@ CATALOG_READS: dict[str, tuple[str, ...] | None] = {
     "validate": None,
     "list": ("catalog.yaml", "series", "preferences"),
     "readme": ("catalog.yaml", "series", "preferences"),
+    "osinfo": ("catalog.yaml", "series", "preferences"),
     "refs": None,
 }
 #: The parameters of a clean run that are inputs other than a catalog.

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.heavy(6)  # seconds of a worker's time: run early (conf
 DISTRIBUTION = "kubevirt-citgen"
 CATALOG_VERSION = yaml.safe_load((REPO / "catalog.yaml").read_text(encoding="utf-8"))["version"]
 #: Every command of the group; lazily loaded ones included, since completion must offer them too.
-COMMANDS = ["build", "diff", "expand", "init", "list", "readme", "refs", "schema", "site", "validate"]
+COMMANDS = ["build", "diff", "expand", "init", "list", "osinfo", "readme", "refs", "schema", "site", "validate"]
 
 
 def required(tool: str, why: str) -> str:

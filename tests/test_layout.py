@@ -34,6 +34,7 @@ LAYERS: list[tuple[str, ...]] = [
      "generator.suggest", "generator.patterns"),
     ("generator.model", "generator.features", "generator.osinfo.model"),
     ("generator.source",),
+    ("generator.osinfo",),
     ("generator.schemas",),
     ("generator.load", "generator.osinfo"),
     ("generator.expand", "generator.query"),

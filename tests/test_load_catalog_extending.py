@@ -133,7 +133,7 @@ def test_a_catalog_yaml_that_extends_an_unknown_catalog_is_refused_for_that_alon
 @pytest.mark.parametrize("text, said", [
     ("extends: builtin\nvendor: 12\n", ["catalog.yaml:2:9: vendor: expected a string, got 12"]),
     ("extends: builtin\nbogus: 1\n", ["catalog.yaml:2:1: bogus: unknown key 'bogus'; expected one of: extends, "
-                                      "overlays, parameters, policy, provider, retired, spellings, vendor, version"]),
+                                      "osLabels, overlays, parameters, policy, provider, retired, spellings, vendor, version"]),
     ("extends: builtin\nvendor: a\nvendor: b\n", ["catalog.yaml:3:1: vendor: duplicate key 'vendor' (first at line 2)"]),
 ])
 def test_a_mistake_in_an_extending_catalog_s_file_is_the_only_problem_said(vendor, text, said):

@@ -290,3 +290,22 @@ def test_an_overlay_that_links_to_a_file_inside_the_catalog_is_accepted(root):
     (root / "real.yaml").write_text("{}\n")
     (root / "o.yaml").symlink_to(root / "real.yaml")
     assert settings_of(root, CATALOG + "overlays: [o.yaml]\n").overlays == (root / "o.yaml",)
+
+
+# --------------------------------------------------------------------------- the opt-in OS labels
+
+
+def test_os_labels_are_off_unless_catalog_yaml_turns_them_on(root):
+    assert settings_of(root, CATALOG).os_labels is False
+    assert settings_of(root, CATALOG + "osLabels: true\n").os_labels is True
+
+
+def test_os_labels_must_be_a_boolean(root):
+    assert problems_of(root, CATALOG + "osLabels: yes please\n") == [
+        "catalog.yaml:3:11: osLabels: expected true or false, got 'yes please'"]
+
+
+def test_an_extending_catalog_inherits_the_os_labels_unless_it_sets_them():
+    on = Settings(**{**INHERITED.__dict__, "os_labels": True})
+    assert _settings(doc("extends: builtin\n"), Path("vendor"), on).os_labels is True
+    assert _settings(doc("extends: builtin\nosLabels: false\n"), Path("vendor"), on).os_labels is False

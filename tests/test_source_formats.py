@@ -84,8 +84,8 @@ def test_a_file_of_any_kind_that_is_a_list_is_refused_whole(kind: str):
 
 @pytest.mark.parametrize("kind, text, message", [
     ("catalog.yaml", "vendor: x\nversion: v1\nvendorr: y\n",
-     "f.yaml:3:1: vendorr: unknown key 'vendorr' (did you mean 'vendor'?); expected one of: extends, overlays, "
-     "parameters, policy, provider, retired, spellings, vendor, version"),
+     "f.yaml:3:1: vendorr: unknown key 'vendorr' (did you mean 'vendor'?); expected one of: extends, osLabels, "
+     "overlays, parameters, policy, provider, retired, spellings, vendor, version"),
     ("size matrices (series/sizes.yaml)", "matrices: {s: {small: 1}}\nmatrix: 1\n",
      "f.yaml:2:1: matrix: unknown key 'matrix' (did you mean 'matrices'?); expected one of: matrices"),
     ("preference family (preferences/*.yaml)", "preferences: {a: {description: d}}\nostype: linux\n",

@@ -82,7 +82,7 @@ def test_a_catalog_can_extend_only_the_builtin_one():
 def test_a_misspelt_top_level_key_is_refused_with_the_closest_key_and_every_known_one():
     assert problems(CATALOG, "extends: builtin\noverlay: []\n", "catalog.yaml") == [
         "catalog.yaml:2:1: overlay: unknown key 'overlay' (did you mean 'overlays'?); expected one of: extends, "
-        "overlays, parameters, policy, provider, retired, spellings, vendor, version"]
+        "osLabels, overlays, parameters, policy, provider, retired, spellings, vendor, version"]
 
 
 def test_vendor_and_version_are_held_to_the_label_value_rules():

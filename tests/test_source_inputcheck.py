@@ -44,7 +44,7 @@ CASES = {
         """, [
         "catalog.yaml:1:1: missing required key 'version'",
         "catalog.yaml:2:1: versoin: unknown key 'versoin' (did you mean 'version'?); expected one of: extends, "
-        "overlays, parameters, policy, provider, retired, spellings, vendor, version",
+        "osLabels, overlays, parameters, policy, provider, retired, spellings, vendor, version",
         "catalog.yaml:6:15: provider.supportURL: expected a string, got 5",
     ]),
     "size matrices": ("series/sizes.yaml", """

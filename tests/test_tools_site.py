@@ -266,3 +266,30 @@ def test_a_catalog_whose_objects_fail_validation_gets_no_site_files(tmp_path: Pa
         "invalid (and 1 more: u1.small): "
         "$.spec.cpu.dedicatedCpuPlacement: unknown field 'dedicatedCpuPlacement'; did you mean "
         "'dedicatedCPUPlacement'? [schema]")
+
+
+# --------------------------------------------------------------------------- each preference's OS (issue 42)
+
+
+def test_without_a_database_the_page_shows_what_the_claims_say_and_nothing_of_a_database(site_dir: Path):
+    data = read_data(site_dir)
+    assert "osinfo" not in data
+    shown = {p["name"]: p["os"] for p in data["preferences"]}
+    assert shown["rhel.9"] == {"shortIds": [], "line": "rhel9"}
+    assert shown["windows.2k12"] == {"shortIds": ["win2k12", "win2k12r2"], "line": None}
+
+
+def test_with_a_database_each_preference_shows_its_os_and_its_minimum_and_recommended_resources():
+    from generator.osinfo.database import read_database
+    from generator.tools.site.data import os_record
+    from tests.conftest import SHARED, shared_file
+
+    db, _ = read_database(shared_file(SHARED / "reference" / "osinfo-db"))
+    objects = {o.name: o for o in default_build().objects if o.family == "preference"}
+    assert os_record(objects["rhel.9"], db) == {
+        "shortIds": ["rhel9.0", "rhel9.1"], "line": "rhel9", "name": "Red Hat Enterprise Linux 9.1",  # the newest
+        "database": "20221203", "arch": "x86_64",
+        "minimum": {"cpu": 1, "memory": 1536 << 20, "memoryText": "1536Mi"},
+        "recommended": {"cpu": None, "memory": 1536 << 20, "memoryText": "1536Mi"}}
+    assert os_record(objects["windows.2k12"], db)["name"] == "Microsoft Windows Server 2012"  # the first named
+    assert os_record(objects["fedora.arm64"], db)["arch"] == "aarch64"  # the preference's own architecture

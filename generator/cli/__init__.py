@@ -39,6 +39,7 @@ LAZY_COMMANDS = {
     "list": ("generator.cli.list", "list_"),
     "readme": ("generator.cli.readme", "readme"),
     "refs": ("generator.cli.refs", "refs"),
+    "osinfo": ("generator.cli.osinfo", "osinfo"),
 }
 #: The commands that render templates whatever their options: their rendering child is forked
 #: before the command's module is imported (render/process.py start()), so that it imports

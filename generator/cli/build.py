@@ -42,8 +42,8 @@ from .options import (PathParam, Seconds, catalog_build_options, command, defaul
 @osinfo_option
 def build(catalog: Path | None, out: Path, version: str | None, release: str | None,
           gpu_device: str | None, gpu_count: int | None, retain_from: Sequence[Path],
-          overlays: Sequence[Path], helm_package: bool, policy: bool, lock_timeout: float, check: bool,
-          kubevirt: Release | None, osinfo_db: Path | None) -> Result:
+          overlays: Sequence[Path], os_labels: bool, helm_package: bool, policy: bool, lock_timeout: float,
+          check: bool, kubevirt: Release | None, osinfo_db: Path | None) -> Result:
     """Build, validate and write the bundles and checksums.
 
     Everything is rendered and validated first; the output directory is replaced
@@ -64,11 +64,15 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
     osinfo rule) where one is found (--osinfo-db, then libosinfo's folders); a note
     names the database and its version, or says none was found (--check says
     nothing then).
+
+    With --os-labels (or catalog.yaml's osLabels) every preference is labelled
+    os.template.kubevirt.io/<short-id> for the libosinfo OS releases it is for
+    (docs/catalog-format.md), which for a line needs the database.
     """
     options = BuildOptions(catalog=catalog, version=version, release=release, gpu_device=gpu_device,
                            gpu_count=gpu_count, retain_from=tuple(retain_from),
                            overlays=tuple(overlays), helm_package=helm_package, kubevirt=kubevirt,
-                           policy=policy, osinfo=True, osinfo_db=osinfo_db)
+                           policy=policy, osinfo=True, osinfo_db=osinfo_db, os_labels=os_labels)
     if check:
         return checked(options, out)
     # an unusable --out (or one inside a catalog the build reads) refused first; staged as made, swapped in if valid

@@ -317,6 +317,10 @@ def catalog_build_options(function: Callable[..., Any]) -> Callable[..., Any]:
                           "deprecated. Repeatable."),
         click.option("--overlay", "overlays", multiple=True, type=PathParam(dir_okay=False, path_type=Path),
                      help="Overlay file changing the catalog without copying it; applied in order. Repeatable."),
+        click.option("--os-labels", is_flag=True,
+                     help="Label every preference os.template.kubevirt.io/<short-id>: \"true\" for each libosinfo OS "
+                          "release its osinfo claim names, as catalog.yaml's osLabels does (off by default: "
+                          "upstream's objects have no such labels)."),
     )
     for decorate in reversed(decorators):
         function = decorate(function)
@@ -343,7 +347,8 @@ def _unprintable(ctx: click.Context) -> Iterator[Problem]:
         value = ctx.params[param.name]
         for one in value if isinstance(value, (tuple, list)) else (value,):
             if isinstance(one, str) and not one.isprintable():
-                yield Problem(Location(max(param.opts, key=len)), "expected text without control characters, "
+                named = max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
+                yield Problem(Location(named), "expected text without control characters, "
                               f"line breaks or direction marks, got {excerpt(one)!r}")
 
 

@@ -68,6 +68,7 @@ def _settings(doc: Document, root: Path | None = None, inherited: Settings | Non
         spellings=spellings_of(doc) if "spellings" in data else (inherited.spellings if inherited else ()),
         policy=(data["policy"].get("retired") or "warn") if "policy" in data else (
             inherited.policy if inherited else None),
+        os_labels=data["osLabels"] if "osLabels" in data else (inherited.os_labels if inherited else False),
     )
 
 

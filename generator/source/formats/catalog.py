@@ -191,6 +191,8 @@ CATALOG: dict[str, Any] = {
         "policy": {"type": "object", "properties": {"retired": {"enum": ["warn", "deny"],
                                                                 "x-expected": "warn or deny"}},
                    "additionalProperties": False, "x-in": "policy"},
+        # Preferences labelled with the libosinfo OS releases they are for (expand/stamp.py); opt-in.
+        "osLabels": {"type": "boolean"},
     },
     # An extending catalog inherits vendor and version unless it sets them.
     "if": {"required": ["extends"]},

@@ -25,13 +25,23 @@ from .page import data_json, page
 __all__ = ["site_files"]
 
 
+def _database(options: BuildOptions):  # -> OsinfoDatabase | None
+    """libosinfo's database the page shows each preference's OS resources from, where the build judged with one."""
+    if not options.osinfo:
+        return None
+    from ...osinfo.database import load_database
+
+    return load_database(options.osinfo_db)
+
+
 def site_files(options: BuildOptions) -> dict[str, bytes]:
     """Build the catalog with ``options`` and return the site's files; problems raise InputError."""
     result = generate(options)
     if result.problems:
         raise InputError(list(result.problems))
     documents = [d.data for d in result.documents]
-    data = catalog_data(result.catalog, result.version, result.objects, matrix(documents, documents))
+    data = catalog_data(result.catalog, result.version, result.objects, matrix(documents, documents),
+                        _database(options))
     files: dict[str, bytes] = {
         "index.html": page(data).encode(),
         "catalog.json": (escape.json_text(data, indent=1, sort_keys=True) + "\n").encode(),

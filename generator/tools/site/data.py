@@ -10,16 +10,20 @@ what the cluster gets: the fit verdicts in particular are the expansion code's
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import yaml
 
 from ...expand.kubevirt import oldest_accepting
 from ...expand.lifecycle import lifecycles
+from ...expand.stamp import os_releases
 from ...model import CatalogObject, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Catalog, Lifecycle, Series, label
 from ...query import Query
 from ...source.yamlclasses import Dumper
 from ..vmexpand.matrix import PairResult, default_vm
+
+if TYPE_CHECKING:
+    from ...osinfo.model import OsinfoDatabase
 
 #: Readable names of the series feature flags (features.py), in the order badges are shown.
 FEATURE_BADGES: tuple[tuple[str, str], ...] = (
@@ -34,6 +38,8 @@ FEATURE_BADGES: tuple[tuple[str, str], ...] = (
 )
 
 GIB = 1024**3
+#: libosinfo's name of each architecture KubeVirt names (a preference for none is judged as amd64).
+OSINFO_ARCH = {"amd64": "x86_64", "arm64": "aarch64", "s390x": "s390x", "ppc64le": "ppc64le"}
 
 
 def quantity(value: int | None) -> str:
@@ -201,7 +207,37 @@ def _notable(spec: Mapping[str, Any]) -> list[str]:
     return notes
 
 
-def preference_record(obj: CatalogObject, lifecycle: Lifecycle | None = None) -> dict[str, Any]:
+def _resources(cpu: int | None, memory: int | None) -> dict[str, Any] | None:
+    return {"cpu": cpu, "memory": memory, "memoryText": quantity(memory)} if cpu or memory else None
+
+
+def os_record(obj: CatalogObject, osinfo: "OsinfoDatabase | None") -> dict[str, Any] | None:
+    """The OS a preference is for: the libosinfo short-ids its claim stands for, its line, and when a database
+    was found the representative release's name and its minimum and recommended resources for the preference's
+    architecture.
+
+    The representative release is the first the claim names, else the newest of its line the database knows.
+    None for a preference that claims no OS; without a database, what the claim says alone (nothing of a database).
+    """
+    claim = obj.facts.get("osinfoClaim")
+    if claim is None and not obj.facts.get("osinfo"):
+        return None
+    short_ids = list(os_releases(obj, osinfo))
+    record: dict[str, Any] = {"shortIds": short_ids, "line": claim.line if claim is not None else None}
+    named = [r for r in (osinfo.lookup(s) for s in obj.facts.get("osinfo") or ()) if r is not None] \
+        if osinfo is not None else []
+    known = [r for r in (osinfo.lookup(s) for s in short_ids) if r is not None] if osinfo is not None else []
+    release = named[0] if named else known[-1] if known else None
+    if osinfo is None or release is None:
+        return record
+    arch = OSINFO_ARCH.get(str(obj.facts.get("architecture") or obj.spec.get("preferredArchitecture") or "amd64"),
+                           "x86_64")
+    return {**record, "name": release.name, "database": osinfo.version, "arch": arch,
+            "minimum": _resources(*release.minimum(arch)), "recommended": _resources(*release.recommended(arch))}
+
+
+def preference_record(obj: CatalogObject, lifecycle: Lifecycle | None = None,
+                      osinfo: "OsinfoDatabase | None" = None) -> dict[str, Any]:
     spec = obj.spec
     devices = spec.get("devices") or {}
     facts = obj.facts
@@ -224,6 +260,7 @@ def preference_record(obj: CatalogObject, lifecycle: Lifecycle | None = None) ->
         "kinds": list(obj.kinds),
         "kubevirt": _kubevirt(obj),
         "spec": spec,
+        "os": os_record(obj, osinfo),
     }
 
 
@@ -270,14 +307,18 @@ def manifest_template() -> str:
 
 
 def catalog_data(catalog: Catalog, version: str, objects: Sequence[CatalogObject],
-                 results: Iterable[PairResult]) -> dict[str, Any]:
-    """Everything the page shows: series, instancetypes, preferences, retired names, fit verdicts, manifest."""
+                 results: Iterable[PairResult], osinfo: "OsinfoDatabase | None" = None) -> dict[str, Any]:
+    """Everything the page shows: series, instancetypes, preferences, retired names, fit verdicts, manifest.
+
+    ``osinfo``: libosinfo's database, when one was found: each preference's OS then shows its minimum and
+    recommended resources (os_record).
+    """
     instancetypes = Query(family="instancetype").select(objects)
     preferences = Query(family="preference").select(objects)
     lifecycle = lifecycles(objects, catalog.retirements)
     by_series = {s.name: s for s in catalog.series}
     built = [s for s in catalog.series if any(o.facts.get("series") == s.name for o in instancetypes)]
-    return {
+    data = {
         "vendor": catalog.settings.vendor,
         "version": version,
         "labelPrefix": label(""),
@@ -287,8 +328,11 @@ def catalog_data(catalog: Catalog, version: str, objects: Sequence[CatalogObject
                    for s in built],
         "instancetypes": [instancetype_record(o, by_series.get(str(o.facts.get("series"))),
                                              lifecycle.get((o.family, o.name))) for o in instancetypes],
-        "preferences": [preference_record(o, lifecycle.get((o.family, o.name))) for o in preferences],
+        "preferences": [preference_record(o, lifecycle.get((o.family, o.name)), osinfo) for o in preferences],
         "retired": [retired_record(r) for r in lifecycle.values() if r.status == "retired"],
         "fit": fit_record(results),
         "manifest": manifest_template(),
     }
+    if osinfo is not None:  # without a database the page says nothing of one
+        data["osinfo"] = {"version": osinfo.version}
+    return data

@@ -299,6 +299,23 @@
   }
 
   // ---- preferences ----
+  // The OS a preference is for (libosinfo short-ids) and, when the build found libosinfo's database, what the
+  // database says the OS needs at least and recommends.
+  function resources(r) {
+    return r ? [r.cpu ? cpus(r.cpu) : null, r.memoryText || null].filter(Boolean).join(", ") : "not said";
+  }
+  function osFacts(os) {
+    const ids = os.shortIds.length > 3 ? os.shortIds.slice(0, 3).join(", ") + ", \u2026 (" + os.shortIds.length +
+      " releases)" : os.shortIds.join(", ");
+    const shown = [ids, os.line && !os.database ? "the line " + os.line : ""].filter(Boolean).join("; ");
+    const facts = [el("dt", { text: "OS (libosinfo)" }), el("dd", { text: os.name ? os.name + ": " + shown : shown })];
+    if (os.database) {
+      facts.push(el("dt", { text: "OS minimum" }), el("dd", { text: resources(os.minimum) }),
+        el("dt", { text: "OS recommends" }), el("dd", { text: resources(os.recommended) }));
+    }
+    return facts;
+  }
+
   function renderPreferences() {
     const box = document.getElementById("preference-groups");
     const families = [];
@@ -322,7 +339,8 @@
           el("dt", { text: "Firmware" }), el("dd", { text: p.firmware }),
           el("dt", { text: "Disk bus" }), el("dd", { text: p.diskBus || "default" }),
           el("dt", { text: "Network" }), el("dd", { text: p.networkBus || "default" }),
-          el("dt", { text: "KubeVirt" }), el("dd", { text: since(p.kubevirt) })),
+          el("dt", { text: "KubeVirt" }), el("dd", { text: since(p.kubevirt) }),
+          p.os ? osFacts(p.os) : null),
         p.notable.length ? el("ul", { class: "badges", "aria-label": "Other settings" },
           p.notable.map((n) => el("li", { text: n }))) : null)))));
     }
