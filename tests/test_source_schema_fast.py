@@ -136,6 +136,14 @@ def test_the_keywords_it_implements():
     assert not check({"api": "v1", "extra": 1})
 
 
+def test_dependent_required_asks_for_the_keys_a_present_key_needs_as_jsonschema_does():
+    schema = {"type": "object", "dependentRequired": {"since": ["line"], "line": []}}
+    check = compile_schema(schema)
+    cases = [{}, {"line": "rhel9"}, {"line": "rhel9", "since": "rhel9.2"}, {"since": "rhel9.2"}, "text"]
+    assert [check(case) for case in cases] == [True, True, True, False, False]  # text is no object
+    assert [check(case) for case in cases] == [validator_for(schema).is_valid(case) for case in cases]
+
+
 # --------------------------------------------------------------------------- catalog input formats
 
 def _input_files() -> list[tuple[dict, Any]]:

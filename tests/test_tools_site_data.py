@@ -81,7 +81,8 @@ def test_a_preference_record_says_its_firmware_buses_and_notable_settings_in_wor
         "notable": ["CPU topology: cores", "persistent TPM", "persistent EFI variables", "Hyper-V enlightenments",
                     "SMM", "tablet input device", "3600 s shutdown grace period"],
         "deprecated": False, "lifecycle": None,
-        "kinds": ["VirtualMachineClusterPreference", "VirtualMachinePreference"], "kubevirt": "v1.4"}
+        "kinds": ["VirtualMachineClusterPreference", "VirtualMachinePreference"], "kubevirt": "v1.4",
+        "os": {"line": None, "shortIds": ["win11"]}}
     fedora = preference_record(objects()["fedora"])
     assert (fedora["architecture"], fedora["notable"]) == ("amd64", ["SMM", "virtio RNG"])
 
@@ -217,7 +218,7 @@ def test_a_preference_without_facts_reads_with_empty_text():
         "memoryText": "", "architecture": "arm64", "firmware": "BIOS", "diskBus": "", "networkBus": "", "notable": [],
         "deprecated": False, "lifecycle": None,
         "kinds": ["VirtualMachineClusterPreference", "VirtualMachinePreference"],
-        "kubevirt": "v1.7"}
+        "kubevirt": "v1.7", "os": None}
     assert (preference_record(made("preference", "plain"))["displayName"],
             preference_record(made("preference", "plain"))["architecture"]) == ("", "")
     facts = made("preference", "plain", {"preferredArchitecture": "arm64"},

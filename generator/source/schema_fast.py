@@ -44,7 +44,7 @@ _ANNOTATIONS = frozenset({"$schema", "$defs", "$comment", "title", "description"
 _KNOWN = frozenset({"type", "$ref", "properties", "additionalProperties", "required", "items",
                     "enum", "const", "pattern", "minimum", "maximum", "minLength", "maxLength",
                     "minItems", "maxItems", "minProperties", "maxProperties", "propertyNames",
-                    "anyOf", "allOf", "if", "then", "else"}) | _ANNOTATIONS
+                    "dependentRequired", "anyOf", "allOf", "if", "then", "else"}) | _ANNOTATIONS
 _LENGTH = {"minLength": str, "maxLength": str, "minItems": list, "maxItems": list,
            "minProperties": dict, "maxProperties": dict}
 
@@ -203,6 +203,9 @@ class _Compiler:
         if "propertyNames" in schema:
             name = self.compile(schema["propertyNames"])
             checks.append(lambda v: type(v) is not dict or all(name(k) for k in v))
+        if "dependentRequired" in schema:
+            needs = {key: list(others) for key, others in schema["dependentRequired"].items()}
+            checks.append(lambda v: type(v) is not dict or all(o in v for k, os in needs.items() if k in v for o in os))
         return checks
 
     def combinator_checks(self, schema: Mapping[str, Any]) -> list[Check]:
