@@ -47,8 +47,11 @@ from tests.helpers import REPO, citgen_forked, copy_catalog, leaf_commands, snap
 
 pytestmark = pytest.mark.heavy(25)  # seconds of a worker's time: some 400 runs of citgen, forked
 
-#: libosinfo's database as Debian installs it, which ``citgen osinfo`` reads.
+#: libosinfo's database as Debian installs it, of which ``citgen osinfo`` reads, in each run, the releases of
+#: RHEL 9 it needs (a copy in the matrix's folder: faults are made on the copy, and a run reads three files,
+#: not 790).
 OSINFO_DB = SHARED / "reference" / "osinfo-db"
+OSINFO_FILES = ("VERSION", "os/redhat.com/rhel-9.0.xml", "os/redhat.com/rhel-9.1.xml")
 DIGITS = "7" * 5000
 CONTROL = "x\n::error::y\x1b[31m\x07\u202e"
 
@@ -161,7 +164,7 @@ RUNS: dict[str, Callable[[Place], dict[str, Any]]] = {
     "expand": lambda p: {"vms": (p.root / "vm.yaml",)},
     "init": lambda p: {"directory": p.fresh("new-catalog")},
     "list": lambda p: {},
-    "osinfo": lambda p: {"short_ids": ("rhel9.1",), "osinfo_db": shared_file(OSINFO_DB)},
+    "osinfo": lambda p: {"short_ids": ("rhel9.1",), "osinfo_db": p.root / "osinfo-db"},
     "readme": lambda p: {"catalog": p.catalog, "path": p.root / "README.md"},
     "refs": lambda p: {"paths": (p.root / "manifests.yaml",)},
     "schema import": lambda p: {"path": p.root / "swagger.json", "out_dir": p.root / "schemas"},
@@ -195,6 +198,9 @@ def make_place(root: Path) -> Place:
     shutil.copy(REPO / "README.md", root / "README.md")
     (root / "manifests.yaml").write_text(MANIFESTS, encoding="utf-8")
     shutil.copy(shared_file(SWAGGER), root / "swagger.json")
+    for name in OSINFO_FILES:
+        (root / "osinfo-db" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shared_file(OSINFO_DB / name), root / "osinfo-db" / name)
     (root / "fresh").mkdir()
     for command in ("build", "site", "schema import"):  # the earlier outputs every fault must leave as they are
         made = CliRunner().invoke(main, arguments(command, RUNS[command](place)))
