@@ -18,32 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import InputError
 from generator.source import inputfiles
 from generator.source.inputfiles import (DEFAULT_MAX_DOCUMENTS, DEFAULT_MAX_FILE_SIZE, MiB, Limits,
                                          leads_outside, limited, limits, parse_size, read_bytes, read_text,
                                          show_size, usable_folder, yaml_files)
-
-ONLY_REGULAR = "not a regular file; citgen reads only regular files"
-OUTSIDE = "is a symbolic link to a file outside the catalog directory; citgen reads only files inside the catalog"
-FOLDER = "citgen reads all of a catalog folder or refuses it, so that no file of it is left out unnoticed"
-
-
-def too_large(name: str, limit: str) -> str:
-    return (f"{name}: is larger than the {limit} limit on input files; raise it with "
-            "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right")
-
-
-def refusal(read, *args, **kwargs) -> list[str]:
-    """What ``read(*args, **kwargs)`` is refused with, one line a problem."""
-    with pytest.raises(InputError) as caught:
-        read(*args, **kwargs)
-    return [str(p) for p in caught.value.problems]
-
-
-def write(path: Path, data: bytes) -> Path:
-    path.write_bytes(data)
-    return path
+from tests.readers import ONLY_REGULAR, OUTSIDE, WHOLE as FOLDER, refusal, too_large, write
 
 
 # --------------------------------------------------------------------------- the limits of a run

@@ -18,36 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import InputError
 from generator.source.inputfiles import (usable_folder, BOM, TextFile, decode_text, file_kind, folder_files,
                                          folder_names, lookup, read_file, read_text, read_text_file)
+from tests.readers import WHOLE, refusal, unsearchable, write
 
-WHOLE = "citgen reads all of a catalog folder or refuses it, so that no file of it is left out unnoticed"
 LOOP = "is a symbolic link loop: following its links never reaches a file"
-
-
-def refusal(call, *args, **kwargs) -> list[str]:
-    with pytest.raises(InputError) as caught:
-        call(*args, **kwargs)
-    return [str(p) for p in caught.value.problems]
-
-
-def write(path: Path, data: bytes = b"x") -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return path
-
-
-def unsearchable(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """os.stat of anything in ``folder`` fails as it does when the folder has no search permission."""
-    real = os.stat
-
-    def looked_up(path, *args, **kwargs):
-        if os.path.abspath(path).startswith(f"{folder}{os.sep}"):
-            raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(os, "stat", looked_up)
 
 
 # --------------------------------------------------------------------------- lookup
