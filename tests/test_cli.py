@@ -103,3 +103,23 @@ class BrokenPipe(io.StringIO):
 def test_a_report_that_cannot_be_delivered_ends_the_run_with_status_2_and_says_why(monkeypatch):
     assert run_main(monkeypatch, BrokenPipe(), "list", "-o", "name", "--series", "rt", "--cpu", "1") == (
         2, "citgen: cannot write the report to standard output: Broken pipe\n")
+
+
+@pytest.mark.parametrize(("words", "started"), [
+    (["build", "--out", "OUT"], True),
+    (["--format", "json", "build", "--check", "--out", "OUT"], True),
+    (["build", "--help"], False),
+    (["build", "-h"], False),
+    (["list"], False),
+])
+def test_a_rendering_command_forks_its_rendering_child_before_its_module_is_imported(monkeypatch, tmp_path, words,
+                                                                                     started):
+    """The child imports jinja2 on the second core while the build's modules are imported (render/process.py)."""
+    from generator.render import process
+
+    group = copy.copy(main)
+    group.commands = {}  # as a fresh process has it: no command loaded yet
+    seen = []
+    monkeypatch.setattr(process, "start", lambda: seen.append(sorted(group.commands)))
+    CliRunner().invoke(group, [str(tmp_path / "out") if word == "OUT" else word for word in words])
+    assert seen == ([[]] if started else [])  # started once, with no command loaded yet

@@ -65,7 +65,8 @@ class CitgenGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[Any, ...]:
-        if args and args[0] in RENDERING_COMMANDS and not ctx.resilient_parsing and "--help" not in args:
+        if args and args[0] in RENDERING_COMMANDS and not ctx.resilient_parsing \
+                and not set(args) & set(ctx.help_option_names):
             from ..render.process import start
 
             start()
