@@ -35,6 +35,7 @@ _SUBDOMAIN_PART = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])
 _QUALIFIED = re.compile(_NAME_PART)
 _LABEL_VALUE = re.compile(f"({_NAME_PART})?")
 _SUBDOMAIN = re.compile(_SUBDOMAIN_PART)
+_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 
 #: A label key as one regular expression, for schemas that cannot call the functions
 #: below (a Helm chart's values.schema.json); lengths are bounded separately there.
@@ -44,6 +45,8 @@ _QUALIFIED_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', "
                   "and must start and end with an alphanumeric character")
 _LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, "
                     "'-', '_' or '.', and must start and end with an alphanumeric character")
+_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+              "and must start and end with an alphanumeric character")
 _SUBDOMAIN_MSG = ("a DNS-1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
                   "and must start and end with an alphanumeric character")
 
@@ -63,6 +66,16 @@ def subdomain_errors(value: str) -> list[str]:
         errors.append(_too_long(SUBDOMAIN_MAX))
     if not _SUBDOMAIN.fullmatch(value):
         errors.append(_SUBDOMAIN_MSG)
+    return errors
+
+
+def dns_label_errors(value: str) -> list[str]:
+    """apimachinery's IsDNS1123Label: what is wrong with ``value`` as a DNS label (a namespace's name)."""
+    errors = []
+    if _size(value) > QUALIFIED_NAME_MAX:
+        errors.append(_too_long(QUALIFIED_NAME_MAX))
+    if not _LABEL.fullmatch(value):
+        errors.append(_LABEL_MSG)
     return errors
 
 
@@ -140,6 +153,11 @@ def annotation_key_problem(key: str) -> Optional[str]:
 def name_problem(name: str) -> Optional[str]:
     """Why ``name`` cannot name an instancetype or preference (a DNS subdomain), in one sentence."""
     return _sentence(name, "object name", subdomain_errors(name))
+
+
+def namespace_problem(name: str) -> Optional[str]:
+    """Why ``name`` cannot name a namespace (a DNS label: ValidateNamespaceName), in one sentence."""
+    return _sentence(name, "namespace name", dns_label_errors(name))
 
 
 def annotations_size_problem(annotations: Mapping[Any, Any]) -> Optional[str]:

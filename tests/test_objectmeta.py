@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from generator.objectmeta import (ANNOTATIONS_SIZE_MAX, annotation_key_problem, annotations_size,
-                                  annotations_size_problem, label_key_problem, label_value_problem, name_problem,
-                                  qualified_name_errors, subdomain_errors, type_name)
+                                  annotations_size_problem, dns_label_errors, label_key_problem, label_value_problem,
+                                  name_problem, namespace_problem, qualified_name_errors, subdomain_errors, type_name)
 
 SUBDOMAIN = ("a DNS-1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
              "and end with an alphanumeric character")
@@ -30,6 +30,20 @@ def test_names_that_are_subdomains(name) -> None:
 def test_names_that_are_not(name, errors) -> None:
     assert subdomain_errors(name) == errors
     assert name_problem(name) == f"{name!r} is not a valid object name: {'; '.join(errors)}"
+
+
+LABEL = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
+         "end with an alphanumeric character")
+
+
+@pytest.mark.parametrize("name, errors", [
+    ("openshift-mtv", []), ("a", []), ("0", []), ("a" * 63, []),
+    ("a.b", [LABEL]), ("A", [LABEL]), ("-a", [LABEL]), ("a-", [LABEL]), ("", [LABEL]), ("a_b", [LABEL]),
+    ("a" * 64, ["must be no more than 63 characters"]), ("a\n", [LABEL]),
+])
+def test_namespace_names_are_dns_labels(name, errors) -> None:
+    assert dns_label_errors(name) == errors
+    assert namespace_problem(name) == (f"{name!r} is not a valid namespace name: {'; '.join(errors)}" if errors else None)
 
 
 @pytest.mark.parametrize("key", ["cpu", "instancetype.kubevirt.io/cpu", "A_b.C-9", "a" * 63, "example.com/" + "a" * 63,

@@ -18,6 +18,7 @@ from typing import Iterator
 import click
 
 from ..errors import InputError
+from ..objectmeta import namespace_problem
 from ..problems import Location, Problem
 from ..result import Result
 from .options import PathParam, catalog_option, command
@@ -37,6 +38,8 @@ def _usage(short_ids: tuple[str, ...], every: bool, table: str | None, namespace
             yield Problem(Location(option), "writes the map of every OS; give --all too")
     if namespace is not None and table is None and every:
         yield Problem(Location("--namespace"), "is the namespace of the table's ConfigMap; give --table too")
+    if namespace is not None and (wrong := namespace_problem(namespace)) is not None:
+        yield Problem(Location("--namespace"), f"{wrong}: the API server refuses the ConfigMap in it")
 
 
 @command("osinfo", closing="citgen: {problems}")
