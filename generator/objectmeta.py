@@ -36,6 +36,9 @@ _QUALIFIED = re.compile(_NAME_PART)
 _LABEL_VALUE = re.compile(f"({_NAME_PART})?")
 _SUBDOMAIN = re.compile(_SUBDOMAIN_PART)
 _LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+_CONFIG_KEY = re.compile(r"[-._a-zA-Z0-9]+")
+#: The data of one ConfigMap together, in bytes (apimachinery's ValidateConfigMap: MaxSecretSize).
+CONFIGMAP_DATA_MAX = 1024 * 1024
 
 #: A label key as one regular expression, for schemas that cannot call the functions
 #: below (a Helm chart's values.schema.json); lengths are bounded separately there.
@@ -153,6 +156,30 @@ def annotation_key_problem(key: str) -> Optional[str]:
 def name_problem(name: str) -> Optional[str]:
     """Why ``name`` cannot name an instancetype or preference (a DNS subdomain), in one sentence."""
     return _sentence(name, "object name", subdomain_errors(name))
+
+
+def configmap_key_errors(key: str) -> list[str]:
+    """apimachinery's IsConfigMapKey: what is wrong with ``key`` as a key of a ConfigMap's data."""
+    errors = []
+    if _size(key) > SUBDOMAIN_MAX:
+        errors.append(_too_long(SUBDOMAIN_MAX))
+    if not _CONFIG_KEY.fullmatch(key):
+        errors.append("a valid config key must consist of alphanumeric characters, '-', '_' or '.'")
+    if key in (".", ".."):
+        errors.append(f"must not be {key!r}")
+    elif key.startswith(".."):
+        errors.append("must not start with '..'")
+    return errors
+
+
+def configmap_key_problem(key: str) -> Optional[str]:
+    """Why ``key`` cannot be a key of a ConfigMap's data, in one sentence; None when it can."""
+    return _sentence(key, "ConfigMap key", configmap_key_errors(key))
+
+
+def configmap_data_size(data: Mapping[str, str]) -> int:
+    """The bytes a ConfigMap's data counts against CONFIGMAP_DATA_MAX: its keys and values."""
+    return sum(_size(key) + _size(value) for key, value in data.items())
 
 
 def namespace_problem(name: str) -> Optional[str]:

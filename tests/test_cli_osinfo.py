@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 
 from generator.cli import main
 from tests.conftest import SHARED, shared_file
+from tests.osinfodb import database
 
 DEBIAN = SHARED / "reference" / "osinfo-db"
 
@@ -103,3 +104,37 @@ def test_a_namespace_the_api_server_refuses_is_refused_before_the_table_is_made(
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith(f"--namespace: error: {namespace!r} is not a valid namespace name: ")
+
+
+def windows(path: Path, short_ids: tuple[str, ...]) -> str:
+    """An OS file of a Windows release known by ``short_ids``: the catalog's windows.* preferences claim the last."""
+    ids = "".join(f"<short-id>{short_id}</short-id>" for short_id in short_ids)
+    return (f'<libosinfo version="0.0.1"><os id="http://example.org/{path}">{ids}<name>{short_ids[0]}</name>'
+            "<family>winnt</family><distro>win</distro></os></libosinfo>")
+
+
+def test_an_id_that_cannot_key_a_configmap_is_left_out_of_the_table_saying_why(tmp_path: Path):
+    """A database's short-id becomes a key of the osinfo table: one the API server refuses as a key is left out."""
+    db = database(tmp_path / "db", {"a.xml": windows("a", ("bad+id", "win2k19")),
+                                    "b.xml": windows("b", ("..up", "win2k16")),
+                                    "c.xml": windows("c", ("fine-one", "win2k22"))})
+    result = run("--all", "--table", "osinfo", "--osinfo-db", db)
+    assert result.exit_code == 0, result.output
+    assert yaml.safe_load(result.stdout)["data"] == {"fine-one": "windows.2k22.virtio"}
+    assert result.stderr.splitlines()[:2] == [
+        "..up: left out: '..up' is not a valid ConfigMap key: must not start with '..': the API server refuses it as "
+        "a key of the ConfigMap",
+        "bad+id: left out: 'bad+id' is not a valid ConfigMap key: a valid config key must consist of alphanumeric "
+        "characters, '-', '_' or '.': the API server refuses it as a key of the ConfigMap"]
+
+
+def test_a_table_larger_than_a_configmap_may_be_is_refused(debian: Path, monkeypatch):
+    """The API server takes 1 MiB of data in one ConfigMap; the bound stands in for a database ten times Debian's."""
+    from generator.tools.osinfo import show
+
+    monkeypatch.setattr(show, "CONFIGMAP_DATA_MAX", 1000)
+    result = run("--all", "--table", "osinfo", "--osinfo-db", debian)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("--table: error: the osinfo table of 569 entries is ")
+    assert "bytes of data, more than the 1000 bytes the API server accepts in one ConfigMap" in result.stderr
