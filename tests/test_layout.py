@@ -25,16 +25,15 @@ PACKAGE = Path(generator.__file__).resolve().parent
 #: machinery, which imports nothing of ours.
 #: model and features are the vocabulary the input formats are written in, so they
 #: come before source; schemas (KubeVirt's CRD schemas) are read by loading to check
-#: spec fragments, so they come before load. libosinfo's database is read like the catalog (osinfo), while
-#: the OS model is vocabulary the preference format names its checks in (osinfo.model). tools and cli use the steps; nothing
-#: uses them. ``python -m generator`` (generator/__main__.py) only runs the command line.
+#: spec fragments, so they come before load. libosinfo's database is read as the catalog is (osinfo, beside
+#: load), while its OS model is vocabulary the preference format names its checks in (osinfo.model). tools
+#: and cli use the steps; nothing uses them. ``python -m generator`` (generator/__main__.py) only runs the command line.
 LAYERS: list[tuple[str, ...]] = [
     ("generator", "generator.escape", "generator.problems", "generator.errors", "generator.result",
      "generator.quantity", "generator.paths", "generator.merge", "generator.objectmeta", "generator.golower",
      "generator.suggest", "generator.patterns"),
     ("generator.model", "generator.features", "generator.osinfo.model"),
     ("generator.source",),
-    ("generator.osinfo",),
     ("generator.schemas",),
     ("generator.load", "generator.osinfo"),
     ("generator.expand", "generator.query"),
