@@ -10,6 +10,7 @@ through whole builds.
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import InputError
+from generator.errors import CitgenError, InputError
 from generator.render import process, worker
 from generator.render.limits import Limits
 from generator.render.process import Job, render, render_one, rendering
@@ -326,7 +327,7 @@ def test_a_process_whose_standard_streams_are_closed_gets_pipes_past_them():
     def check() -> bool:
         for fd in (0, 1, 2):
             os.close(fd)
-        return min(process._pipe() + process._pipe()) > 2
+        return min(process._pipe([]) + process._pipe([])) > 2
 
     assert in_a_forked_process(check) == 0
 
@@ -423,7 +424,7 @@ def test_the_limit_for_all_renderings_is_told_when_it_is_the_nearer_one(template
 
 
 def test_a_pipe_s_ends_are_past_the_standard_streams():
-    ends = process._pipe()
+    ends = process._pipe([])
     try:
         assert min(ends) > 2
     finally:
@@ -473,3 +474,26 @@ def test_a_process_that_exits_leaves_no_rendering_child_behind(tmp_path):
     child = int(done.stdout)
     with pytest.raises(ProcessLookupError):
         os.kill(child, 0)
+
+
+@pytest.mark.parametrize("failing", ["fork", "pipe"])
+def test_a_child_the_system_will_not_start_is_a_refusal_and_leaves_no_descriptor_open(monkeypatch, failing):
+    """No process or descriptor left to the user (EAGAIN, EMFILE): said plainly, nothing of the attempt left open."""
+    before = set(os.listdir("/proc/self/fd"))
+    calls = []
+
+    def refuse(*args):
+        calls.append(args)
+        if failing == "fork" or len(calls) == 2:  # the second pipe, after the first was made
+            raise OSError(errno.EAGAIN if failing == "fork" else errno.EMFILE,
+                          "Resource temporarily unavailable" if failing == "fork" else "Too many open files")
+        return real_pipe()
+
+    real_pipe = os.pipe
+    monkeypatch.setattr(os, "fork" if failing == "fork" else "pipe", refuse)
+    with pytest.raises(CitgenError) as caught:
+        process.Child()
+    reason = "resource temporarily unavailable" if failing == "fork" else "too many open files"
+    assert str(caught.value.problems[0]).startswith(
+        f"citgen: cannot start the process that renders the templates: {reason}; ")
+    assert set(os.listdir("/proc/self/fd")) == before

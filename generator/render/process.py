@@ -43,8 +43,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NoReturn, Sequence
 
-from ..errors import InputError
-from ..problems import Location
+from ..errors import CitgenError, InputError
+from ..problems import Location, Problem
 from .limits import Limits, exceeded
 from .frames import FATAL, HEADER, LENGTH, MIB, MOST_BYTES, TEXT, Job
 
@@ -90,10 +90,19 @@ class Child:
     """
 
     def __init__(self) -> None:
-        requests, self.requests = _pipe()
-        self.answers, answers = _pipe()
+        opened: list[int] = []
+        try:
+            requests, self.requests = _pipe(opened)
+            self.answers, answers = _pipe(opened)
+            self.pid = os.fork()
+        except OSError as exc:  # no process or descriptor left to the user, no memory: the system's, said plainly
+            for fd in opened:
+                os.close(fd)
+            raise CitgenError([Problem(Location("citgen"), (
+                f"cannot start the process that renders the templates: {(exc.strerror or str(exc)).lower()}; "
+                "citgen renders in a child process the system bounds (docs/security.md): let this run start one "
+                "(the limit of processes or open files, ulimit -u or -n, or free memory)"))]) from None
         self.buffer = bytearray()
-        self.pid = os.fork()
         # the child: serve, and leave without cleanup (nor flushing the parent's streams). Not mutated: a
         # mutant that sends the parent here leaves a process whose child is "0", and os.kill(0) of that
         # process would stop every process of its group, mutation testing's own included
@@ -143,13 +152,19 @@ class Child:
         return os.waitpid(self.pid, 0)[1]
 
 
-def _pipe() -> tuple[int, int]:
-    """A pipe whose ends are not standard streams (a shell may have closed one, whose number a pipe would take)."""
-    ends = []
-    for fd in os.pipe():
-        ends.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3))
-        os.close(fd)
-    return ends[0], ends[1]
+def _pipe(opened: list[int]) -> tuple[int, int]:
+    """A pipe whose ends are not standard streams (a shell may have closed one, whose number a pipe would take).
+
+    Each descriptor is added to ``opened`` as it is made, for the caller to close should a later one fail.
+    """
+    made = os.pipe()
+    try:
+        for fd in made:
+            opened.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3))
+    finally:
+        for fd in made:
+            os.close(fd)
+    return opened[-2], opened[-1]
 
 
 #: This process's rendering child, once a rendering has forked it.
@@ -177,7 +192,10 @@ def start() -> None:
     """
     global _child
     if _child is None:
-        _child = Child()
+        try:
+            _child = Child()
+        except CitgenError:  # the first rendering tries again, and says why if it cannot either
+            pass
 
 
 def _stop_at_exit() -> None:
