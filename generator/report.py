@@ -339,8 +339,9 @@ def show_github(result: Result) -> Shown:
     command's findings become annotations, its product is printed as it is, and
     what it says (outputs and notes) becomes ``::notice title=citgen <command>``.
     """
-    if result.is_report:
-        return Shown(github(_findings(result), result.documents or 0, result.subject))
+    if result.is_report:  # the summary, then what else the text says (the osinfo database a validation used)
+        said = [notice(result.command, line) for line in (*result.outputs, *result.notes)]
+        return Shown(github(_findings(result), result.documents or 0, result.subject) + _lines(said))
     lines = [annotation(p) for p in _findings(result)]
     lines += [notice(result.command, line) for line in (*result.outputs, *result.notes)]
     return Shown(inert(result.product) + _lines(lines))

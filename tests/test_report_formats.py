@@ -189,6 +189,15 @@ def test_validate_in_text_json_and_github(monkeypatch: pytest.MonkeyPatch):
     assert github.stdout == f"::notice title=citgen validate::no problems in {documents} documents\n"
 
 
+def test_validate_of_the_catalog_says_in_github_every_line_the_text_says():
+    """The summary, then the line naming libosinfo's database (or that none was found): a notice each."""
+    text = citgen("validate")
+    github = citgen("validate", "--format", "github")
+    assert (text.exit_code, github.exit_code) == (0, 0)
+    assert text.stdout.splitlines()[1:] == list(osinfo_notes())
+    assert github.stdout.splitlines() == [f"::notice title=citgen validate::{line}" for line in text.stdout.splitlines()]
+
+
 def test_validate_findings_in_text_json_and_github(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(CASES / "invalid" / "label-cpu")
     text = citgen("validate", "bundle.yaml")
