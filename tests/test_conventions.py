@@ -20,6 +20,7 @@ import functools
 import json
 import os
 import re
+import shutil
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -292,9 +293,18 @@ def _args(template: tuple[str, ...], root: Path) -> list[str]:
     (root / "vms.yaml").write_text(documents(vms()), encoding="utf-8")
     values = {"missing": str(root / "missing.yaml"), "out": str(root / "out"), "file": str(root / "a-file"),
               "broken": str(root / "broken.yaml"), "vms": str(root / "vms.yaml")}
-    if "{osinfo}" in template:  # libosinfo's database, as Debian installs it
-        values["osinfo"] = str(shared_file(SHARED / "reference" / "osinfo-db"))
+    if "{osinfo}" in template:  # the files of libosinfo's database (as Debian installs it) that the run reads
+        debian = shared_file(SHARED / "reference" / "osinfo-db")
+        for name in OSINFO_FILES:
+            (root / "osinfo-db" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(debian / name, root / "osinfo-db" / name)
+        values["osinfo"] = str(root / "osinfo-db")
     return [arg.format(**values) for arg in template]
+
+
+#: What ``citgen osinfo rhel9.1 freebsd13.0`` needs of the database: a copy of three OS files, not all 790.
+OSINFO_FILES = ("VERSION", "os/redhat.com/rhel-9.0.xml", "os/redhat.com/rhel-9.1.xml",
+                "os/freebsd.org/freebsd-13.0.xml")
 
 
 @pytest.fixture(scope="module")
