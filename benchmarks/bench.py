@@ -416,6 +416,7 @@ def write_cluster_dump(path: Path, vms: int) -> int:
 GROWTH = (
     ("did-you-mean", "refs: {n} definitions, {n} VMs naming a near miss", 1500),
     ("chains", "list: a catalog retiring {n} names, each replaced by the next", 2000),
+    ("places", "refs: one JSON object naming a removed preference {n} times", 2000),
 )
 GROWTH_FACTOR = 10
 #: What --quick takes of each 1x input.
@@ -463,6 +464,17 @@ def write_chained_catalog(folder: Path, n: int) -> None:
     (folder / "catalog.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def write_many_places(path: Path, n: int) -> None:
+    """A HyperConverged whose ``n`` data import crons all name a preference the catalog removed, as kubectl writes
+    JSON: ``n`` findings in one object, each found at its line (each place once looked up from the one before)."""
+    crons = [{"metadata": {"name": f"cron-{i}", "labels": {"instancetype.kubevirt.io/default-preference": "centos.7"}},
+              "spec": {"managedDataSource": f"source-{i}", "schedule": "0 */12 * * *"}} for i in range(n)]
+    hco = {"apiVersion": "hco.kubevirt.io/v1beta1", "kind": "HyperConverged",
+           "metadata": {"name": "kubevirt-hyperconverged", "namespace": "kubevirt-hyperconverged"},
+           "spec": {"dataImportCronTemplates": crons}}
+    path.write_text(json.dumps(hco, indent=4), encoding="utf-8")
+
+
 def measure_growth(tmp: Path, runs: int, warmup: bool, quick: bool) -> list[tuple[str, Figures, Figures]]:
     """Each growth check at 1x and 10x, as a user runs it (a process each)."""
     rows = []
@@ -474,10 +486,14 @@ def measure_growth(tmp: Path, runs: int, warmup: bool, quick: bool) -> list[tupl
                 path = tmp / f"near-misses-{n}.yaml"
                 write_near_misses(path, n)
                 argv = [*citgen_command(), "refs", str(path)]
-            else:
+            elif check == "chains":
                 path = tmp / f"chained-{n}"
                 write_chained_catalog(path, n)
                 argv = [*citgen_command(), "list", "--preferences", "--catalog", str(path)]
+            else:
+                path = tmp / f"places-{n}.json"
+                write_many_places(path, n)
+                argv = [*citgen_command(), "refs", str(path)]
             figures.append(measure(f"{check}, {what.format(n=n)}", argv, tmp, min(runs, 3), lambda: n, warmup,
                                    allowed=(0, 1)))
         rows.append((check, figures[0], figures[1]))

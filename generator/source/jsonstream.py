@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
+from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, ClassVar, Iterator
 
 from ..problems import Location, Path, Problem
 from ..quantity import within_bounds
@@ -38,6 +40,7 @@ from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits
 from .stream import Unit, read_span
 
 _BLANK = re.compile(r"[ \t\n\r]*")
+_LINE_BREAK = re.compile("\n")
 _BLANKS = frozenset(" \t\n\r")
 #: An escape the YAML reader judges (a control character, half of a surrogate pair): such an item is its to read.
 _JUDGED_ESCAPE = re.compile(r"\\u(00[01][0-9a-fA-F]|007[fF]|[dD][89a-fA-F][0-9a-fA-F]{2})")
@@ -103,8 +106,9 @@ class JsonSource:
     ``start`` and ``end`` bound the unit's text; ``column`` is the column its first
     character is at. Lines are counted from the unit's first line, as a slice's
     source map counts them (Unit.locate adds the lines above it). What one walk to
-    a path learns of the mappings on its way (where each key read is, and where the
-    reading stopped) serves the next: an object's references share their prefix.
+    a path learns (where each key of a mapping is, where each item of a list starts,
+    where the unit's lines break) serves the next, so that finding the places of all
+    of a unit's references costs about one reading of its text, however many there are.
     """
 
     file: str
@@ -112,32 +116,32 @@ class JsonSource:
     start: int
     end: int
     column: int
-    _mappings: dict[int, "_Mapping"] = field(default_factory=dict, compare=False, repr=False)
+    _walked: "_Walked" = field(default_factory=lambda: _Walked(), compare=False, repr=False)
+
+    #: Its places are found by walking the text the read holds anyway: Unit.locator keeps the source, not the
+    #: place, until a finding asks for it.
+    finds_later: ClassVar[bool] = True
 
     def locate(self, path: Path, *, key: bool = False) -> Location:
         offset = self._walk(tuple(path), key)
-        line = self.text.count("\n", self.start, offset)
-        column = offset - (self.text.rfind("\n", self.start, offset) + 1) if line else self.column + offset - self.start
+        breaks = self._walked.line_breaks(self.text, self.start, self.end)
+        line = bisect_left(breaks, offset)  # the line breaks before it
+        column = offset - (breaks[line - 1] + 1) if line else self.column + offset - self.start
         return Location(self.file, line + 1, column + 1, tuple(path))
-
-    def for_later(self) -> "JsonSource":
-        """This unit's source without what its walks learnt: its places are found by walking the text the read
-        holds anyway, so Unit.locator keeps this until a finding asks for one (and the unit's data goes)."""
-        return JsonSource(self.file, self.text, self.start, self.end, self.column)
 
     def problem(self, path: Path, message: str, *, key: bool = False) -> Problem:
         return Problem(self.locate(path, key=key), message)
 
     def _walk(self, path: Path, key: bool) -> int:
         """The offset of ``path``'s value (or key), or of its nearest ancestor written."""
-        text = self.text
+        text, walked = self.text, self._walked
         at = found = _blank(text, self.start)
         for depth, step in enumerate(path):
             opening = text[at:at + 1]
             if isinstance(step, str) and opening == "{":
-                mapping = self._mappings.get(at)
+                mapping = walked.mappings.get(at)
                 if mapping is None:
-                    mapping = self._mappings[at] = _Mapping(_blank(text, at + 1))
+                    mapping = walked.mappings[at] = _Mapping(_blank(text, at + 1))
                 place = mapping.find(text, step)
                 if place is None:
                     return found
@@ -145,17 +149,32 @@ class JsonSource:
                     return place[0]
                 at = place[1]
             elif isinstance(step, int) and opening == "[":
-                at = _blank(text, at + 1)
-                for _ in range(step):
-                    if text[at:at + 1] == "]":
-                        return found
-                    at = _next(text, _SKIP.raw_decode(text, at)[1])
-                if text[at:at + 1] == "]":
+                items = walked.lists.get(at)
+                if items is None:
+                    items = walked.lists[at] = _Items([_blank(text, at + 1)])
+                item = items.find(text, step)
+                if item is None:
                     return found
+                at = item
             else:
                 return found
             found = at
         return found
+
+
+@dataclass
+class _Walked:
+    """What walks through one unit's text have learnt so far, for the next walk."""
+
+    mappings: dict[int, "_Mapping"] = field(default_factory=dict)
+    lists: dict[int, "_Items"] = field(default_factory=dict)
+    breaks: "array[int] | None" = None
+
+    def line_breaks(self, text: str, start: int, end: int) -> "array[int]":
+        """Where the unit's line breaks are, in order: found in one pass, the first time a line is asked for."""
+        if self.breaks is None:
+            self.breaks = array("q", (found.start() for found in _LINE_BREAK.finditer(text, start, end)))
+        return self.breaks
 
 
 @dataclass
@@ -176,6 +195,22 @@ class _Mapping:
             at = self.read_to = _next(text, _SKIP.raw_decode(text, value)[1])
             if found == name:
                 return self.keys[name]
+        return None
+
+
+@dataclass
+class _Items:
+    """What is known of one JSON array: where each item read so far starts (the last: where to read on)."""
+
+    starts: list[int]
+
+    def find(self, text: str, index: int) -> int | None:
+        """Where item ``index`` starts; None when the array has fewer items."""
+        starts = self.starts
+        while len(starts) <= index and text[starts[-1]:starts[-1] + 1] not in ("]", ""):
+            starts.append(_next(text, _SKIP.raw_decode(text, starts[-1])[1]))
+        if index < len(starts) and text[starts[index]:starts[index] + 1] not in ("]", ""):
+            return starts[index]
         return None
 
 

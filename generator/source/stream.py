@@ -83,11 +83,10 @@ class Unit:
         dump's references are never reported). A YAML unit's source map is its own,
         and large: it is used now and let go with the unit.
         """
-        later = getattr(self.source, "for_later", None)  # a source that can find places later says how
-        if later is None:
+        if not getattr(self.source, "finds_later", False):  # a source that can find places later says so
             return self.locate(path, name)
         kind, namespace = _identity(self.data)  # the object's own, not kept: its data goes with the unit
-        return partial(_found_later, later(), self.within + tuple(path), self.lines_before,
+        return partial(_found_later, self.source, self.within + tuple(path), self.lines_before,
                        Location(self.file, None, None, self.path + tuple(path), self.doc, name, kind, namespace))
 
     def items(self) -> Iterator["Unit"]:
