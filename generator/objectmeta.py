@@ -62,24 +62,24 @@ def _too_long(limit: int) -> str:
     return f"must be no more than {limit} characters"
 
 
+def _bounded_match(value: str, limit: int, pattern: re.Pattern[str], message: str) -> list[str]:
+    """What is wrong with ``value``: longer than ``limit`` bytes, and not all of it ``pattern`` (``message``)."""
+    errors = []
+    if _size(value) > limit:
+        errors.append(_too_long(limit))
+    if not pattern.fullmatch(value):
+        errors.append(message)
+    return errors
+
+
 def subdomain_errors(value: str) -> list[str]:
     """apimachinery's IsDNS1123Subdomain: what is wrong with ``value`` as a DNS subdomain."""
-    errors = []
-    if _size(value) > SUBDOMAIN_MAX:
-        errors.append(_too_long(SUBDOMAIN_MAX))
-    if not _SUBDOMAIN.fullmatch(value):
-        errors.append(_SUBDOMAIN_MSG)
-    return errors
+    return _bounded_match(value, SUBDOMAIN_MAX, _SUBDOMAIN, _SUBDOMAIN_MSG)
 
 
 def dns_label_errors(value: str) -> list[str]:
     """apimachinery's IsDNS1123Label: what is wrong with ``value`` as a DNS label (a namespace's name)."""
-    errors = []
-    if _size(value) > QUALIFIED_NAME_MAX:
-        errors.append(_too_long(QUALIFIED_NAME_MAX))
-    if not _LABEL.fullmatch(value):
-        errors.append(_LABEL_MSG)
-    return errors
+    return _bounded_match(value, QUALIFIED_NAME_MAX, _LABEL, _LABEL_MSG)
 
 
 def qualified_name_errors(value: str) -> list[str]:
@@ -160,11 +160,8 @@ def name_problem(name: str) -> Optional[str]:
 
 def configmap_key_errors(key: str) -> list[str]:
     """apimachinery's IsConfigMapKey: what is wrong with ``key`` as a key of a ConfigMap's data."""
-    errors = []
-    if _size(key) > SUBDOMAIN_MAX:
-        errors.append(_too_long(SUBDOMAIN_MAX))
-    if not _CONFIG_KEY.fullmatch(key):
-        errors.append("a valid config key must consist of alphanumeric characters, '-', '_' or '.'")
+    errors = _bounded_match(key, SUBDOMAIN_MAX, _CONFIG_KEY,
+                            "a valid config key must consist of alphanumeric characters, '-', '_' or '.'")
     if key in (".", ".."):
         errors.append(f"must not be {key!r}")
     elif key.startswith(".."):
