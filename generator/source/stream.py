@@ -86,8 +86,9 @@ class Unit:
         if not getattr(self.source, "finds_later", False):  # a source that can find places later says so
             return self.locate(path, name)
         kind, namespace = _identity(self.data)  # the object's own, not kept: its data goes with the unit
+        # the fields of the Location to make, flat: a dump holds tens of thousands of these until its end
         return partial(_found_later, self.source, self.within + tuple(path), self.lines_before,
-                       Location(self.file, None, None, self.path + tuple(path), self.doc, name, kind, namespace))
+                       (self.file, self.path + tuple(path), self.doc, name, kind, namespace))
 
     def items(self) -> Iterator["Unit"]:
         """The items of a document that is a bare YAML list, each a unit of its own; this unit otherwise.
@@ -105,11 +106,14 @@ class Unit:
             yield replace(self, path=self.path + (number,), data=item, within=self.within + (number,), problems=own)
 
 
-def _found_later(source: Any, within: Path, lines_before: int, where: Location) -> Location:
-    """``where`` with the line and column ``source`` finds for ``within``."""
+def _found_later(source: Any, within: Path, lines_before: int,
+                 where: tuple[str, Path, int, str | None, str | None, str | None]) -> Location:
+    """The Location of ``where`` (file, path, document, name, kind, namespace), at the line and column ``source``
+    finds for ``within``."""
     found = source.locate(within)
     line = found.line + lines_before if found.line is not None else None
-    return replace(where, line=line, column=found.column)
+    file, path, doc, name, kind, namespace = where
+    return Location(file, line, found.column, path, doc, name, kind, namespace)
 
 
 def _under(problem: Problem, depth: int) -> Path:
