@@ -11,10 +11,11 @@ catalog files behind their objects (validate/provenance.py).
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from .errors import InputError
 from .expand.instancetypes import instancetype_objects, unique
@@ -27,22 +28,26 @@ from .load.lifecycle import lifecycle_problems
 from .load.preferences import load_preference_catalog
 from .model import Catalog, CatalogObject, PreferenceCatalog, Series, label
 from .objectmeta import label_value_problem
-from .outputs import output_files
-from .outputs.context import OutputContext
-from .outputs.policy import POLICY_FILE, build_policy, policy_text
-from .parse import Parsed, parse_back, parse_rendered
 from .paths import builtin_catalog, catalog_folder, catalog_name, catalog_record
 from .problems import Location, Problem
 from .render import rendering
-from .render.bundles import Rendered, render_bundles, template_folders
+from .render.bundles import render_bundles, start_bundles, template_folders
 from .expand.kubevirt import Adjustment, for_release
 from .schemas.releases import Release, newest
 from .source.documents import BundleDoc
 from .source.inputfiles import usable_folder
-from .validate.provenance import point_at_sources
 from .write import checksums
 
+if TYPE_CHECKING:
+    from .parse import Parsed
+    from .render.bundles import Rendered
+
 RELEASE = re.compile(r"^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$")
+
+#: The modules of the steps after rendering (parse back, validate, lay out the outputs): a build imports
+#: them while its rendering process renders the objects on the second core (generate()), not before.
+LATER_STEPS = ("generator.parse", "generator.validate", "generator.validate.provenance", "generator.outputs",
+               "generator.outputs.context", "generator.outputs.policy")
 
 
 @dataclass(frozen=True)
@@ -228,7 +233,8 @@ def _labels_database(options: BuildOptions, catalog: Catalog, preferences: Seque
     lines = sorted(o.name for o in preferences if getattr(o.facts.get("osinfoClaim"), "line", None) is not None)
     if not lines:
         return None
-    from .osinfo.database import candidates, load_database
+    from .osinfo.database import load_database
+    from .osinfo.discovery import candidates
 
     found = load_database(options.osinfo_db)
     if found is None:
@@ -261,25 +267,31 @@ def release_files(bundles: Mapping[str, str], release: str | None) -> dict[str, 
 
 
 def _outputs(catalog: Catalog, version: str, objects: Sequence[CatalogObject], rendered: Rendered,
-             parsed: Parsed, options: BuildOptions) -> dict[str, bytes]:
-    """Every file a build writes: the bundles (and their release names), checksums, and the other outputs."""
+             parsed: Parsed, options: BuildOptions) -> Iterator[Mapping[str, bytes]]:
+    """Every file a build writes, a batch at a time as each is made: the bundles (and their release names, the
+    policy) with their checksums first, then each of the other outputs (outputs/__init__.py)."""
+    from .outputs import each_output
+    from .outputs.context import OutputContext
+    from .outputs.policy import POLICY_FILE, build_policy, policy_text
+
     policy = build_policy(catalog, objects, options.policy, options.kubevirt or newest())
     written = {**rendered.bundles, POLICY_FILE: policy_text(policy)} if policy is not None else rendered.bundles
-    files = release_files(written, options.release)
-    files.update(output_files(OutputContext(catalog, version, objects, rendered.bundles, options.helm_package,
-                                            documents=parsed.documents, texts=parsed.texts,
-                                            kubevirt=options.kubevirt or newest(), policy=policy)))
-    return files
+    yield release_files(written, options.release)
+    yield from each_output(OutputContext(catalog, version, objects, rendered.bundles, options.helm_package,
+                                         documents=parsed.documents, texts=parsed.texts,
+                                         kubevirt=options.kubevirt or newest(), policy=policy))
 
 
 def generate(options: BuildOptions = BuildOptions(),
              files_ready: Callable[[Mapping[str, bytes]], None] | None = None) -> Build:
     """Run every step but writing. Input errors raise InputError; validation problems are returned.
 
-    The steps: load -> expand -> render -> parse -> validate -> outputs. ``files_ready`` is
-    called with the output files as soon as they are made; a caller writes them where they
-    can still be thrown away (write.Staging), and only the returned problems say whether the
-    files may be used.
+    The steps: load -> expand -> render -> parse -> outputs -> validate. ``files_ready`` is
+    called with each batch of output files as soon as it is made (the bundles, then each
+    other output); a caller writes them where they can still be thrown away (write.Staging),
+    on a thread of its own while the build goes on, and only the returned problems say
+    whether the files may be used. The later steps' modules are imported while the
+    rendering process renders (``LATER_STEPS``).
     """
     release = options.kubevirt or newest()
     with rendering() as renderer:  # one rendering process for every template of the build
@@ -287,13 +299,21 @@ def generate(options: BuildOptions = BuildOptions(),
         catalog, version, objects = catalog_objects(options)  # load, expand
         objects, adjustments = for_release(objects, release, catalog.settings.spellings)
         osinfo = osinfo_context(options, objects)
-        rendered = render_bundles(catalog, objects)
+        rendering_done = start_bundles(catalog, objects)  # the rendering process renders them meanwhile
+        for module in LATER_STEPS:
+            importlib.import_module(module)
+        rendered = rendering_done()
+        from .parse import parse_rendered
+        from .validate.provenance import point_at_sources
+
         parsed = parse_rendered(rendered)
+        files: dict[str, bytes] = {}
+        for made in _outputs(catalog, version, objects, rendered, parsed, options):
+            files.update(made)
+            if files_ready is not None:  # written while the next batch is made and all are validated
+                files_ready(made)
         found = _validate(catalog, parsed.documents, objects, release, osinfo)  # the build's one validation,
         found = point_at_sources(found, objects, catalog.changes, parsed.documents)  # pointed at the lines behind it
-        files = _outputs(catalog, version, objects, rendered, parsed, options)
-        if files_ready is not None:
-            files_ready(files)
     current = [p for p in found if p.older_release is None]  # findings newer than a retained object's
     newer = tuple(p for p in found if p.older_release is not None)  # release are reported, never blocking
     problems = tuple(p for p in current if not p.is_warning)
@@ -309,6 +329,10 @@ def osinfo_context(options: BuildOptions, objects: Sequence[CatalogObject]):  # 
     database is found; InputError for a database with a file that cannot be used."""
     if not options.osinfo:
         return None
+    from .osinfo.discovery import find_database
+
+    if find_database(options.osinfo_db) is None:  # as on most machines: nothing to read, nor to import a reader for
+        return None
     from .osinfo.claims import OsinfoContext
     from .osinfo.database import load_database
 
@@ -320,7 +344,7 @@ def _osinfo_note(options: BuildOptions, osinfo) -> str | None:
     """What a run says about the osinfo database: which one judged, or that none was found (never a failure)."""
     if not options.osinfo:
         return None
-    from .osinfo.database import NONE_FOUND
+    from .osinfo.discovery import NONE_FOUND
 
     return osinfo.note() if osinfo is not None else NONE_FOUND
 
@@ -355,7 +379,9 @@ def check_catalog(catalog: Path | None = None, rules: Sequence[str] | None = Non
     the preferences are judged against libosinfo's database too, and what the run
     says of it is added to ``notes``.
     """
+    from .parse import parse_back
     from .validate import validate_documents
+    from .validate.provenance import point_at_sources
 
     options = BuildOptions(catalog=catalog, gpu_device=gpu_device, gpu_count=gpu_count, osinfo=osinfo,
                            osinfo_db=osinfo_db)

@@ -37,10 +37,11 @@ import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from .errors import CitgenError, InputError
 from .problems import WARNING, Location, Problem, excerpt
+from .treewriter import TreeWriter
 
 MARKER = "CHECKSUMS.sha256"
 #: The list of what a command wrote into an output directory, there beside it: the only files
@@ -99,9 +100,9 @@ def safe_relative(name: str) -> PurePosixPath:
     return path
 
 
-def manifest(command: str, files: Mapping[str, bytes]) -> bytes:
-    """The manifest of an output: the command that wrote it, then every file it wrote, one a line."""
-    return "".join(f"{line}\n" for line in (f"citgen {command}", *sorted(files))).encode()
+def manifest(command: str, names: Iterable[str]) -> bytes:
+    """The manifest of an output: the command that wrote it, then every file it wrote (``names``), one a line."""
+    return "".join(f"{line}\n" for line in (f"citgen {command}", *sorted(names))).encode()
 
 
 def _entries(out: Path) -> tuple[set[str], set[str]]:
@@ -479,11 +480,13 @@ def write_outputs(out: Path, files: Mapping[str, bytes]) -> None:
 class Staging:
     """A build's outputs, written beside ``out`` first and put in its place at once.
 
-    ``write`` takes the output directory's lock and fills a hidden staging
-    directory, which a build may do before it knows whether the files are
-    valid; ``commit`` swaps it in. Leaving the ``with`` block without a commit
-    (invalid output, an error, an interrupt) removes the staging directory, and
-    ``out`` is as it was. Either way the lock is released.
+    ``add`` takes the output directory's lock, makes a hidden staging directory
+    and hands files to a thread that writes them into it (treewriter.py), while
+    the build goes on; ``write`` hands the last ones and waits until all of them
+    are there, with the manifest. A build may do both before it knows whether the
+    files are valid; ``commit`` swaps the staging directory in. Leaving the ``with``
+    block without a commit (invalid output, an error, an interrupt) removes the
+    staging directory, and ``out`` is as it was. Either way the lock is released.
     """
 
     def __init__(self, out: Path, lock_timeout: float = LOCK_TIMEOUT, command: str = "build",
@@ -493,6 +496,9 @@ class Staging:
         self.reads = reads  # the catalogs the run reads: ``out`` may not be inside one
         self._lock = OutputLock(self.out, lock_timeout)
         self._staging: Path | None = None
+        self._writer: TreeWriter | None = None
+        self._files: dict[PurePosixPath, bytes] = {}
+        self._written = False
         self._committed = False
         #: What is left beside ``out`` that could not be removed, and what it is: each a warning (``warnings``).
         self._stuck: list[tuple[OSError, str]] = []
@@ -516,28 +522,61 @@ class Staging:
             self.discard()
         self._lock.release()
 
-    def write(self, files: Mapping[str, bytes]) -> None:
-        """Lock ``out``, check it and write ``files`` into a new staging directory."""
-        if self._staging is not None:
+    def add(self, files: Mapping[str, bytes]) -> None:
+        """Hand ``files`` to the staging directory: written by a thread of their own while the caller goes on.
+
+        The first call locks ``out``, checks it and makes the staging directory.
+        A later file of the same name takes the place of an earlier one.
+        """
+        if self._written:
             raise RuntimeError("Staging.write() may be called once")
         relative = {safe_relative(name): data for name, data in files.items()}
-        relative[PurePosixPath(MANIFEST)] = manifest(self.command, files)
+        if self._writer is None:
+            self._begin()
+        assert self._writer is not None
+        self._files.update(relative)
+        self._writer.add(relative)
+
+    def write(self, files: Mapping[str, bytes]) -> None:
+        """Hand the last ``files`` and wait until every file handed is in the staging directory, the manifest too.
+
+        ``out`` is checked again, under the lock, with the whole list: an earlier output
+        is replaced only where this run writes again each file it holds.
+        """
+        self.add(files)
+        assert self._writer is not None and self._staging is not None
+        self._written = True
         try:
-            self.out.parent.mkdir(parents=True, exist_ok=True)
-            self._lock.acquire()
-            _check_target(self.out, self.command, relative)
-            self._stuck = [(exc, "what an earlier run writing here left behind")  # only the lock holder may clean
-                           for exc in _remove_leftovers(self.out.parent, self.out.name)]
-            self._staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.citgen-new-", dir=self.out.parent))
-            _write_tree(self._staging, relative)
+            self._writer.finish()
+            (self._staging / MANIFEST).write_bytes(manifest(self.command, map(str, self._files)))
+            os.chmod(self._staging, umasked())  # mkdtemp made it 0o700; a folder citgen creates gets what the umask leaves
+            _check_target(self.out, self.command, self._files)
         except OSError as exc:
             self.discard()
             raise self._error(exc) from None
 
+    def _begin(self) -> None:
+        """Lock ``out``, check it, clean what killed runs left beside it, and start writing into a new staging folder."""
+        try:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+            self._lock.acquire()
+            _check_target(self.out, self.command, None)
+            self._stuck = [(exc, "what an earlier run writing here left behind")  # only the lock holder may clean
+                           for exc in _remove_leftovers(self.out.parent, self.out.name)]
+            self._staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.citgen-new-", dir=self.out.parent))
+        except OSError as exc:
+            self.discard()
+            raise self._error(exc) from None
+        self._writer = TreeWriter(self._staging)
+
     def commit(self) -> None:
-        """Put the staging directory in place of ``out``; the old outputs are then removed."""
+        """Put the staging directory in place of ``out`` (once every file handed is written); the old outputs are
+        then removed."""
         if self._staging is None:
             raise RuntimeError("Staging.commit() before write()")
+        if not self._written:
+            self.write({})
+        assert self._staging is not None
         try:
             with _interrupts_after():  # Ctrl-C now would leave the outputs half swapped or a backup behind
                 try:
@@ -553,6 +592,7 @@ class Staging:
             self.discard()
             raise self._error(exc) from None
         self._staging = None
+        self._writer = None
         self._committed = True
         self._lock.release()
 
@@ -568,10 +608,15 @@ class Staging:
             f"{self.out}: remove this folder"), severity=WARNING) for exc, what in self._stuck)
 
     def discard(self) -> None:
-        """Remove the staging directory; ``out`` is untouched."""
+        """Stop writing and remove the staging directory; ``out`` is untouched."""
+        if self._writer is not None:
+            self._writer.abandon()
+            self._writer = None
         if self._staging is not None:
             remove_tree(self._staging)
             self._staging = None
+        self._files = {}
+        self._written = False
         self._lock.release()
 
     def _error(self, exc: OSError, stranded: _NotPutBack | None = None) -> CitgenError:
@@ -670,17 +715,3 @@ def _interrupts_after() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-
-
-def _write_tree(staging: Path, relative: Mapping[PurePosixPath, bytes]) -> None:
-    """Every file under ``staging``, each folder made once before the files in it.
-
-    Making a folder per file (``mkdir(parents=True, exist_ok=True)``) asked the
-    file system about a folder that was already there for most files.
-    """
-    targets = {path: staging.joinpath(*path.parts) for path in sorted(relative)}
-    for folder in sorted({target.parent for target in targets.values()} - {staging}):
-        folder.mkdir(parents=True, exist_ok=True)
-    for path, target in targets.items():
-        target.write_bytes(relative[path])
-    os.chmod(staging, umasked())  # mkdtemp made it 0o700; a folder citgen creates gets what the umask leaves

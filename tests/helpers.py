@@ -38,7 +38,8 @@ def osinfo_notes() -> tuple[str, ...]:
     that none was found (conftest.py points OSINFO_SYSTEM_DIR at nothing), unless /etc/osinfo or ~/.config/osinfo
     holds one."""
     from generator.osinfo.claims import OsinfoContext
-    from generator.osinfo.database import NONE_FOUND, load_database
+    from generator.osinfo.database import load_database
+    from generator.osinfo.discovery import NONE_FOUND
 
     database = load_database(None)
     return (NONE_FOUND,) if database is None else (OsinfoContext.of(database, default_build().objects).note(),)

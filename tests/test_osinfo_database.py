@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from generator.errors import InputError
-from generator.osinfo.database import OPTION, candidates, find_database, read_database
+from generator.osinfo.database import read_database
+from generator.osinfo.discovery import OPTION, candidates, find_database
 from generator.problems import Location
 from generator.source.inputfiles import Limits, limited, parse_size
 from tests.conftest import SHARED, shared_file

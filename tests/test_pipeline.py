@@ -102,10 +102,14 @@ def test_the_default_build_is_upstream_s_object_set_without_gn():
     assert "common-instancetypes-all-bundle.yaml" in build.files and "CHECKSUMS.sha256" in build.files
 
 
-def test_generate_hands_over_the_files_of_the_build_it_returns():
+def test_generate_hands_over_the_files_of_the_build_it_returns_a_batch_at_a_time():
+    """The bundles and their checksums first, then each other output as it is made: each is written meanwhile."""
     handed: list[dict[str, bytes]] = []
     build = generate(BuildOptions(release="v2.0.0"), files_ready=lambda files: handed.append(dict(files)))
-    assert handed == [dict(build.files)]
+    assert {name: data for batch in handed for name, data in batch.items()} == dict(build.files)
+    assert sum(len(batch) for batch in handed) == len(build.files)  # each file handed once
+    assert sorted(handed[0]) == sorted(name for name in build.files if "/" not in name)
+    assert [sorted({name.split("/")[0] for name in batch}) for batch in handed[1:]] == [["kustomize"], ["helm"]]
     assert "common-instancetypes-all-bundle-v2.0.0.yaml" in build.files
 
 

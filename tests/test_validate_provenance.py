@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import generator.validate
 from generator.cli import main
-from generator.osinfo.database import NONE_FOUND
+from generator.osinfo.discovery import NONE_FOUND
 from generator.load.catalog import load_catalog
 from generator.load.overlays import apply_overlay, load_overlay
 from generator.load.preferences import load_preference_catalog

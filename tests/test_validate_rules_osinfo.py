@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.model import OsinfoClaim
 from generator.osinfo.claims import OsinfoContext
-from generator.osinfo.database import NONE_FOUND
+from generator.osinfo.discovery import NONE_FOUND
 from generator.osinfo.model import Firmware, OsinfoDatabase, OsRelease, Resources
 from generator.problems import Location
 from generator.source.documents import BundleDoc

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.cli.init import init
-from generator.osinfo.database import NONE_FOUND
+from generator.osinfo.discovery import NONE_FOUND
 from tests.helpers import REPO
 
 EXAMPLES = REPO / "examples"

@@ -77,7 +77,7 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
         return checked(options, out)
     # an unusable --out (or one inside a catalog the build reads) refused first; staged as made, swapped in if valid
     with Staging(out, lock_timeout, reads=(options.catalog_dir, builtin_catalog())) as staging:
-        result = generate(options, files_ready=staging.write)
+        result = generate(options, files_ready=staging.add)  # written on a thread while the build goes on
         if result.problems:
             raise InputError(list(result.problems))
         staging.commit()
@@ -111,7 +111,7 @@ def checked(options: BuildOptions, out: Path) -> Result:
 def _judged_note(build: Build) -> tuple[str, ...]:
     """``--check``'s note on libosinfo's database: which one judged the preferences; none when none was found, so
     that a check in a pre-commit hook stays silent on a machine without one."""
-    from ..osinfo.database import NONE_FOUND
+    from ..osinfo.discovery import NONE_FOUND
 
     return (build.osinfo_note,) if build.osinfo_note and build.osinfo_note != NONE_FOUND else ()
 

@@ -80,7 +80,8 @@ def osinfo(short_ids: tuple[str, ...], catalog: Path | None, osinfo_db: Path | N
     status: 0 all covered, 1 a short-id the catalog does not cover, 2 no database,
     or an unusable option or catalog.
     """
-    from ..osinfo.database import find_database, read_database
+    from ..osinfo.database import read_database
+    from ..osinfo.discovery import find_database
     from ..pipeline import BuildOptions
     from ..tools.osinfo import candidates, catalog_preferences, where_looked
 

@@ -224,7 +224,7 @@ def _no_osinfo(osinfo_db: Optional[Path]) -> None:
     """InputError for --osinfo-db where objects, not a catalog, are judged (after they are read: a FILE that cannot
     be is named first). The OS a preference is for is the catalog's data, which no object carries."""
     if osinfo_db is not None:
-        from ..osinfo.database import find_database
+        from ..osinfo.discovery import find_database
 
         find_database(osinfo_db)  # a path that is no database is refused as such first
         raise InputError.at(Location("--osinfo-db"), "--osinfo-db judges the preferences of a catalog against the "

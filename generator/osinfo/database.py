@@ -1,4 +1,4 @@
-"""Finding libosinfo's database as libosinfo finds it, and reading it as hostile input.
+"""Reading libosinfo's database as hostile input, once discovery.py has found it.
 
 The database is a folder (osinfo-db: /usr/share/osinfo on most systems) of XML
 files, one or more per OS release under ``os/<vendor>/``, with fragments of a
@@ -13,7 +13,6 @@ cannot be used is a located problem at its path and the rest is read.
 
 from __future__ import annotations
 
-import os
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,68 +22,14 @@ from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidd
 from defusedxml.ElementTree import XMLParser
 
 from ..errors import InputError
-from ..problems import PATH_EXCERPT, Location, Problem, excerpt
+from ..problems import Location, Problem, excerpt
 from ..source import inputfiles
+from .discovery import find_database
 from .model import ALL_ARCHES, Firmware, OsinfoDatabase, OsRelease, Resources
 
-OPTION = "--osinfo-db"
-#: libosinfo's variable for the system database, which takes the place of /usr/share/osinfo.
-SYSTEM_VARIABLE = "OSINFO_SYSTEM_DIR"
-SYSTEM_DIR = Path("/usr/share/osinfo")
-LOCAL_DIR = Path("/etc/osinfo")
-USER_DIR = Path("~/.config/osinfo")
 #: The most digits a number of the database may have (a byte count of 2**64 has 20).
 MAX_DIGITS = 40
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-
-
-# --------------------------------------------------------------------------- finding it
-
-
-def candidates(option: Path | None, environ: Mapping[str, str] | None = None) -> list[tuple[Path, str]]:
-    """The folders libosinfo looks in, in its order, each with what names it (the option, a variable, a default)."""
-    env = os.environ if environ is None else environ
-    found: list[tuple[Path, str]] = []
-    if option is not None:
-        found.append((option, OPTION))
-    system = env.get(SYSTEM_VARIABLE)
-    found.append((Path(system), SYSTEM_VARIABLE) if system else (SYSTEM_DIR, str(SYSTEM_DIR)))
-    found.append((LOCAL_DIR, str(LOCAL_DIR)))
-    home = env.get("HOME")
-    if home:
-        found.append((Path(home) / ".config" / "osinfo", str(USER_DIR)))
-    return found
-
-
-def is_database(path: Path) -> bool:
-    """Whether ``path`` is a folder holding an ``os/`` folder; InputError when it is there but cannot be used."""
-    return inputfiles.usable_folder(path, str(path), catalog=False) and \
-        inputfiles.usable_folder(path / "os", str(path / "os"), catalog=False)
-
-
-def find_database(option: Path | None, environ: Mapping[str, str] | None = None) -> Path | None:
-    """The database to use: ``--osinfo-db``, else the first of libosinfo's folders that holds one; None if none does.
-
-    A folder given with the option must be a database (InputError at the option
-    otherwise); the others are looked at as libosinfo looks at them: one that is not
-    there, holds no ``os/`` or cannot be read is passed over.
-    """
-    for path, named in candidates(option, environ):
-        if named == OPTION:
-            try:
-                if is_database(path):
-                    return path
-            except InputError as exc:
-                raise InputError([Problem(Location(OPTION), f"{p.location}: {p.message}") for p in exc.problems]) \
-                    from None
-            raise InputError.at(Location(OPTION), f"{excerpt(str(path), PATH_EXCERPT)!r} is no osinfo database: it "
-                                "holds no os/ folder (libosinfo's database is a folder such as /usr/share/osinfo)")
-        try:
-            if is_database(path):
-                return path
-        except InputError:
-            continue
-    return None
 
 
 # --------------------------------------------------------------------------- one XML file
@@ -375,11 +320,6 @@ def read_database(path: Path, display: str | None = None) -> tuple[OsinfoDatabas
     inheritance = _Inheritance(records, problems)
     oses = tuple(_release(records[os_id], inheritance.resolve(os_id)) for os_id in sorted(records))
     return OsinfoDatabase(path, version, oses), problems
-
-
-#: What a run says when no database is found: the osinfo rule is skipped, never a failure.
-NONE_FOUND = (f"osinfo: no libosinfo database found ({OPTION}, {SYSTEM_VARIABLE}, {SYSTEM_DIR}, {LOCAL_DIR}, "
-              f"{USER_DIR}); the osinfo rule was skipped")
 
 
 def load_database(option: Path | None, environ: Mapping[str, str] | None = None) -> OsinfoDatabase | None:

@@ -36,7 +36,7 @@ from typing import Mapping, Sequence
 from ..errors import InputError
 from ..model import API_VERSION, CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, CatalogObject
 from ..problems import Location
-from ..render import Job, render, render_one, rendering
+from ..render import Job, render, rendering
 from ..render.searchpath import search_path
 from ..render.yamltext import LINE_LIMIT, yaml_block
 from ..schemas.releases import newest
@@ -166,9 +166,11 @@ class _Kustomizations:
                 for title, resources in wanted.values()]
         return {path: text.encode() for path, text in zip(wanted, render(self.dirs, jobs))}
 
-    def render_other(self, name: str, **variables: object) -> bytes:
-        """One of the tree's templates (a kustomization, a component, the README)."""
-        return render_one(self.dirs, name, {"version": self.version, **variables}).encode()
+    def render_others(self, wanted: Mapping[str, tuple[str, Mapping[str, object]]]) -> dict[str, bytes]:
+        """The tree's other templates (a component, the README) for each path: (its template, its variables),
+        in one batch."""
+        jobs = [Job(name, {"version": self.version, **variables}) for name, variables in wanted.values()]
+        return {path: text.encode() for path, text in zip(wanted, render(self.dirs, jobs))}
 
 
 def component_dir(release: object) -> str:
@@ -262,23 +264,28 @@ def component_patches(delta: ReleaseDelta, objects: Sequence[CatalogObject]) -> 
 
 
 def component_files(ctx: OutputContext, render: _Kustomizations) -> dict[str, bytes]:
-    """A component per KubeVirt release, and the README that says how to use them."""
-    files: dict[str, bytes] = {}
+    """A component per KubeVirt release, and the README that says how to use them (their templates in one batch)."""
     releases = []
+    patches_at: dict[str, list[str]] = {}
+    wanted: dict[str, tuple[str, Mapping[str, object]]] = {}
     for delta in build_deltas(ctx):
         patches = component_patches(delta, ctx.objects)
         where = component_dir(delta.release)
         releases.append({"release": str(delta.release), "path": where, "left_out": len(delta.left_out),
                          "changed": len(delta.changed)})
-        head = render.render_other(
-            COMPONENT_TEMPLATE, release=str(delta.release), patch_count=len(patches), left_out=len(delta.left_out),
-            changed=len(delta.changed), newest=delta.release == ctx.kubevirt)
+        path = f"{ROOT}/{where}/kustomization.yaml"
+        patches_at[path] = patches
+        wanted[path] = (COMPONENT_TEMPLATE, {
+            "release": str(delta.release), "patch_count": len(patches), "left_out": len(delta.left_out),
+            "changed": len(delta.changed), "newest": delta.release == ctx.kubevirt})
+    wanted[f"{ROOT}/README.md"] = (README_TEMPLATE, {
+        "releases": releases, "newest": str(ctx.kubevirt), "latest": ctx.kubevirt == newest(),
+        "kinds": dict(KIND_DIRS)})
+    files = render.render_others(wanted)
+    for path, patches in patches_at.items():
         # the entries below `patches:`, written here: a large catalog has more than a template may write
         body = "".join(f"{patch}\n" for patch in patches).encode()
-        files[f"{ROOT}/{where}/kustomization.yaml"] = (head.rstrip(b"\n") + b"\n" + body) if patches else head
-    files[f"{ROOT}/README.md"] = render.render_other(
-        README_TEMPLATE, releases=releases, newest=str(ctx.kubevirt), latest=ctx.kubevirt == newest(),
-        kinds=dict(KIND_DIRS))
+        files[path] = (files[path].rstrip(b"\n") + b"\n" + body) if patches else files[path]
     return files
 
 

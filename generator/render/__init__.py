@@ -12,15 +12,15 @@ can change the structure of a document.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..errors import InputError
 from ..model import API_VERSION, CatalogObject
 from ..problems import Location
 from ..source.yamlsrc import iter_documents
-from .process import Job, render, render_one, rendering
+from .process import Job, render, render_one, rendering, submit
 
-__all__ = ["TEMPLATES", "Job", "Renderer", "render", "render_one", "rendering"]
+__all__ = ["TEMPLATES", "Job", "Renderer", "render", "render_one", "rendering", "submit"]
 
 TEMPLATES = {"instancetype": "instancetype.yaml.j2", "preference": "preference.yaml.j2"}
 
@@ -63,6 +63,14 @@ class Renderer:
 
     def render_all(self, objects: Iterable[CatalogObject]) -> dict[str, list[str]]:
         """Rendered text per kind, in the order given: one batch for the rendering process."""
+        with rendering():
+            return self.start_all(objects)()
+
+    def start_all(self, objects: Iterable[CatalogObject]) -> Callable[[], dict[str, list[str]]]:
+        """``render_all`` handed to the rendering process: calling the result waits for the texts.
+
+        Must be called within ``rendering()``, whose child renders the batch meanwhile.
+        """
         jobs: list[tuple[CatalogObject, str]] = []
         batch: list[Job] = []
         for obj in objects:
@@ -70,11 +78,15 @@ class Renderer:
             for kind in obj.kinds:
                 jobs.append((obj, kind))
                 batch.append(self._job(obj, kind, labels, annotations))
-        out: dict[str, list[str]] = {}
-        checked: set[tuple[str, str]] = set()
-        for (obj, kind), text in zip(jobs, render(self.dirs, batch, self.prefix)):
-            if (obj.family, kind) not in checked:  # the first of each is enough to catch a broken template
-                checked.add((obj.family, kind))
-                self._check_yaml(obj, kind, text)
-            out.setdefault(kind, []).append(text)
-        return out
+        texts = submit(self.dirs, batch, self.prefix)
+
+        def by_kind() -> dict[str, list[str]]:
+            out: dict[str, list[str]] = {}
+            checked: set[tuple[str, str]] = set()
+            for (obj, kind), text in zip(jobs, texts()):
+                if (obj.family, kind) not in checked:  # the first of each is enough to catch a broken template
+                    checked.add((obj.family, kind))
+                    self._check_yaml(obj, kind, text)
+                out.setdefault(kind, []).append(text)
+            return out
+        return by_kind

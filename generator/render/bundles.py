@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, Catalog, CatalogObject
 from ..paths import builtin_catalog
 from ..source.inputfiles import usable_folder
-from . import Renderer
+from . import Renderer, rendering
 
 #: Bundle file name (without .yaml) for each kind, as KubeVirt's virt-operator expects them.
 BUNDLES = {
@@ -45,10 +45,23 @@ def template_folders(root: Path) -> list[Path]:
 
 def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Rendered:
     """Every object rendered as each of its kinds, and the five bundle texts."""
+    with rendering():
+        return start_bundles(catalog, objects)()
+
+
+def start_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Callable[[], Rendered]:
+    """``render_bundles`` handed to the rendering process: calling the result waits for the bundles.
+
+    Within ``rendering()``: its child renders while the caller does something else.
+    """
     dirs = template_folders(catalog.root)
     usable_folder(dirs[0], "templates")  # an unreadable one would fall back to the built-in templates unsaid
-    by_kind = Renderer(dirs).render_all(objects)
-    texts = {kind: "".join(by_kind.get(kind, [])) for kind in KINDS}
-    bundles = {f"{BUNDLES[kind]}.yaml": texts[kind] for kind in KINDS}
-    bundles[f"{ALL_BUNDLE}.yaml"] = "".join(texts[kind] for kind in ALL_ORDER)
-    return Rendered({kind: by_kind.get(kind, []) for kind in KINDS}, bundles)
+    texts_by_kind = Renderer(dirs).start_all(objects)
+
+    def rendered() -> Rendered:
+        by_kind = texts_by_kind()
+        texts = {kind: "".join(by_kind.get(kind, [])) for kind in KINDS}
+        bundles = {f"{BUNDLES[kind]}.yaml": texts[kind] for kind in KINDS}
+        bundles[f"{ALL_BUNDLE}.yaml"] = "".join(texts[kind] for kind in ALL_ORDER)
+        return Rendered({kind: by_kind.get(kind, []) for kind in KINDS}, bundles)
+    return rendered

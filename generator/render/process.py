@@ -41,7 +41,7 @@ import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Iterator, Mapping, NoReturn, Sequence
+from typing import Any, Callable, Iterator, Mapping, NoReturn, Sequence
 
 from ..errors import CitgenError, InputError
 from ..problems import Location, Problem
@@ -73,6 +73,15 @@ def render(template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str = "te
         return session.render(template_dirs, jobs, prefix)
 
 
+def submit(template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str = "templates/") -> Callable[[], list[str]]:
+    """``render`` begun and not waited for: the child renders on the second core while the caller goes on,
+    and calling the result waits for the texts. Only within ``rendering()``, whose child that is."""
+    session = _current.get()
+    if session is None:
+        raise RuntimeError("submit() outside rendering(): no rendering process would render meanwhile")
+    return session.submit(template_dirs, jobs, prefix)
+
+
 def render_one(template_dirs: Sequence[Path], name: str, variables: Mapping[str, Any],
                what: str | None = None) -> str:
     """One template rendered with ``variables``."""
@@ -94,6 +103,7 @@ class Child:
         try:
             requests, self.requests = _pipe(opened)
             self.answers, answers = _pipe(opened)
+            _widen(answers)
             self.pid = os.fork()
         except OSError as exc:  # no process or descriptor left to the user, no memory: the system's, said plainly
             for fd in opened:
@@ -165,6 +175,25 @@ def _pipe(opened: list[int]) -> tuple[int, int]:
         for fd in made:
             os.close(fd)
     return opened[-2], opened[-1]
+
+
+#: How much rendered text the child may leave in the pipe before the parent reads it: all of the built-in
+#: catalog's (about 600 KiB), so that the child renders a whole batch while the parent does something else.
+ANSWERS_PIPE = 1 << 20
+
+
+def _widen(fd: int) -> None:
+    """Let the pipe ``fd`` writes to hold ``ANSWERS_PIPE`` bytes (Linux, within ``/proc/sys/fs/pipe-max-size``).
+
+    Where the system will not, the pipe keeps its size: the child then waits for the
+    parent sooner, and nothing else changes.
+    """
+    setting = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
+    if setting is not None:
+        try:
+            fcntl.fcntl(fd, setting, ANSWERS_PIPE)
+        except OSError:
+            pass
 
 
 #: This process's rendering child, once a rendering has forked it.
@@ -257,15 +286,30 @@ class Rendering:
             pass
 
     def render(self, template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str) -> list[str]:
+        return self.submit(template_dirs, jobs, prefix)()
+
+    def submit(self, template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str) -> Callable[[], list[str]]:
+        """Hand ``jobs`` to the child and return at once; calling the result waits for their texts.
+
+        The child renders on the second core while this process goes on (its answers wait
+        in the pipe, ``ANSWERS_PIPE`` bytes of them before the child has to wait in turn).
+        Each rendering's wall-time bound is counted from when its text is waited for; the
+        processor time the child may spend is bounded by the system whatever the parent does.
+        """
+        if self.owing:
+            raise RuntimeError("a batch is still owed: take its texts before submitting another")
         if not jobs:
-            return []
+            return list
         try:
             self._ready().send("render", _absolute(template_dirs), prefix, tuple(jobs))
         except BrokenPipeError:  # the child ended: reading its answers says why
             pass
         self.owing = True
-        texts = [self._answer(job, prefix) for job in jobs]
-        self.owing = False
+
+        def texts() -> list[str]:
+            done = [self._answer(job, prefix) for job in jobs]
+            self.owing = False
+            return done
         return texts
 
     def end(self) -> None:
@@ -324,6 +368,7 @@ class Rendering:
         if self._child is _child and self._child is not None:
             _let_go(self._child)
         self._child = None
+        self.owing = False  # a child that was let go owes nothing
         raise InputError.at(Location(prefix + job.template), message)
 
 

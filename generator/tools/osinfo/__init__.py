@@ -54,7 +54,7 @@ def catalog_preferences(options: BuildOptions) -> tuple[str, list[CatalogObject]
 
 def where_looked(option: Path | None = None, environ: Mapping[str, str] | None = None) -> str:
     """The folders libosinfo's order looks in, as a refusal names them."""
-    from ...osinfo.database import candidates
+    from ...osinfo.discovery import candidates
 
     return ", ".join(f"{path} ({named})" if str(path) != named else str(path)
                      for path, named in candidates(option, environ))
