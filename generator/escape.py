@@ -25,7 +25,6 @@ the problems, the outputs, the reporters and the tools can all use it.
 
 from __future__ import annotations
 
-import html as _html
 import io
 import json as _json
 import re
@@ -163,6 +162,8 @@ def html(value: str) -> str:
     text around, then ``&``, ``<``, ``>``, ``"`` and ``'`` are written as
     character references: no tag or attribute can begin.
     """
+    import html as _html  # only the page is HTML: the other commands do not import it
+
     return _html.escape(text(value))  # quotes too: quote=True is html.escape's default
 
 

@@ -30,7 +30,6 @@ per set of names and ask it for every unknown name (``Index``); ``nearest`` and
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
@@ -68,6 +67,8 @@ def _trigrams(word: str) -> set[str]:
 
 
 def _ratio(a: str, b: str) -> float:
+    import difflib  # only where a name is unknown: a run with none does not pay for the import
+
     return difflib.SequenceMatcher(None, a, b).ratio()
 
 

@@ -39,7 +39,7 @@ class TreeWriter:
         self._thread.start()
 
     def add(self, files: Mapping[PurePosixPath, bytes]) -> None:
-        """Hand ``files`` (relative paths, checked by the caller) to the thread; it writes them after the earlier ones."""
+        """Hand ``files`` (relative paths the caller checked) to the thread: written after those handed before."""
         self._handed.put(list(files.items()))
 
     def finish(self) -> None:

@@ -549,14 +549,15 @@ class Staging:
         try:
             self._writer.finish()
             (self._staging / MANIFEST).write_bytes(manifest(self.command, map(str, self._files)))
-            os.chmod(self._staging, umasked())  # mkdtemp made it 0o700; a folder citgen creates gets what the umask leaves
+            os.chmod(self._staging, umasked())  # mkdtemp made it 0o700; a folder citgen makes gets what the umask leaves
             _check_target(self.out, self.command, self._files)
         except OSError as exc:
             self.discard()
             raise self._error(exc) from None
 
     def _begin(self) -> None:
-        """Lock ``out``, check it, clean what killed runs left beside it, and start writing into a new staging folder."""
+        """Lock ``out``, check it, clean what killed runs left beside it, and start writing into a new staging
+        folder."""
         try:
             self.out.parent.mkdir(parents=True, exist_ok=True)
             self._lock.acquire()

@@ -40,24 +40,6 @@ DRIVERS: Mapping[str, frozenset[str]] = {
 
 FIRMWARE_KINDS = ("bios", "efi", "secure-boot")
 
-#: The checks of the ``osinfo`` rule, by the name catalog data accepts a difference under
-#: (``osinfo: {accept: {rec-memory: REASON}}``), each with what it finds.
-CHECKS: Mapping[str, str] = {
-    "min-cpu": "fewer vCPUs required than the OS's minimum",
-    "min-memory": "less memory required than the OS's minimum",
-    "rec-cpu": "fewer vCPUs required than the OS recommends",
-    "rec-memory": "less memory required than the OS recommends",
-    "efi": "UEFI preferred for an OS that does not boot with it",
-    "secure-boot": "Secure Boot preferred for an OS that does not boot with it",
-    "bios": "BIOS preferred for an OS that boots only with UEFI",
-    "virtio-disk": "virtio disks preferred for an OS without their driver",
-    "virtio-net": "virtio network preferred for an OS without its driver",
-    "virtio-rng": "a virtio RNG preferred for an OS without its driver",
-    "virtio-input": "virtio input preferred for an OS without its driver",
-    "virtio-gpu": "virtio video preferred for an OS without its driver",
-    "virtio-scsi": "SCSI disks (virtio-scsi) preferred for an OS without its driver",
-}
-
 
 @dataclass(frozen=True)
 class Resources:

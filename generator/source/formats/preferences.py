@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...osinfo.model import CHECKS
+from ...osinfo.checks import CHECKS
 from .catalog import DESCRIPTION, OBJECT_NAME, QUANTITY, deprecation
 
 #: A preference is an object name (a DNS subdomain): Kubernetes allows 253 characters.

@@ -43,7 +43,8 @@ from typing import Iterator, Optional, Sequence
 
 from ...model import PREFERENCE_KINDS
 from ...osinfo.claims import OsinfoContext, name_problems, releases
-from ...osinfo.model import CHECKS, DRIVERS, OsRelease
+from ...osinfo.checks import CHECKS
+from ...osinfo.model import DRIVERS, OsRelease
 from ...problems import WARNING, Problem
 from ...source.documents import BundleDoc
 from ._objects import count, dig, family, quantity, show_bytes
