@@ -26,13 +26,13 @@ PACKAGE = Path(generator.__file__).resolve().parent
 #: model and features are the vocabulary the input formats are written in, so they
 #: come before source; schemas (KubeVirt's CRD schemas) are read by loading to check
 #: spec fragments, so they come before load. libosinfo's database is read as the catalog is (osinfo, beside
-#: load), while its OS model is vocabulary the preference format names its checks in (osinfo.model). tools
+#: load), while the osinfo rule's checks are vocabulary the preference format names (osinfo.checks). tools
 #: and cli use the steps; nothing uses them. ``python -m generator`` (generator/__main__.py) only runs the command line.
 LAYERS: list[tuple[str, ...]] = [
     ("generator", "generator.escape", "generator.problems", "generator.errors", "generator.result",
      "generator.quantity", "generator.paths", "generator.merge", "generator.objectmeta", "generator.golower",
      "generator.suggest", "generator.patterns"),
-    ("generator.model", "generator.features", "generator.osinfo.model"),
+    ("generator.model", "generator.features", "generator.osinfo.checks"),
     ("generator.source",),
     ("generator.schemas",),
     ("generator.load", "generator.osinfo"),
@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("generator.parse",),
     ("generator.validate",),
     ("generator.outputs",),
-    ("generator.write",),
+    ("generator.write", "generator.treewriter"),
     ("generator.report", "generator.sarif"),
     ("generator.pipeline",),
     ("generator.tools",),

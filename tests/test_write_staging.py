@@ -256,3 +256,50 @@ def test_an_output_path_the_system_will_not_look_at_is_refused_with_its_reason(t
             pass
     assert message(raised) == (f"{out}: cannot write the outputs: Permission denied ({tmp_path / 'locked'}); "
                                "the previous outputs are unchanged")
+
+
+# --------------------------------------------------------------------------- files handed as they are made
+
+
+def test_files_handed_in_batches_are_all_put_in_place_at_the_commit_and_listed_in_the_manifest(out: Path) -> None:
+    with Staging(out) as staging:
+        staging.add({"CHECKSUMS.sha256": b"new checksums\n"})
+        staging.add({"k/x/a.yaml": b"a\n", "k/b.yaml": b"b\n"})
+        assert written(out) == EARLIER  # nothing in place before the commit
+        staging.commit()
+    assert written(out) == {"CHECKSUMS.sha256": b"new checksums\n", "k/x/a.yaml": b"a\n", "k/b.yaml": b"b\n"}
+    assert (out / MANIFEST).read_bytes() == b"citgen build\nCHECKSUMS.sha256\nk/b.yaml\nk/x/a.yaml\n"
+    assert beside(out) == []
+
+
+def test_nothing_is_handed_after_the_last_write(out: Path) -> None:
+    with Staging(out) as staging:
+        staging.add(LATER)
+        staging.write({})
+        with pytest.raises(RuntimeError) as raised:
+            staging.add({"late.yaml": b"late\n"})
+        staging.commit()
+    assert str(raised.value) == "Staging.write() may be called once"
+    assert written(out) == LATER
+
+
+def test_a_file_the_writing_thread_cannot_make_is_said_at_the_commit_and_the_outputs_stay(out: Path) -> None:
+    """The thread meets the failure; the commit raises it as the build's, naming the path the system named."""
+    with pytest.raises(CitgenError) as raised:
+        with Staging(out) as staging:
+            staging.add({"a": b"a file\n"})
+            staging.add({"a/b.yaml": b"under a file\n"})
+            staging.commit()
+    assert message(raised).startswith(f"{out}: cannot write the outputs: File exists (")
+    assert message(raised).endswith("; the previous outputs are unchanged")
+    assert written(out) == EARLIER
+    assert beside(out) == []
+
+
+def test_a_build_that_fails_after_handing_files_leaves_nothing_beside_the_outputs(out: Path) -> None:
+    with pytest.raises(KeyError):
+        with Staging(out) as staging:
+            staging.add({f"k/{n}/x.yaml": b"x\n" * 1000 for n in range(200)})  # still being written, maybe
+            raise KeyError("validation found problems")
+    assert written(out) == EARLIER
+    assert beside(out) == []
