@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -87,6 +86,8 @@ def forget() -> None:
 
 def checksums(files: Mapping[str, bytes]) -> bytes:
     """A sha256sum-style listing (``<hex>  <name>``) of the given files, sorted by name."""
+    import hashlib  # imported with the later steps of a build (pipeline.LATER_STEPS), not before it begins
+
     lines = [f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())]
     return "".join(lines).encode()
 

@@ -252,6 +252,15 @@ def component_patches(delta: ReleaseDelta, objects: Sequence[CatalogObject]) -> 
     left_out = {(o.family, o.name) for o in delta.left_out}
     changed = {(c.obj.family, c.obj.name): c for c in delta.changed}
     patches: list[str] = []
+    written: dict[tuple[str, tuple[str, ...], str], str] = {}  # a release changes many objects alike
+
+    def op_text(op: Op) -> str:
+        key = (op.op, op.path, repr(op.value))  # the same repr: the same value, of the same types
+        text = written.get(key)
+        if text is None:
+            text = written[key] = _op_text(op)
+        return text
+
     for obj in objects:
         key = (obj.family, obj.name)
         if key in left_out:
@@ -259,7 +268,7 @@ def component_patches(delta: ReleaseDelta, objects: Sequence[CatalogObject]) -> 
             patches.append(_patch_text(obj.kinds, obj.name, _comment(why), _delete_text(obj.kinds[0], obj.name)))
         elif key in changed:
             why, ops = changed[key].why or (f"{obj.name}: changed",), changed[key].ops[obj.kinds[0]]
-            patches.append(_patch_text(obj.kinds, obj.name, _comment(why), "\n".join(_op_text(op) for op in ops)))
+            patches.append(_patch_text(obj.kinds, obj.name, _comment(why), "\n".join(op_text(op) for op in ops)))
     return patches
 
 
