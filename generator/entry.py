@@ -34,6 +34,7 @@ def main(**kwargs: Any) -> NoReturn:
     does not undo them.
     """
     try:
+        _no_last_collection()
         from .cli import main as command_line
 
         command_line(**kwargs)
@@ -41,6 +42,25 @@ def main(**kwargs: Any) -> NoReturn:
         _say(_interrupted())
         sys.exit(INTERRUPTED)
     sys.exit(0)  # pragma: no cover - click exits itself
+
+
+def _no_last_collection() -> None:
+    """Spare the ending process the interpreter's last look through every object the run made.
+
+    On its way out Python collects reference cycles over the whole heap, only for the
+    system to take all of the memory back a moment later: 20 to 40 ms of a build of the
+    built-in catalog, as long as its validation. ``gc.freeze`` as the last exit function
+    (the first registered runs last) puts every object out of the collector's sight
+    first. Nothing a run leaves depends on it: the outputs and the lock are closed when
+    the command returns, the standard streams are flushed by the interpreter itself, and
+    the other exit functions (the rendering child stopped and reaped) run before it.
+    Registered once however often ``main`` runs in one process (a test's).
+    """
+    import atexit
+    import gc
+
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
 
 
 def _interrupted() -> str:
