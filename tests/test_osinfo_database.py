@@ -1,4 +1,4 @@
-"""libosinfo's database (issue 42): found where libosinfo finds it, read as hostile input.
+"""libosinfo's database (issue 42) read as hostile input (finding it: test_osinfo_discovery.py).
 
 Debian's copy in ../shared/reference/osinfo-db answers what the catalog asks;
 small databases written into tmp_path show each hostile file refused at its
@@ -14,7 +14,6 @@ import pytest
 
 from generator.errors import InputError
 from generator.osinfo.database import read_database
-from generator.osinfo.discovery import OPTION, candidates, find_database
 from generator.problems import Location
 from generator.source.inputfiles import Limits, limited, parse_size
 from tests.conftest import SHARED, shared_file
@@ -79,37 +78,6 @@ def test_a_misspelt_short_id_gets_the_nearest_ones(debian):
     assert debian.by_short_id("rhel9.9") is None
     assert "win2k22" in debian.nearest("win2k25")
     assert len(debian.nearest("rhel9.9", limit=2)) == 2
-
-
-# --------------------------------------------------------------------------- finding it
-
-
-def test_the_option_comes_first_then_the_variable_then_the_folders_libosinfo_reads(tmp_path):
-    given = tmp_path / "given"
-    assert candidates(given, {"OSINFO_SYSTEM_DIR": "/opt/osinfo", "HOME": "/home/u"}) == [
-        (given, OPTION), (Path("/opt/osinfo"), "OSINFO_SYSTEM_DIR"), (Path("/etc/osinfo"), "/etc/osinfo"),
-        (Path("/home/u/.config/osinfo"), "~/.config/osinfo")]
-    assert candidates(None, {})[0] == (Path("/usr/share/osinfo"), "/usr/share/osinfo")
-
-
-def test_a_folder_without_os_is_passed_over_and_the_next_one_found(tmp_path):
-    (tmp_path / "empty").mkdir()
-    home = tmp_path / "home"
-    db = database(home / ".config" / "osinfo", {})
-    found = find_database(None, {"OSINFO_SYSTEM_DIR": str(tmp_path / "empty"), "HOME": str(home)})
-    assert found in (db, Path("/etc/osinfo"))  # /etc/osinfo comes before the user's folder where it is a database
-
-
-def test_the_option_must_name_a_database(tmp_path):
-    assert find_database(database(tmp_path / "db", {}), {}) == tmp_path / "db"
-    (tmp_path / "plain").mkdir()
-    with pytest.raises(InputError) as refused:
-        find_database(tmp_path / "plain", {})
-    [problem] = refused.value.problems
-    assert problem.location == Location(OPTION)
-    assert "is no osinfo database: it holds no os/ folder" in problem.message
-    with pytest.raises(InputError, match="is a regular file, not a directory"):
-        find_database(tmp_path / "db" / "VERSION", {})
 
 
 # --------------------------------------------------------------------------- hostile files
