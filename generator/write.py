@@ -561,8 +561,7 @@ class Staging:
         folder."""
         try:
             self.out.parent.mkdir(parents=True, exist_ok=True)
-            self._lock.acquire()
-            _check_target(self.out, self.command, None)
+            self._lock.acquire()  # ``out`` is checked under it once, with every file (write): nothing touches it before
             self._stuck = [(exc, "what an earlier run writing here left behind")  # only the lock holder may clean
                            for exc in _remove_leftovers(self.out.parent, self.out.name)]
             self._staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.citgen-new-", dir=self.out.parent))

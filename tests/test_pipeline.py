@@ -109,7 +109,8 @@ def test_generate_hands_over_the_files_of_the_build_it_returns_a_batch_at_a_time
     assert {name: data for batch in handed for name, data in batch.items()} == dict(build.files)
     assert sum(len(batch) for batch in handed) == len(build.files)  # each file handed once
     assert sorted(handed[0]) == sorted(name for name in build.files if "/" not in name)
-    assert [sorted({name.split("/")[0] for name in batch}) for batch in handed[1:]] == [["kustomize"], ["helm"]]
+    assert [sorted({name.split("/")[0] for name in batch}) for batch in handed[1:]] == [["kustomize"]] * 2 + [["helm"]]
+    assert all(name.endswith(".yaml") and name.count("/") == 4 for name in handed[1])  # the groups' documents
     assert "common-instancetypes-all-bundle-v2.0.0.yaml" in build.files
 
 

@@ -1,24 +1,25 @@
 """Outputs derived from a build besides the bundle files: each a function of the build.
 
-Every producer gets the same OutputContext and returns relative paths (inside
-the output directory) mapped to file contents. A build hands each producer's files
-to its staging folder as they are made (pipeline.py, write.py), and puts them in
-place only once all of them are there and valid: one atomic replacement.
+Every producer gets the same OutputContext and gives relative paths (inside the
+output directory) mapped to file contents, in batches as it makes them. A build
+hands each batch to its staging folder at once (pipeline.py, write.py), where a
+thread writes it while the next is made, and puts them in place only once all of
+them are there and valid: one atomic replacement.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from .context import OutputContext
-from .helm import helm_files
-from .kustomize import kustomize_files
+from .helm import helm_batches
+from .kustomize import kustomize_batches
 
-Producer = Callable[[OutputContext], Mapping[str, bytes]]
+Producer = Callable[[OutputContext], Iterable[Mapping[str, bytes]]]
 
 
-#: Every producer, in the order their files are laid out.
-OUTPUTS: list[Producer] = [kustomize_files, helm_files]
+#: Every producer, in the order their files are laid out and written.
+OUTPUTS: list[Producer] = [kustomize_batches, helm_batches]
 
 
 def output_files(ctx: OutputContext) -> dict[str, bytes]:
@@ -29,6 +30,6 @@ def output_files(ctx: OutputContext) -> dict[str, bytes]:
 
 
 def each_output(ctx: OutputContext) -> Iterator[Mapping[str, bytes]]:
-    """Each producer's files, as soon as it has made them: a build hands them to the thread that writes them."""
+    """Each batch of each producer's files, as soon as it is made: a build hands it to the thread that writes them."""
     for produce in OUTPUTS:
-        yield produce(ctx)
+        yield from produce(ctx)

@@ -31,7 +31,7 @@ import json
 import re
 import textwrap
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 from ..errors import InputError
 from ..model import API_VERSION, CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, CatalogObject
@@ -300,25 +300,30 @@ def component_files(ctx: OutputContext, render: _Kustomizations) -> dict[str, by
 
 def kustomize_files(ctx: OutputContext) -> Mapping[str, bytes]:
     """Every file of the kustomize tree, keyed by its path inside the output directory."""
+    return dict(sorted((name, data) for batch in kustomize_batches(ctx) for name, data in batch.items()))
+
+
+def kustomize_batches(ctx: OutputContext) -> Iterator[Mapping[str, bytes]]:
+    """The kustomize tree in two batches, as a build hands them to the thread that writes them: first each
+    group's documents (most of the tree's folders, cut out of texts already rendered), then the
+    kustomizations, components and README, which the rendering process renders meanwhile."""
     with rendering():  # one rendering process for the whole tree, or the build's
-        return _kustomize_files(ctx, _Kustomizations(ctx))
-
-
-def _kustomize_files(ctx: OutputContext, render: _Kustomizations) -> Mapping[str, bytes]:
-    files: dict[str, bytes] = {}
-    wanted: dict[str, tuple[str, Sequence[str]]] = {}  # the kustomizations, rendered in one batch
-    for kind, groups in kind_groups(ctx).items():
-        base = f"{ROOT}/{KIND_DIRS[kind]}"
-        for group, texts in groups.items():
-            files[f"{base}/{group}/{group}.yaml"] = "".join(texts).encode()
-            wanted[f"{base}/{group}/kustomization.yaml"] = (
-                f"{group}: its {_scope(kind)} {kind} objects", [f"{group}.yaml"])
-        wanted[f"{base}/kustomization.yaml"] = (
-            f"Every {_scope(kind)} {kind} object; each sub-directory is one series or family.", list(groups))
-    wanted[f"{ROOT}/kustomization.yaml"] = (
-        "The whole catalog: every object of the all-bundle.", list(KIND_DIRS.values()))
-    files.update(render.render_all(wanted))
-    files.update(component_files(ctx, render))
-    if ctx.policy is not None:  # the admission policy, a component of its own (outputs/policy.py)
-        files.update({f"{ROOT}/{name}": data for name, data in policy_component(ctx.policy).items()})
-    return dict(sorted(files.items()))
+        render = _Kustomizations(ctx)
+        resources: dict[str, bytes] = {}
+        wanted: dict[str, tuple[str, Sequence[str]]] = {}  # the kustomizations, rendered in one batch
+        for kind, groups in kind_groups(ctx).items():
+            base = f"{ROOT}/{KIND_DIRS[kind]}"
+            for group, texts in groups.items():
+                resources[f"{base}/{group}/{group}.yaml"] = "".join(texts).encode()
+                wanted[f"{base}/{group}/kustomization.yaml"] = (
+                    f"{group}: its {_scope(kind)} {kind} objects", [f"{group}.yaml"])
+            wanted[f"{base}/kustomization.yaml"] = (
+                f"Every {_scope(kind)} {kind} object; each sub-directory is one series or family.", list(groups))
+        wanted[f"{ROOT}/kustomization.yaml"] = (
+            "The whole catalog: every object of the all-bundle.", list(KIND_DIRS.values()))
+        yield resources
+        files = render.render_all(wanted)
+        files.update(component_files(ctx, render))
+        if ctx.policy is not None:  # the admission policy, a component of its own (outputs/policy.py)
+            files.update({f"{ROOT}/{name}": data for name, data in policy_component(ctx.policy).items()})
+        yield files
