@@ -302,11 +302,12 @@ def generate(options: BuildOptions = BuildOptions(),
         rendering_done = start_bundles(catalog, objects)  # the rendering process renders them meanwhile
         for module in LATER_STEPS:
             importlib.import_module(module)
-        rendered = rendering_done()
-        from .parse import parse_rendered
+        from .parse import Twins, parse_rendered
         from .validate.provenance import point_at_sources
 
-        parsed = parse_rendered(rendered)
+        twins = Twins()  # each document parsed as it comes, while the next ones are rendered
+        rendered = rendering_done(twins.add)
+        parsed = parse_rendered(rendered, twins)
         files: dict[str, bytes] = {}
         for made in _outputs(catalog, version, objects, rendered, parsed, options):
             files.update(made)

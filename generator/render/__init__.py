@@ -66,8 +66,9 @@ class Renderer:
         with rendering():
             return self.start_all(objects)()
 
-    def start_all(self, objects: Iterable[CatalogObject]) -> Callable[[], dict[str, list[str]]]:
-        """``render_all`` handed to the rendering process: calling the result waits for the texts.
+    def start_all(self, objects: Iterable[CatalogObject]) -> Callable[..., dict[str, list[str]]]:
+        """``render_all`` handed to the rendering process: calling the result waits for the texts, and gives
+        each to ``each(kind, text)`` as it comes, where given.
 
         Must be called within ``rendering()``, whose child renders the batch meanwhile.
         """
@@ -80,10 +81,11 @@ class Renderer:
                 batch.append(self._job(obj, kind, labels, annotations))
         texts = submit(self.dirs, batch, self.prefix)
 
-        def by_kind() -> dict[str, list[str]]:
+        def by_kind(each: Callable[[str, str], None] | None = None) -> dict[str, list[str]]:
             out: dict[str, list[str]] = {}
             checked: set[tuple[str, str]] = set()
-            for (obj, kind), text in zip(jobs, texts()):
+            given = None if each is None else (lambda number, text: each(jobs[number][1], text))
+            for (obj, kind), text in zip(jobs, texts(given)):
                 if (obj.family, kind) not in checked:  # the first of each is enough to catch a broken template
                     checked.add((obj.family, kind))
                     self._check_yaml(obj, kind, text)

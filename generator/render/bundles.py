@@ -49,8 +49,9 @@ def render_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Render
         return start_bundles(catalog, objects)()
 
 
-def start_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Callable[[], Rendered]:
-    """``render_bundles`` handed to the rendering process: calling the result waits for the bundles.
+def start_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Callable[..., Rendered]:
+    """``render_bundles`` handed to the rendering process: calling the result waits for the bundles, and
+    gives each document to ``each(kind, text)`` as it comes, where given (a build parses it meanwhile).
 
     Within ``rendering()``: its child renders while the caller does something else.
     """
@@ -58,8 +59,8 @@ def start_bundles(catalog: Catalog, objects: Sequence[CatalogObject]) -> Callabl
     usable_folder(dirs[0], "templates")  # an unreadable one would fall back to the built-in templates unsaid
     texts_by_kind = Renderer(dirs).start_all(objects)
 
-    def rendered() -> Rendered:
-        by_kind = texts_by_kind()
+    def rendered(each: Callable[[str, str], None] | None = None) -> Rendered:
+        by_kind = texts_by_kind(each)
         texts = {kind: "".join(by_kind.get(kind, [])) for kind in KINDS}
         bundles = {f"{BUNDLES[kind]}.yaml": texts[kind] for kind in KINDS}
         bundles[f"{ALL_BUNDLE}.yaml"] = "".join(texts[kind] for kind in ALL_ORDER)

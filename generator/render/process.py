@@ -73,9 +73,10 @@ def render(template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str = "te
         return session.render(template_dirs, jobs, prefix)
 
 
-def submit(template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str = "templates/") -> Callable[[], list[str]]:
+def submit(template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str = "templates/") -> Callable[..., list[str]]:
     """``render`` begun and not waited for: the child renders on the second core while the caller goes on,
-    and calling the result waits for the texts. Only within ``rendering()``, whose child that is."""
+    and calling the result waits for the texts (``Rendering.submit``). Only within ``rendering()``, whose
+    child that is."""
     session = _current.get()
     if session is None:
         raise RuntimeError("submit() outside rendering(): no rendering process would render meanwhile")
@@ -288,8 +289,9 @@ class Rendering:
     def render(self, template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str) -> list[str]:
         return self.submit(template_dirs, jobs, prefix)()
 
-    def submit(self, template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str) -> Callable[[], list[str]]:
-        """Hand ``jobs`` to the child and return at once; calling the result waits for their texts.
+    def submit(self, template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str) -> Callable[..., list[str]]:
+        """Hand ``jobs`` to the child and return at once; calling the result waits for their texts, and
+        gives each to ``each(number, text)`` as it comes, where given.
 
         The child renders on the second core while this process goes on (its answers wait
         in the pipe, ``ANSWERS_PIPE`` bytes of them before the child has to wait in turn).
@@ -299,15 +301,19 @@ class Rendering:
         if self.owing:
             raise RuntimeError("a batch is still owed: take its texts before submitting another")
         if not jobs:
-            return list
+            return lambda each=None: []
         try:
             self._ready().send("render", _absolute(template_dirs), prefix, tuple(jobs))
         except BrokenPipeError:  # the child ended: reading its answers says why
             pass
         self.owing = True
 
-        def texts() -> list[str]:
-            done = [self._answer(job, prefix) for job in jobs]
+        def texts(each: Callable[[int, str], None] | None = None) -> list[str]:
+            done = []
+            for number, job in enumerate(jobs):
+                done.append(self._answer(job, prefix))
+                if each is not None:  # the caller's use of each text as it comes, while the child renders the next
+                    each(number, done[-1])
             self.owing = False
             return done
         return texts
