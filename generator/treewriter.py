@@ -1,78 +1,196 @@
-"""A tree of files written on a thread of its own, while the build goes on making the rest of them.
+"""A tree of files written by a process of its own, while the build goes on making the rest of them.
 
 A build's outputs are a hundred small files in sixty folders (the kustomize tree,
 the chart). Making them is mostly the operating system's work, a folder, a file and
-its bytes at a time, and Python lets other threads run during each of those calls:
-so the files are handed over as each step makes them (the bundles, then the
-kustomize tree, then the chart) and written by this thread while the main one lays
-out the next step's files and validates them all, on the second core.
+its bytes at a time: so the files are handed over as each step makes them (the
+bundles, the kustomize tree's documents, its kustomizations, the chart) and written
+by a child process while the build lays out the next batch and validates them all,
+on the second core. A process rather than a thread: a thread that writes needs
+Python's lock back after each system call, and while the build computes it gets it
+seldom (a hundred files took four times as long).
 
 Files are written in the order they were handed, each folder made once, before the
 first file in it, under a root folder that holds nothing else (write.py's staging
-folder). The first failure stops the writing; ``finish`` raises it, in the caller's
-thread, as the caller would have met it writing the files itself.
+folder), with the modes the umask leaves. The first failure stops the writing;
+``finish`` raises it in the build's process, as the build would have met it writing
+the files itself. Where no process can be started (no memory, no process left to the
+user), the files are written as they are handed, in the build's own process.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
-import queue
-import threading
+import pickle
+import signal
+import struct
 from pathlib import Path, PurePosixPath
 from typing import Mapping
 
+#: A batch's length, before its pickled (path, bytes) pairs.
+_LENGTH = struct.Struct(">Q")
+#: What the pipe to the child may hold before the build waits for it: the built-in catalog's batches whole.
+_PIPE = 1 << 20
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
+
+
+def write_files(root: Path, files: list[tuple[str, bytes]], made: set[str], parent: int | None = None) -> bool:
+    """Write ``files`` (relative POSIX paths) under ``root``, making each folder not in ``made`` first (and noting it).
+
+    With ``parent`` (the child's), nothing more is written once that process has ended (a
+    build killed meanwhile): False then, True when every file was written.
+    """
+    for name, data in files:
+        if parent is not None and os.getppid() != parent:
+            return False
+        path = PurePosixPath(name)
+        _folder(root, path.parent, made)
+        fd = os.open(root.joinpath(*path.parts), _FLAGS, 0o666)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+    return True
+
+
+def _folder(root: Path, folder: PurePosixPath, made: set[str]) -> None:
+    key = str(folder)
+    if key in made:
+        return
+    _folder(root, folder.parent, made)
+    os.mkdir(root.joinpath(*folder.parts))
+    made.add(key)
+
 
 class TreeWriter:
-    """Writes the files handed to it under ``root``, in order, on a thread started with it.
+    """Writes the files handed to it under ``root``, in order, in a child process forked for it.
 
-    Mutable on purpose: it is the writing under way (what was handed, what failed).
-    ``finish`` or ``abandon`` must be called once, and ends the thread.
+    Mutable on purpose: it is the writing under way (the child, what failed).
+    ``finish`` or ``abandon`` must be called once, and ends the child.
     """
 
     def __init__(self, root: Path):
         self.root = root
-        self._handed: queue.SimpleQueue[list[tuple[PurePosixPath, bytes]] | None] = queue.SimpleQueue()
-        self._made: set[PurePosixPath] = {PurePosixPath(".")}
+        self._made: set[str] = {"."}
         self._failure: BaseException | None = None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._write, name="citgen-tree-writer", daemon=True)
-        self._thread.start()
+        self._pid = 0
+        try:
+            requests, self._requests = os.pipe()
+        except OSError:
+            return  # no descriptor left: the files are written here
+        try:
+            self._answers, answers = os.pipe()
+        except OSError:
+            os.close(requests)
+            os.close(self._requests)
+            return
+        _widen(self._requests)
+        try:
+            self._pid = os.fork()
+        except OSError:  # no memory or process left to the user: the files are written here, as they come
+            for fd in (requests, self._requests, self._answers, answers):
+                os.close(fd)
+            return
+        if self._pid == 0:  # pragma: no mutate - the child ends in os._exit
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # pragma: no mutate - Ctrl-C is the build's to answer
+                _hold_only(requests, answers)  # pragma: no mutate
+                _serve(root, requests, answers, os.getppid())  # pragma: no mutate
+            finally:
+                os._exit(0)  # pragma: no mutate
+        os.close(requests)
+        os.close(answers)
 
     def add(self, files: Mapping[PurePosixPath, bytes]) -> None:
-        """Hand ``files`` (relative paths the caller checked) to the thread: written after those handed before."""
-        self._handed.put(list(files.items()))
+        """Hand ``files`` (relative paths the caller checked) to the child: written after those handed before."""
+        batch = [(str(path), data) for path, data in files.items()]
+        if not self._pid:
+            if self._failure is None:
+                try:
+                    write_files(self.root, batch, self._made)
+                except BaseException as exc:  # noqa: BLE001 - raised by finish(), as the child's would be
+                    self._failure = exc
+            return
+        data = pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)
+        try:
+            _send(self._requests, _LENGTH.pack(len(data)) + data)
+        except BrokenPipeError:  # the child ended: finish() says how
+            pass
 
     def finish(self) -> None:
         """Wait until every file handed is written; the first failure of the writing is raised here."""
-        self._handed.put(None)
-        self._thread.join()
+        if self._pid:
+            os.close(self._requests)
+            with os.fdopen(self._answers, "rb") as answers:
+                answer = answers.read()
+            _, status = os.waitpid(self._pid, 0)
+            self._pid = 0
+            if answer:
+                self._failure = pickle.loads(answer)
+            elif status:
+                how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else \
+                    f"exit status {os.WEXITSTATUS(status)}"
+                self._failure = OSError(errno.EIO, f"the process writing the outputs stopped ({how})", str(self.root))
         if self._failure is not None:
             raise self._failure
 
     def abandon(self) -> None:
-        """Write nothing more (the file being written is finished) and wait for the thread; failures are dropped."""
-        self._stop.set()
-        self._handed.put(None)
-        self._thread.join()
+        """Write nothing more: the child is stopped where it is (what it wrote is the caller's to remove)."""
+        if self._pid:
+            os.kill(self._pid, signal.SIGKILL)
+            os.close(self._requests)
+            os.close(self._answers)
+            os.waitpid(self._pid, 0)
+            self._pid = 0
 
-    def _write(self) -> None:
-        while (files := self._handed.get()) is not None:
-            if self._failure is not None or self._stop.is_set():
-                continue  # what comes after a failure, or after abandon(), is not written
-            try:
-                for path, data in files:
-                    if self._stop.is_set():
-                        break
-                    self._folder(path.parent)
-                    with open(self.root.joinpath(*path.parts), "wb") as handle:
-                        handle.write(data)
-            except BaseException as exc:  # noqa: BLE001 - raised by finish(), in the thread that waits for it
-                self._failure = exc
 
-    def _folder(self, folder: PurePosixPath) -> None:
-        """Make ``folder`` (relative to the root) and those above it, each the first time a file needs it."""
-        if folder in self._made:
-            return
-        self._folder(folder.parent)
-        os.mkdir(self.root.joinpath(*folder.parts))
-        self._made.add(folder)
+def _hold_only(*keep: int) -> None:  # pragma: no mutate - runs in the child
+    """In the child: none of the build's files held open (a reader of its output waits for their end, a lock for
+    its release), its standard streams on /dev/null."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, os.sysconf("SC_OPEN_MAX"))
+
+
+def _widen(fd: int) -> None:
+    """Let the pipe hold ``_PIPE`` bytes where the system allows (Linux): the build then seldom waits to hand files."""
+    setting = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if setting is not None:
+        try:
+            fcntl.fcntl(fd, setting, _PIPE)
+        except OSError:
+            pass
+
+
+def _send(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _serve(root: Path, requests: int, answers: int, parent: int) -> None:  # pragma: no mutate - in the child
+    """In the child: write each batch the parent sends until it closes its end, then answer with the first
+    failure (pickled), or nothing. A parent that was killed meanwhile gets nothing more written: its staging
+    folder is the next build's to remove, and it must find nobody writing there."""
+    made: set[str] = {"."}
+    failure: BaseException | None = None
+    with os.fdopen(requests, "rb") as reader:
+        while len(head := reader.read(_LENGTH.size)) == _LENGTH.size:
+            batch = pickle.loads(reader.read(_LENGTH.unpack(head)[0]))
+            if failure is None:
+                try:
+                    if not write_files(root, batch, made, parent):
+                        return
+                except BaseException as exc:  # noqa: BLE001 - the parent raises it
+                    failure = exc
+    if failure is not None:
+        _send(answers, pickle.dumps(failure, pickle.HIGHEST_PROTOCOL))
+    os.close(answers)
