@@ -289,7 +289,7 @@ def generate(options: BuildOptions = BuildOptions(),
     The steps: load -> expand -> render -> parse -> outputs -> validate. ``files_ready`` is
     called with each batch of output files as soon as it is made (the bundles, then each
     other output); a caller writes them where they can still be thrown away (write.Staging),
-    on a thread of its own while the build goes on, and only the returned problems say
+    by a process of its own while the build goes on, and only the returned problems say
     whether the files may be used. The later steps' modules are imported while the
     rendering process renders (``LATER_STEPS``).
     """

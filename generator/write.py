@@ -482,7 +482,7 @@ class Staging:
     """A build's outputs, written beside ``out`` first and put in its place at once.
 
     ``add`` takes the output directory's lock, makes a hidden staging directory
-    and hands files to a thread that writes them into it (treewriter.py), while
+    and hands files to a child process that writes them into it (treewriter.py), while
     the build goes on; ``write`` hands the last ones and waits until all of them
     are there, with the manifest. A build may do both before it knows whether the
     files are valid; ``commit`` swaps the staging directory in. Leaving the ``with``
@@ -524,7 +524,7 @@ class Staging:
         self._lock.release()
 
     def add(self, files: Mapping[str, bytes]) -> None:
-        """Hand ``files`` to the staging directory: written by a thread of their own while the caller goes on.
+        """Hand ``files`` to the staging directory: written by a process of their own while the caller goes on.
 
         The first call locks ``out``, checks it and makes the staging directory.
         A later file of the same name takes the place of an earlier one.

@@ -77,7 +77,7 @@ def build(catalog: Path | None, out: Path, version: str | None, release: str | N
         return checked(options, out)
     # an unusable --out (or one inside a catalog the build reads) refused first; staged as made, swapped in if valid
     with Staging(out, lock_timeout, reads=(options.catalog_dir, builtin_catalog())) as staging:
-        result = generate(options, files_ready=staging.add)  # written on a thread while the build goes on
+        result = generate(options, files_ready=staging.add)  # written by a child process while the build goes on
         if result.problems:
             raise InputError(list(result.problems))
         staging.commit()

@@ -3,7 +3,7 @@
 Every producer gets the same OutputContext and gives relative paths (inside the
 output directory) mapped to file contents, in batches as it makes them. A build
 hands each batch to its staging folder at once (pipeline.py, write.py), where a
-thread writes it while the next is made, and puts them in place only once all of
+child process writes it while the next is made, and puts them in place only once all of
 them are there and valid: one atomic replacement.
 """
 
@@ -30,6 +30,6 @@ def output_files(ctx: OutputContext) -> dict[str, bytes]:
 
 
 def each_output(ctx: OutputContext) -> Iterator[Mapping[str, bytes]]:
-    """Each batch of each producer's files, as soon as it is made: a build hands it to the thread that writes them."""
+    """Each batch of each producer's files, as soon as it is made: a build hands it to the process that writes them."""
     for produce in OUTPUTS:
         yield from produce(ctx)

@@ -304,7 +304,7 @@ def kustomize_files(ctx: OutputContext) -> Mapping[str, bytes]:
 
 
 def kustomize_batches(ctx: OutputContext) -> Iterator[Mapping[str, bytes]]:
-    """The kustomize tree in two batches, as a build hands them to the thread that writes them: first each
+    """The kustomize tree in two batches, as a build hands them to the process that writes them: first each
     group's documents (most of the tree's folders, cut out of texts already rendered), then the
     kustomizations, components and README, which the rendering process renders meanwhile."""
     with rendering():  # one rendering process for the whole tree, or the build's
