@@ -268,6 +268,24 @@ def test_served_here_a_new_build_reads_its_templates_again(limits_put_back: None
     assert first + served(("begin", Limits()), batch) == [(TEXT, "before"), (TEXT, "after")]
 
 
+def test_served_here_a_template_is_compiled_once_for_the_builds_of_a_process_until_its_text_changes(
+        limits_put_back: None, tmp_path: Path, monkeypatch):
+    """A test run builds hundreds of times in one process: its rendering child compiles each template once.
+    The child's cache is replaced by an empty one (private: the child's own state, which nothing else shows)."""
+    compiled: list[str] = []
+    compile_source = worker.jinja2.Environment.compile
+    monkeypatch.setattr(worker, "_COMPILED", worker._Compiled())  # this test's own, empty (the module keeps one)
+    monkeypatch.setattr(worker.jinja2.Environment, "compile",
+                        lambda env, source, *a, **k: (compiled.append(source), compile_source(env, source, *a, **k))[1])
+    (tmp_path / "t.j2").write_text("{{ 'x' }}")
+    batch = ("render", (str(tmp_path),), "templates/", [Job("t.j2", {})])
+    texts = served(("begin", Limits()), batch, ("begin", Limits()), batch)
+    (tmp_path / "t.j2").write_text("{{ 'y' }}")
+    texts += served(("begin", Limits()), batch)
+    assert texts == [(TEXT, "x"), (TEXT, "x"), (TEXT, "y")]
+    assert compiled == ["{{ 'x' }}", "{{ 'y' }}"]
+
+
 def test_served_here_a_build_is_bounded_by_its_own_limits(limits_put_back: None, templates: tuple[str, ...]):
     served(("begin", Limits(total_seconds=120, memory=4096)))
     usage = resource.getrusage(resource.RUSAGE_SELF)

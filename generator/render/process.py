@@ -23,7 +23,8 @@ outside, anew for each build (``rendering()``):
 The child is forked at a process's first rendering and serves its later builds
 too: forking a large process costs tens of milliseconds (its page tables), a
 build a few hundred. A build begins by setting the child's bounds and giving
-it a fresh Jinja environment, so nothing a template did outlives its build. A
+it a fresh Jinja environment, so nothing a template did outlives its build (only
+the code compiled from a template's text is kept, render/worker.py). A
 child that went past a bound, ran out of memory or was left with answers
 unread is killed, and the next build forks another. Requests are pickled
 batches; each rendering is answered by a frame as soon as it is ready.

@@ -38,12 +38,15 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset(["+", "-", "*", "/", "//", "%", "**"])
 
 
-def environment(template_dirs: Sequence[Path]) -> ImmutableSandboxedEnvironment:
+def environment(template_dirs: Sequence[Path],
+                compiled: jinja2.BytecodeCache | None = None) -> ImmutableSandboxedEnvironment:
     """The one Jinja environment of the tool; earlier directories win over later ones.
 
     Immutable: the same values render every kind of an object, so a template that
     changed one (``spec.update(...)``) would make the kinds differ. The filters are
-    Jinja's own and the two that write values as YAML.
+    Jinja's own and the two that write values as YAML. ``compiled``: Jinja's cache of
+    compiled templates, by name and the checksum of their source (every environment made
+    here compiles a source to the same code).
     """
     env = _Sandbox(
         loader=TemplateLoader([str(d) for d in template_dirs]),  # bounded like every input file
@@ -51,6 +54,7 @@ def environment(template_dirs: Sequence[Path]) -> ImmutableSandboxedEnvironment:
         keep_trailing_newline=True,
         autoescape=False,
         auto_reload=False,
+        bytecode_cache=compiled,
     )
     env.filters["yaml_scalar"] = yaml_scalar
     env.filters["yaml_block"] = yaml_block

@@ -112,6 +112,33 @@ def _remembering(dump: Any, texts: dict[tuple, tuple[Any, str]]) -> Any:
     return remembered
 
 
+class _Compiled(jinja2.BytecodeCache):
+    """The templates this child compiled, kept for its later builds in memory (Jinja's own cache, by name and the
+    checksum of the source read each time): a process that builds many times (a test run, ``site``) compiles each
+    template once. Only the code compiled from a template's text is kept; every build still gets a fresh
+    environment, so nothing a template did outlives its build."""
+
+    #: The most templates kept: a process that builds many catalogs starts afresh past it.
+    MOST = 512
+
+    def __init__(self) -> None:
+        self.codes: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.codes.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)  # kept only where the source's checksum is the same
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if len(self.codes) >= self.MOST:
+            self.codes.clear()
+        self.codes[bucket.key] = bucket.bytecode_to_string()
+
+
+#: This child's compiled templates (it serves every build of the process that forked it).
+_COMPILED = _Compiled()
+
+
 class _Build:
     """What the child holds for one build: its limits, the peak it began at, its environments."""
 
@@ -125,7 +152,7 @@ class _Build:
     def environment(self, dirs: tuple[str, ...]) -> jinja2.Environment:
         env = self.environments.get(dirs)
         if env is None:
-            env = self.environments[dirs] = environment([Path(d) for d in dirs])
+            env = self.environments[dirs] = environment([Path(d) for d in dirs], _COMPILED)
             for name in ("yaml_block", "yaml_scalar"):
                 env.filters[name] = _remembering(env.filters[name], self.texts)
         return env
