@@ -24,6 +24,7 @@ What to share, and how (tests/README.md has the longer version):
 from __future__ import annotations
 
 import compileall
+import fnmatch
 import os
 import shutil
 from pathlib import Path
@@ -134,6 +135,63 @@ def pytest_configure(config: pytest.Config) -> None:
     # compile the whole package from source again; compiling it once here, into the
     # __pycache__ folders git ignores, spares them that. Files already compiled are skipped.
     compileall.compile_dir(REPO / "generator", quiet=2)
+    if config.getoption("dist", "no") != "no" and config.getoption("tx", None):
+        rewrite_test_modules(config)
+
+
+def rewrite_test_modules(config: pytest.Config) -> None:
+    """Rewrite the asserts of the run's test modules once, on every core, before the workers start.
+
+    Each xdist worker collects every module, and pytest rewrites the asserts of each as it
+    imports it: seven seconds of each worker's time for 245 modules. pytest keeps what it
+    rewrote in ``__pycache__`` and reads it back even where bytecode is not written, but
+    writes it only where it is; so where it is not (PYTHONDONTWRITEBYTECODE, as on many CI
+    machines) every worker rewrote every module, on every run, and elsewhere both did on
+    the first. Here pytest's own functions write each module's rewritten form, exactly as
+    pytest would, once, the modules shared among the cores; the workers read it. Modules
+    already cached are skipped. A pytest without these internals skips this: its workers
+    rewrite the modules themselves, as they always did.
+    """
+    try:
+        from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, assertstate_key, \
+            get_cache_dir
+    except ImportError:
+        return
+    state = config.stash.get(assertstate_key, None)
+    if state is None or config.getoption("assertmode", "rewrite") != "rewrite":
+        return
+    patterns = config.getini("python_files")
+    given = [Path(config.invocation_params.dir, arg.split("::")[0]).resolve() for arg in config.args]
+    modules = [path for path in sorted((REPO / "tests").rglob("*.py"), key=lambda p: -p.stat().st_size)
+               if (path.name == "conftest.py" or any(fnmatch.fnmatch(path.name, p) for p in patterns))
+               and any(path.is_relative_to(arg) for arg in given)]
+
+    def rewrite(paths: list[Path]) -> None:
+        for path in paths:
+            cache = get_cache_dir(path)
+            pyc = cache / (path.name[:-3] + PYC_TAIL)
+            if _read_pyc(path, pyc) is not None:
+                continue
+            try:
+                source_hash, code = _rewrite_test(path, config)
+                cache.mkdir(parents=True, exist_ok=True)
+            except (OSError, SyntaxError):  # left to the worker's import, which reports it
+                continue
+            _write_pyc(state, code, source_hash, pyc)
+
+    cores = min(os.cpu_count() or 1, len(modules))
+    children = []
+    for share in range(1, cores):  # forked before any worker or thread is started
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child ends in os._exit
+            try:
+                rewrite(modules[share::cores])
+            finally:
+                os._exit(0)
+        children.append(pid)
+    rewrite(modules[0::cores])
+    for pid in children:
+        os.waitpid(pid, 0)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
