@@ -27,6 +27,7 @@ import compileall
 import fnmatch
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return
+    scratch_in_memory()
     # Well over a hundred tests start a `citgen` process. Where bytecode is not written
     # (PYTHONDONTWRITEBYTECODE, as on many CI machines, in a fresh clone) each of them would
     # compile the whole package from source again; compiling it once here, into the
@@ -137,6 +139,33 @@ def pytest_configure(config: pytest.Config) -> None:
     compileall.compile_dir(REPO / "generator", quiet=2)
     if config.getoption("dist", "no") != "no" and config.getoption("tx", None):
         rewrite_test_modules(config)
+
+
+#: A file system in memory, where the run's temporary files go when nobody chose a place for them.
+MEMORY_SCRATCH = Path("/dev/shm")
+#: The room it must have: a run writes about a gigabyte (80,000 files) and pytest keeps the last three runs'.
+MEMORY_SCRATCH_ROOM = 4 << 30
+
+
+def scratch_in_memory() -> None:
+    """Temporary files in memory (/dev/shm) where TMPDIR names no place and there is room; /tmp otherwise.
+
+    The tests write some 80,000 files a run (a catalog copied to break, an earlier build to
+    leave untouched, a wheel, pre-commit's environment, each test's outputs). Where /tmp is a
+    journalled disk file system, creating and removing them took some 25 seconds of the
+    run's system time; in memory, a fifth of it. Set here, before the base temporary folder
+    is made and the workers start, TMPDIR holds for every worker and every process a test
+    starts (tempfile, pip, pre-commit). A TMPDIR already set is left as it is.
+    """
+    if os.environ.get("TMPDIR") or not MEMORY_SCRATCH.is_dir() or not os.access(MEMORY_SCRATCH, os.W_OK | os.X_OK):
+        return
+    try:
+        room = os.statvfs(MEMORY_SCRATCH)
+    except OSError:
+        return
+    if room.f_bavail * room.f_frsize >= MEMORY_SCRATCH_ROOM:
+        os.environ["TMPDIR"] = str(MEMORY_SCRATCH)
+        tempfile.tempdir = None  # gettempdir() reads TMPDIR again
 
 
 def rewrite_test_modules(config: pytest.Config) -> None:
