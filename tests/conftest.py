@@ -29,12 +29,16 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 
 from generator.cli import main
+
+if TYPE_CHECKING:
+    from tests.helpers import ForkedCitgen
 
 REPO = Path(__file__).resolve().parent.parent
 #: libosinfo's system database is looked for in OSINFO_SYSTEM_DIR instead of /usr/share/osinfo: pointed at
@@ -97,6 +101,20 @@ def site_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
 def site_dir(site_build: tuple[Path, object]) -> Path:
     """The folder of ``site_build``: index.html, catalog.json, CHECKSUMS.sha256. Read only."""
     return site_build[0]
+
+
+@pytest.fixture(scope="session")
+def forked_citgen() -> Iterator["ForkedCitgen"]:
+    """citgen command lines run as processes of their own, each forked from one that imported citgen once.
+
+    For what is about the process (exit status, peak memory, time) where a new interpreter a
+    command line would cost more than the command: ``tests.helpers.ForkedCitgen``.
+    """
+    from tests.helpers import ForkedCitgen
+
+    forker = ForkedCitgen()
+    yield forker
+    forker.close()
 
 
 @pytest.fixture
