@@ -46,7 +46,7 @@ from generator.cli.refs import PlaceParam
 from tests.conftest import SHARED, SWAGGER, shared_file
 from tests.helpers import REPO, citgen_forked, copy_catalog, leaf_commands, parse_stream, snapshot
 
-pytestmark = pytest.mark.heavy(25)  # seconds of a worker's time: some 400 runs of citgen, forked
+pytestmark = pytest.mark.heavy(18)  # seconds of a worker's time: some 500 runs of citgen, forked
 
 #: libosinfo's database as Debian installs it, of which ``citgen osinfo`` reads, in each run, the releases of
 #: RHEL 9 it needs (a copy in the matrix's folder: faults are made on the copy, and a run reads three files,

@@ -25,7 +25,7 @@ from generator.errors import InputError
 from generator.source.yamlsrc import NESTING_LIMIT, iter_documents, load_stream_fast
 from tests.helpers import ForkedCitgen, copy_catalog, default_build, finding, snapshot
 
-pytestmark = pytest.mark.heavy(11)  # seconds of a worker's time: run early (conftest.py)
+pytestmark = pytest.mark.heavy(6)  # seconds of a worker's time: run early (conftest.py)
 
 ALL = "common-instancetypes-all-bundle.yaml"
 SELF_ALIAS = "alias '*a' refers to the list or mapping that contains it (anchored at line 1); " \

@@ -21,7 +21,7 @@ import pytest
 from generator.tools.vendor_init import init_catalog
 from tests.helpers import ForkedCitgen, snapshot
 
-pytestmark = pytest.mark.heavy(17)  # seconds of a worker's time: run early (conftest.py)
+pytestmark = pytest.mark.heavy(6)  # seconds of a worker's time: run early (conftest.py)
 
 #: The built-in instancetype template with a line of the test's at line 8.
 TEMPLATE = """\
