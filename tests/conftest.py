@@ -24,15 +24,21 @@ What to share, and how (tests/README.md has the longer version):
 from __future__ import annotations
 
 import compileall
+import fnmatch
 import os
 import shutil
+import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 
 from generator.cli import main
+
+if TYPE_CHECKING:
+    from tests.helpers import ForkedCitgen
 
 REPO = Path(__file__).resolve().parent.parent
 #: libosinfo's system database is looked for in OSINFO_SYSTEM_DIR instead of /usr/share/osinfo: pointed at
@@ -97,6 +103,20 @@ def site_dir(site_build: tuple[Path, object]) -> Path:
     return site_build[0]
 
 
+@pytest.fixture(scope="session")
+def forked_citgen() -> Iterator["ForkedCitgen"]:
+    """citgen command lines run as processes of their own, each forked from one that imported citgen once.
+
+    For what is about the process (exit status, peak memory, time) where a new interpreter a
+    command line would cost more than the command: ``tests.helpers.ForkedCitgen``.
+    """
+    from tests.helpers import ForkedCitgen
+
+    forker = ForkedCitgen()
+    yield forker
+    forker.close()
+
+
 @pytest.fixture
 def workdir(tmp_path: Path, previous_output: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """tmp_path as the current directory, holding ``out/`` from an earlier build.
@@ -129,11 +149,97 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return
+    scratch_in_memory()
     # Well over a hundred tests start a `citgen` process. Where bytecode is not written
     # (PYTHONDONTWRITEBYTECODE, as on many CI machines, in a fresh clone) each of them would
     # compile the whole package from source again; compiling it once here, into the
     # __pycache__ folders git ignores, spares them that. Files already compiled are skipped.
     compileall.compile_dir(REPO / "generator", quiet=2)
+    if config.getoption("dist", "no") != "no" and config.getoption("tx", None):
+        rewrite_test_modules(config)
+
+
+#: A file system in memory, where the run's temporary files go when nobody chose a place for them.
+MEMORY_SCRATCH = Path("/dev/shm")
+#: The room it must have: a run writes about a gigabyte (80,000 files) and pytest keeps the last three runs'.
+MEMORY_SCRATCH_ROOM = 4 << 30
+
+
+def scratch_in_memory() -> None:
+    """Temporary files in memory (/dev/shm) where TMPDIR names no place and there is room; /tmp otherwise.
+
+    The tests write some 80,000 files a run (a catalog copied to break, an earlier build to
+    leave untouched, a wheel, pre-commit's environment, each test's outputs). Where /tmp is a
+    journalled disk file system, making a catalog and an earlier build to break cost 38 ms of
+    system time, 7 ms in memory; the three modules that write most took 24 s of CPU, then 18.
+    Set here, before the base temporary folder is made and the workers start, TMPDIR holds for
+    every worker and every process a test starts (tempfile, pip, pre-commit). A TMPDIR already
+    set is left as it is.
+    """
+    if os.environ.get("TMPDIR") or not MEMORY_SCRATCH.is_dir() or not os.access(MEMORY_SCRATCH, os.W_OK | os.X_OK):
+        return
+    try:
+        room = os.statvfs(MEMORY_SCRATCH)
+    except OSError:
+        return
+    if room.f_bavail * room.f_frsize >= MEMORY_SCRATCH_ROOM:
+        os.environ["TMPDIR"] = str(MEMORY_SCRATCH)
+        tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+
+
+def rewrite_test_modules(config: pytest.Config) -> None:
+    """Rewrite the asserts of the run's test modules once, on every core, before the workers start.
+
+    Each xdist worker collects every module, and pytest rewrites the asserts of each as it
+    imports it: seven seconds of each worker's time for 272 modules. pytest keeps what it
+    rewrote in ``__pycache__`` and reads it back even where bytecode is not written, but
+    writes it only where it is; so where it is not (PYTHONDONTWRITEBYTECODE, as on many CI
+    machines) every worker rewrote every module, on every run, and elsewhere both did on
+    the first. Here pytest's own functions write each module's rewritten form, exactly as
+    pytest would, once, the modules shared among the cores; the workers read it. Modules
+    already cached are skipped. A pytest without these internals skips this: its workers
+    rewrite the modules themselves, as they always did.
+    """
+    try:
+        from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, assertstate_key, \
+            get_cache_dir
+    except ImportError:
+        return
+    state = config.stash.get(assertstate_key, None)
+    if state is None or config.getoption("assertmode", "rewrite") != "rewrite":
+        return
+    patterns = config.getini("python_files")
+    given = [Path(config.invocation_params.dir, arg.split("::")[0]).resolve() for arg in config.args]
+    modules = [path for path in sorted((REPO / "tests").rglob("*.py"), key=lambda p: -p.stat().st_size)
+               if (path.name == "conftest.py" or any(fnmatch.fnmatch(path.name, p) for p in patterns))
+               and any(path.is_relative_to(arg) for arg in given)]
+
+    def rewrite(paths: list[Path]) -> None:
+        for path in paths:
+            cache = get_cache_dir(path)
+            pyc = cache / (path.name[:-3] + PYC_TAIL)
+            if _read_pyc(path, pyc) is not None:
+                continue
+            try:
+                source_hash, code = _rewrite_test(path, config)
+                cache.mkdir(parents=True, exist_ok=True)
+            except (OSError, SyntaxError):  # left to the worker's import, which reports it
+                continue
+            _write_pyc(state, code, source_hash, pyc)
+
+    cores = min(os.cpu_count() or 1, len(modules))
+    children = []
+    for share in range(1, cores):  # forked before any worker or thread is started
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child ends in os._exit
+            try:
+                rewrite(modules[share::cores])
+            finally:
+                os._exit(0)
+        children.append(pid)
+    rewrite(modules[0::cores])
+    for pid in children:
+        os.waitpid(pid, 0)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -22,11 +22,21 @@ cleared while the run lasts), ``modes`` (paths given these permission bits while
 lasts, e.g. 0o644 for a folder that may be listed but not entered), ``loops``
 (links to themselves made while it lasts, in place of files that are there) and
 ``as_files`` (folders that are a file while it lasts, the folder put back after). A result: ``code``, ``stdout``, ``stderr`` (text, with
-what could not be decoded escaped) and ``traceback`` (empty when none escaped).
+what could not be decoded escaped), ``traceback`` (empty when none escaped), ``peak``
+(the child's largest resident memory in bytes, its rendering child's included, as
+``RUSAGE_CHILDREN`` gives it for a process of its own) and ``seconds`` (its wall time).
+A child ends as Python ends a process: its exit handlers run (the rendering child is
+stopped and reaped), then its standard streams are flushed.
+
+``python tests/faultrun.py --serve`` runs the runs it reads from standard input, a JSON
+mapping a line, one at a time, and answers each with its result on a line of standard
+output: for tests that run a few command lines each, one after another, and measure each
+process's own memory and time (``tests.helpers.ForkedCitgen``).
 """
 
 from __future__ import annotations
 
+import atexit
 import io
 import json
 import os
@@ -35,6 +45,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from pathlib import Path
 from typing import Any
@@ -92,6 +103,7 @@ def _child(run: dict[str, Any], out: int, err: int, escaped: int) -> None:
         os.write(escaped, traceback.format_exc().encode("utf-8", "backslashreplace"))
         code = 70
     _room()
+    atexit._run_exitfuncs()  # as Python's exit: citgen's stops its rendering child (a failure is printed, as there)
     for stream in (sys.stdout, sys.stderr):  # Python's own last flush, as at exit
         try:
             if stream is not None:
@@ -142,6 +154,7 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
     targets = [w for _, w in pipes] or [out.fileno(), err.fileno()]
     texts: list[list[bytes]] = [[], []]
     try:
+        started = time.monotonic()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child ends in os._exit
             signal_default()
@@ -150,7 +163,8 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
         for (read, write), into in zip(pipes, texts):
             os.close(write)
             readers.append(_drained(read, into))
-        status = _wait(pid)
+        status, usage = _wait(pid)
+        seconds = time.monotonic() - started
         for reader in readers:
             reader.join()
     finally:
@@ -163,12 +177,13 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
         for folder in run.get("as_files", ()):
             os.unlink(folder)
             os.rename(folder + ".faultrun", folder)
+    measured = {"peak": usage.ru_maxrss * 1024, "seconds": seconds}
     if pipes:
         return {"code": status, "stdout": b"".join(texts[0]).decode("utf-8", "backslashreplace"),
                 "stderr": b"".join(texts[1]).decode("utf-8", "backslashreplace"),
-                "traceback": _read(os.dup(escaped.fileno()))}
+                "traceback": _read(os.dup(escaped.fileno())), **measured}
     return {"code": status, "stdout": _read(os.dup(out.fileno())), "stderr": _read(os.dup(err.fileno())),
-            "traceback": _read(os.dup(escaped.fileno()))}
+            "traceback": _read(os.dup(escaped.fileno())), **measured}
 
 
 def signal_default() -> None:
@@ -178,22 +193,49 @@ def signal_default() -> None:
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
-def _wait(pid: int) -> int:
-    _, status = os.waitpid(pid, 0)
+def _wait(pid: int) -> tuple[int, resource.struct_rusage]:
+    """The child's exit status (minus the signal that ended it) and its usage, its reaped children's included."""
+    _, status, usage = os.wait4(pid, 0)
     if os.WIFSIGNALED(status):
-        return -os.WTERMSIG(status)
-    return os.WEXITSTATUS(status)
+        return -os.WTERMSIG(status), usage
+    return os.WEXITSTATUS(status), usage
+
+
+def warm() -> None:
+    """Do here, once, the work every child would repeat that reads nothing a run's faults are made on.
+
+    Each child is forked from this process and inherits what it holds: the whole package
+    imported (commands import their tools lazily, and a run's rendering child, forked from
+    it, the template engine), and the pure, remembered answers that depend on no file of a
+    run, only on citgen's own package: the input formats' and the shipped CRD schemas'
+    compiled checks (and the regular expressions they compile). No catalog file, template,
+    bundle or option's path is read here, so a fault on one is still met by the child that
+    reads it; the 520 runs of the matrix say, and print, exactly what they did without this.
+    """
+    import importlib
+    import pkgutil
+
+    import generator
+
+    for found in pkgutil.walk_packages(generator.__path__, "generator."):
+        if not found.name.endswith(".__main__"):  # running the command line is the children's
+            importlib.import_module(found.name)
+    from generator import schemas
+    from generator.source import formats, inputcheck
+
+    for schema in formats.FILE_KINDS.values():
+        inputcheck.quick_check_for(schema)
+    for kind in schemas.known_kinds():
+        schemas.quick_check(kind)
 
 
 def main() -> None:
-    import importlib
-
-    from generator.cli import LAZY_COMMANDS
-
-    for module, _ in LAZY_COMMANDS.values():  # imported once, here, rather than in every child
-        importlib.import_module(module)
-    importlib.import_module("generator.render.worker")  # and the rendering child's side (jinja2), which a
-    # command imports only in the child it forks to render: here, every run's rendering child inherits it
+    warm()
+    if sys.argv[1:] == ["--serve"]:
+        for line in sys.stdin:  # one at a time: the next run is sent once this one is answered
+            sys.stdout.write(json.dumps(run_one(json.loads(line))) + "\n")
+            sys.stdout.flush()  # before the next fork: a child must not inherit (nor write) what is unsent
+        return
     cases = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     results = {name: run_one(run) for name, run in cases.items()}
     Path(sys.argv[2]).write_text(json.dumps(results), encoding="utf-8")

@@ -212,6 +212,41 @@ def citgen_forked(runs: Mapping[str, Mapping[str, Any]], folder: Path) -> dict[s
     return json.loads(results.read_text(encoding="utf-8"))
 
 
+class ForkedCitgen:
+    """A process that imported citgen once (tests/faultrun.py --serve), forking a child for each command line.
+
+    For tests that run citgen as a process of its own, to see its exit status and output
+    and to measure its memory and time, a command line or a few at a time: each child is
+    the real program from the point where Python has opened its standard streams, and ends
+    as a process does (its exit handlers run), for milliseconds where a new interpreter
+    importing citgen costs a fifth of a second. ``tests/conftest.py`` gives one to a worker
+    (``forked_citgen``).
+    """
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, str(REPO / "tests" / "faultrun.py"), "--serve"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=child_env(), text=True,
+                                        encoding="utf-8")
+
+    def run(self, *args: str | Path, cwd: Path, env: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """``citgen ARGS`` run in ``cwd`` with ``env`` added: ``code``, ``stdout``, ``stderr``, ``traceback``,
+        ``peak`` (bytes) and ``seconds``. A child still running after faultrun.DEADLINE is killed (``code`` -14)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        run = {"args": [str(a) for a in args], "cwd": str(cwd), "env": dict(env or {})}
+        self.process.stdin.write(json.dumps(run) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        assert answer, f"tests/faultrun.py --serve ended (status {self.process.poll()})"
+        return json.loads(answer)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
 def helm_engine() -> Any:
     """Helm's own engine (helm-python-sdk); skipped when absent, except under CI where it must be there."""
     try:

@@ -5,19 +5,17 @@ overlays, bundles for ``validate``, ``diff`` and ``--retain-from``, VirtualMachi
 files for ``expand``, templates and the text they render. A refusal has an exact
 message and exit status 2; a build leaves the earlier output byte-for-byte as it
 was. Where the class is about resources (files that never end or are huge), the
-command runs as a real child process under a timeout, so that a hang fails the
-test instead of hanging the run, and the child's peak memory is measured.
+command runs as a process of its own under a deadline, so that a hang fails the
+test instead of hanging the run, and the process's peak memory is measured.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import socket
-import subprocess
-import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from click.testing import CliRunner
@@ -25,9 +23,9 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.errors import InputError
 from generator.source.yamlsrc import NESTING_LIMIT, iter_documents, load_stream_fast
-from tests.helpers import child_env, copy_catalog, default_build, finding, snapshot
+from tests.helpers import ForkedCitgen, copy_catalog, default_build, finding, snapshot
 
-pytestmark = pytest.mark.heavy(11)  # seconds of a worker's time: run early (conftest.py)
+pytestmark = pytest.mark.heavy(6)  # seconds of a worker's time: run early (conftest.py)
 
 ALL = "common-instancetypes-all-bundle.yaml"
 SELF_ALIAS = "alias '*a' refers to the list or mapping that contains it (anchored at line 1); " \
@@ -58,24 +56,22 @@ def cli(*args: str | Path) -> tuple[int, list[str]]:
     return result.exit_code, result.stderr.splitlines()
 
 
-# Runs the command as its own child and reports that child's peak RSS: RUSAGE_CHILDREN
-# of this wrapper covers only the one command it waited for.
-_MEASURE = """
-import json, resource, subprocess, sys
-done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"code": done.returncode, "stderr": done.stderr, "peak_kib": peak}))
-"""
+#: citgen run as a process of its own (``child`` below): its exit status, stderr lines and peak RSS in MiB.
+Child = Callable[..., tuple[int, list[str], int]]
 
 
-def child(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> tuple[int, list[str], int]:
-    """citgen as a real process (timeout 120 s): exit status, stderr lines and peak RSS in MiB."""
-    command = [sys.executable, "-c", _MEASURE, sys.executable, "-m", "generator.cli", *map(str, args)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=120,
-                          env=child_env(**(env or {})))
-    assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout)
-    return found["code"], found["stderr"].splitlines(), found["peak_kib"] // 1024
+@pytest.fixture
+def child(forked_citgen: ForkedCitgen) -> Child:
+    """citgen as a process of its own: exit status, stderr lines and peak RSS in MiB (its rendering child's included).
+
+    Forked from a process that imported citgen once (tests.helpers.ForkedCitgen); one still
+    running after a minute is killed, so that a hang fails the test instead of hanging the run.
+    """
+    def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> tuple[int, list[str], int]:
+        found = forked_citgen.run(*args, cwd=cwd, env=env)
+        assert found["traceback"] == "", found["traceback"]
+        return found["code"], found["stderr"].splitlines(), found["peak"] // (1 << 20)
+    return run
 
 
 @pytest.fixture
@@ -205,7 +201,7 @@ KINDS = {"fifo": "a FIFO (named pipe)", "device": "a character device", "socket"
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_class_2_a_special_file_named_on_the_command_line_is_refused_unread(work: Path, kind: str):
+def test_class_2_a_special_file_named_on_the_command_line_is_refused_unread(child: Child, work: Path, kind: str):
     server = special_file(work / "special.yaml", kind)
     try:
         refusal = finding(f"special.yaml: is {KINDS[kind]}, {ONLY_REGULAR}")
@@ -235,7 +231,7 @@ def test_class_2_a_special_file_named_on_the_command_line_is_refused_unread(work
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_class_2_a_special_file_in_a_catalog_directory_is_refused_unread(work: Path, kind: str):
+def test_class_2_a_special_file_in_a_catalog_directory_is_refused_unread(child: Child, work: Path, kind: str):
     server = special_file(work / "catalog" / "series" / "x.yaml", kind)
     # /dev/zero comes in through a link (making a device needs privileges), refused as one
     refusal = f"is {KINDS[kind]}, {ONLY_REGULAR}" if kind != "device" else \
@@ -251,7 +247,7 @@ def test_class_2_a_special_file_in_a_catalog_directory_is_refused_unread(work: P
             server.close()
 
 
-def test_class_2_a_huge_file_is_refused_from_its_size_in_bounded_memory(work: Path):
+def test_class_2_a_huge_file_is_refused_from_its_size_in_bounded_memory(child: Child, work: Path):
     huge = work / "huge.yaml"
     with huge.open("wb") as handle:  # 4 GiB that take no disk: a sparse file
         handle.truncate(4 << 30)
@@ -268,7 +264,7 @@ def test_class_2_a_huge_file_is_refused_from_its_size_in_bounded_memory(work: Pa
     assert stderr[0] != message  # raised: read, and refused for what it holds instead
 
 
-def test_class_2_the_size_limit_is_raised_by_option_or_environment(work: Path):
+def test_class_2_the_size_limit_is_raised_by_option_or_environment(child: Child, work: Path):
     bundle = work / "out" / ALL
     message = (finding(f"out/{ALL}: is larger than the 1 KiB limit on input files; raise it with "
                        "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right"))
@@ -290,7 +286,7 @@ def test_class_2_a_catalog_file_over_the_limit_is_refused_and_the_build_writes_n
                 "`citgen --max-file-size SIZE` or CITGEN_MAX_FILE_SIZE if the file is right"))
 
 
-def test_class_2_the_document_count_is_limited(work: Path):
+def test_class_2_the_document_count_is_limited(child: Child, work: Path):
     (work / "many.yaml").write_text("---\nkind: A\n" * 5)
     message = (finding("many.yaml:9:1: holds more than 4 YAML documents; raise the limit with "
                        "`citgen --max-documents N` or CITGEN_MAX_DOCUMENTS if the file is right"))
@@ -303,7 +299,7 @@ def test_class_2_the_document_count_is_limited(work: Path):
         "VirtualMachinePreference objects, as documents or in a kind: List")])
 
 
-def test_class_2_a_million_empty_documents_are_refused_in_bounded_memory(work: Path):
+def test_class_2_a_million_empty_documents_are_refused_in_bounded_memory(child: Child, work: Path):
     (work / "empty-docs.yaml").write_text("---\n" * 1_000_000)
     code, stderr, peak = child("validate", "empty-docs.yaml", cwd=work)
     assert (code, stderr) == (2, [
