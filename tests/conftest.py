@@ -161,7 +161,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 #: A file system in memory, where the run's temporary files go when nobody chose a place for them.
 MEMORY_SCRATCH = Path("/dev/shm")
-#: The room it must have: a run writes about a gigabyte (80,000 files) and pytest keeps the last three runs'.
+#: The room it must have: a run writes about a gigabyte (80,000 files); pytest keeps the last run's
+#: (``tmp_path_retention_count`` in pyproject.toml), and removes it when the next run begins.
 MEMORY_SCRATCH_ROOM = 4 << 30
 
 
