@@ -23,11 +23,9 @@ keeps the catalog version as written.
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import re
-import tarfile
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -540,6 +538,9 @@ def package(files: Mapping[str, bytes], chart: str = CHART) -> bytes:
     zlib's default level (6), as ``helm package`` does: level 9 took three times
     as long for a 3% smaller file.
     """
+    import gzip  # only --helm-package packs the chart
+    import tarfile
+
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
         for name, data in sorted(files.items()):

@@ -39,16 +39,18 @@ Example::
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from ...model import PREFERENCE_KINDS
-from ...osinfo.claims import OsinfoContext, name_problems, releases
 from ...osinfo.checks import CHECKS
-from ...osinfo.model import DRIVERS, OsRelease
 from ...problems import WARNING, Problem
 from ...source.documents import BundleDoc
 from ._objects import count, dig, family, quantity, show_bytes
 from .base import RuleContext
+
+if TYPE_CHECKING:  # the database's model and claims: imported where a database judges (check), not by every build
+    from ...osinfo.claims import OsinfoContext
+    from ...osinfo.model import OsRelease
 
 ID = "osinfo"
 
@@ -125,6 +127,8 @@ def _firmware(doc: BundleDoc, oses: Sequence[OsRelease], arch: str, accepted: fr
 
 def _known_kinds(ctx: OsinfoContext) -> frozenset[str]:
     """The kinds of device at least one OS of the database lists: only those can be judged."""
+    from ...osinfo.model import DRIVERS
+
     listed = frozenset().union(*(os.devices | os.installable_devices for os in ctx.database.oses))
     return frozenset(kind for kind, ids in DRIVERS.items() if ids & listed)
 
@@ -132,6 +136,8 @@ def _known_kinds(ctx: OsinfoContext) -> frozenset[str]:
 def _devices(doc: BundleDoc, oses: Sequence[OsRelease], accepted: frozenset[str], known: frozenset[str],
              ctx: OsinfoContext) -> Iterator[Problem]:
     """A virtio device preferred for a release whose listed devices hold none of its kind."""
+    from ...osinfo.model import DRIVERS
+
     for check, (path, value) in DEVICES.items():
         found = dig(doc.data, *path)
         if found is None or (value is not None and found != value) or check in accepted:
@@ -150,6 +156,8 @@ def check(docs: Sequence[BundleDoc], ctx: RuleContext) -> Iterator[Problem]:
     osinfo = ctx.osinfo
     if osinfo is None:
         return
+    from ...osinfo.claims import name_problems, releases
+
     yield from name_problems(osinfo.claims.values(), osinfo.database)
     known = _known_kinds(osinfo)
     clustered = {doc.name for doc in docs if doc.kind == PREFERENCE_KINDS[0]}
