@@ -124,8 +124,15 @@ class TreeWriter:
         """Wait until every file handed is written; the first failure of the writing is raised here."""
         if self._pid:
             os.close(self._requests)
-            with os.fdopen(self._answers, "rb") as answers:
-                answer = answers.read()
+            self._requests = -1
+            answers, self._answers = self._answers, -1  # closed by the reader, whatever happens while it reads
+            try:
+                reader = os.fdopen(answers, "rb")
+            except BaseException:
+                os.close(answers)
+                raise
+            with reader:
+                answer = reader.read()
             _, status = os.waitpid(self._pid, 0)
             self._pid = 0
             if answer:
@@ -139,10 +146,12 @@ class TreeWriter:
 
     def abandon(self) -> None:
         """Write nothing more: the child is stopped where it is (what it wrote is the caller's to remove)."""
-        if self._pid:
+        if self._pid:  # also after an interrupted finish(): what it closed already is not closed again
             os.kill(self._pid, signal.SIGKILL)
-            os.close(self._requests)
-            os.close(self._answers)
+            for fd in (self._requests, self._answers):
+                if fd >= 0:
+                    os.close(fd)
+            self._requests = self._answers = -1
             os.waitpid(self._pid, 0)
             self._pid = 0
 

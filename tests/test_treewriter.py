@@ -98,3 +98,20 @@ def test_write_files_makes_each_folder_once_before_the_first_file_in_it(tmp_path
     assert made_here == [str(tmp_path / "x"), str(tmp_path / "x" / "y")]
     assert made == {".", "x", "x/y"}
     assert snapshot(tmp_path) == {"x/y/a": b"1", "x/y/b": b"2", "x/c": b"3", "d": b"4"}
+
+
+def test_abandon_after_an_interrupted_finish_stops_the_child_and_raises_nothing(tmp_path: Path, monkeypatch):
+    """Ctrl-C while finish() waits: the build's Staging abandons the writer, which must not fail on what finish()
+    closed already (an OSError there would take the place of the interrupt)."""
+    writer = TreeWriter(tmp_path)
+    writer.add(files(a=b"1"))
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(treewriter.os, "fdopen", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            writer.finish()
+    writer.abandon()
+    writer.abandon()  # and once more: nothing left to stop
