@@ -111,6 +111,20 @@ def test_the_program_imports_nothing_before_its_guard_but_itself():
     assert done.stdout == "['__future__', 'generator', 'generator.entry']\n"
 
 
+def test_a_run_lets_the_collector_look_at_new_objects_after_tens_of_thousands_not_every_700():
+    """Every young pass of the cyclic collector walked the modules and catalog a run had just made and kept, to free
+    nothing: a run raises the young generation's threshold, and leaves the older ones' as Python has them."""
+    probe = ("import gc\n"
+             "older = gc.get_threshold()[1:]\n"
+             "from generator.entry import main\n"
+             "try:\n"
+             "    main(args=['list', '-o', 'name', '--series', 'rt', '--cpu', '1'], prog_name='citgen')\n"
+             "except SystemExit:\n"
+             "    print(gc.get_threshold() == (50_000, *older), gc.get_threshold()[0] > 700)\n")
+    done = subprocess.run([sys.executable, "-c", probe], env=child_env(), capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines()[-1] == "True True", done.stderr
+
+
 def test_the_objects_of_a_run_are_out_of_the_collectors_sight_before_the_interpreter_ends():
     """The interpreter's last collection went through the whole heap (20 to 40 ms of a build) only for the system to
     take the memory back: a run freezes what it made as its last exit function, once however often main runs."""
