@@ -24,7 +24,7 @@ import pytest
 from generator.errors import CitgenError, InputError
 from generator.render import process, worker
 from generator.render.limits import Limits
-from generator.render.process import Job, render, render_one, rendering
+from generator.render.process import Job, render, render_one, rendering, submit
 from generator.render.worker import bound
 
 pytestmark = pytest.mark.heavy(5)  # seconds of a worker's time: run early (conftest.py)
@@ -57,6 +57,33 @@ def test_a_batch_is_rendered_in_order_with_each_jobs_variables(templates):
     (templates / "b.j2").write_text("b {{ n }}\n")
     assert render([templates], [Job("a.j2", {"n": 1}), Job("b.j2", {"n": 2}), Job("a.j2", {"n": 3})]) == [
         "a 1", "b 2\n", "a 3"]
+
+
+def test_a_batch_submitted_is_rendered_while_the_caller_goes_on_and_taken_in_order(templates):
+    (templates / "a.j2").write_text("a {{ n }}")
+    with rendering():
+        texts = submit([templates], [Job("a.j2", {"n": 1}), Job("a.j2", {"n": 2})])
+        seen: list[tuple[int, str]] = []
+        assert texts(lambda number, text: seen.append((number, text))) == ["a 1", "a 2"]
+    assert seen == [(0, "a 1"), (1, "a 2")]
+
+
+def test_one_batch_is_owed_at_a_time(templates):
+    (templates / "a.j2").write_text("a")
+    with rendering():
+        texts = submit([templates], [Job("a.j2", {})])
+        with pytest.raises(RuntimeError, match="a batch is still owed"):
+            submit([templates], [Job("a.j2", {})])
+        assert texts() == ["a"]
+        assert submit([templates], [Job("a.j2", {})])() == ["a"]  # taken: the next may be handed over
+
+
+def test_a_batch_submitted_outside_a_build_is_rendered_at_once(templates):
+    (templates / "a.j2").write_text("a {{ n }}")
+    texts = submit([templates], [Job("a.j2", {"n": 1})])
+    (templates / "a.j2").write_text("changed since")
+    seen: list[tuple[int, str]] = []
+    assert texts(lambda number, text: seen.append((number, text))) == ["a 1"] and seen == [(0, "a 1")]
 
 
 def test_an_earlier_folder_wins(tmp_path):

@@ -27,7 +27,7 @@ import io
 import json
 import re
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .. import escape
 from ..errors import InputError
@@ -35,7 +35,7 @@ from ..load.overlays import RESERVED_ANNOTATIONS
 from ..model import CLUSTER_KINDS, LABEL_PREFIX, CatalogObject, label
 from ..objectmeta import LABEL_KEY_PATTERN, QUALIFIED_NAME_MAX, SUBDOMAIN_MAX
 from ..problems import Location
-from ..render import Job, render
+from ..render import Job, submit
 from ..source.inputfiles import folder_files, read_file
 from ..source.yamlsrc import load_stream_fast
 from . import policy
@@ -436,8 +436,14 @@ def values_reference(values: Mapping[str, Any],
 
 def _render(dirs: Sequence[Path], variables: Mapping[str, Any], templates: Mapping[str, str]) -> dict[str, bytes]:
     """Each of ``templates`` (target: template name) rendered with ``variables``, in one batch."""
-    texts = render(dirs, [Job(name, variables) for name in templates.values()])
-    return {target: text.encode() for target, text in zip(templates, texts)}
+    return _start(dirs, variables, templates)()
+
+
+def _start(dirs: Sequence[Path], variables: Mapping[str, Any],
+           templates: Mapping[str, str]) -> Callable[[], dict[str, bytes]]:
+    """``_render`` handed to the rendering process: calling the result waits for the files."""
+    texts = submit(dirs, [Job(name, variables) for name in templates.values()])
+    return lambda: {target: text.encode() for target, text in zip(templates, texts())}
 
 
 def _dump_data(data: Mapping[str, Any]) -> bytes:
@@ -497,11 +503,15 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
         "kubevirt_releases": [str(r) for r in ctx.releases],
         "kubevirt_version": str(ctx.kubevirt),
     }
-    files.update(_render(dirs, variables, RENDERED))
+    deltas = build_deltas(ctx)  # made before a batch is owed: nothing else may render then (it may)
+    rendered = _start(dirs, variables, RENDERED)  # rendered while the schema and the data are made
+    schema = values_schema(ctx)
+    data = _dump_data(chart_data(ctx))
+    releases = _dump_releases(releases_data(deltas))
+    files.update(rendered())
     if ctx.policy is not None:  # the admission policy: a template, its documents, and a value that turns it on
         files.update(policy.chart_files(ctx.policy))
         files["values.yaml"] += policy.chart_values(ctx.policy)
-    schema = values_schema(ctx)
     table, accepted = values_reference(_parsed_values(files["values.yaml"]), schema)
     # The README is Markdown: the catalog's words in it are Markdown text (the table's cells are already).
     readme = {**variables, "vendor": escape.markdown(variables["vendor"]),
@@ -509,8 +519,8 @@ def chart_files(ctx: OutputContext) -> dict[str, bytes]:
               "values_table": table, "accepted_names": accepted}
     files.update(_render(dirs, readme, {"README.md": README_TEMPLATE}))
     files["values.schema.json"] = (escape.json_text(schema, indent=2, sort_keys=True) + "\n").encode()
-    files[DATA_FILE] = _dump_data(chart_data(ctx))
-    files[RELEASES_FILE] = _dump_releases(releases_data(build_deltas(ctx)))
+    files[DATA_FILE] = data
+    files[RELEASES_FILE] = releases
     _one_kind_each(files)
     return dict(sorted(files.items()))
 

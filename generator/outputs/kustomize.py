@@ -31,12 +31,12 @@ import json
 import re
 import textwrap
 from pathlib import Path
-from typing import Iterator, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from ..errors import InputError
 from ..model import API_VERSION, CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, CatalogObject
 from ..problems import Location
-from ..render import Job, render, rendering
+from ..render import Job, rendering, submit
 from ..render.searchpath import search_path
 from ..render.yamltext import LINE_LIMIT, yaml_block
 from ..schemas.releases import newest
@@ -162,15 +162,27 @@ class _Kustomizations:
 
     def render_all(self, wanted: Mapping[str, tuple[str, Sequence[str]]]) -> dict[str, bytes]:
         """A kustomization.yaml for each path: (its title, its resources), in one batch."""
+        return self.start_all(wanted)()
+
+    def start_all(self, wanted: Mapping[str, tuple[str, Sequence[str]]]) -> Callable[[], dict[str, bytes]]:
+        """``render_all`` handed to the rendering process: calling the result waits for the files."""
         jobs = [Job(TEMPLATE, {"version": self.version, "title": title, "resources": list(resources)})
                 for title, resources in wanted.values()]
-        return {path: text.encode() for path, text in zip(wanted, render(self.dirs, jobs))}
+        return self._start(list(wanted), jobs)
 
     def render_others(self, wanted: Mapping[str, tuple[str, Mapping[str, object]]]) -> dict[str, bytes]:
         """The tree's other templates (a component, the README) for each path: (its template, its variables),
         in one batch."""
+        return self.start_others(wanted)()
+
+    def start_others(self, wanted: Mapping[str, tuple[str, Mapping[str, object]]]) -> Callable[[], dict[str, bytes]]:
+        """``render_others`` handed to the rendering process: calling the result waits for the files."""
         jobs = [Job(name, {"version": self.version, **variables}) for name, variables in wanted.values()]
-        return {path: text.encode() for path, text in zip(wanted, render(self.dirs, jobs))}
+        return self._start(list(wanted), jobs)
+
+    def _start(self, paths: list[str], jobs: list[Job]) -> Callable[[], dict[str, bytes]]:
+        texts = submit(self.dirs, jobs)  # rendered on the second core while the caller goes on
+        return lambda: {path: text.encode() for path, text in zip(paths, texts())}
 
 
 def component_dir(release: object) -> str:
@@ -274,28 +286,44 @@ def component_patches(delta: ReleaseDelta, objects: Sequence[CatalogObject]) -> 
 
 def component_files(ctx: OutputContext, render: _Kustomizations) -> dict[str, bytes]:
     """A component per KubeVirt release, and the README that says how to use them (their templates in one batch)."""
-    releases = []
-    patches_at: dict[str, list[str]] = {}
-    wanted: dict[str, tuple[str, Mapping[str, object]]] = {}
-    for delta in build_deltas(ctx):
-        patches = component_patches(delta, ctx.objects)
-        where = component_dir(delta.release)
-        releases.append({"release": str(delta.release), "path": where, "left_out": len(delta.left_out),
-                         "changed": len(delta.changed)})
-        path = f"{ROOT}/{where}/kustomization.yaml"
-        patches_at[path] = patches
-        wanted[path] = (COMPONENT_TEMPLATE, {
-            "release": str(delta.release), "patch_count": len(patches), "left_out": len(delta.left_out),
-            "changed": len(delta.changed), "newest": delta.release == ctx.kubevirt})
-    wanted[f"{ROOT}/README.md"] = (README_TEMPLATE, {
-        "releases": releases, "newest": str(ctx.kubevirt), "latest": ctx.kubevirt == newest(),
-        "kinds": dict(KIND_DIRS)})
-    files = render.render_others(wanted)
-    for path, patches in patches_at.items():
-        # the entries below `patches:`, written here: a large catalog has more than a template may write
-        body = "".join(f"{patch}\n" for patch in patches).encode()
-        files[path] = (files[path].rstrip(b"\n") + b"\n" + body) if patches else files[path]
-    return files
+    return _Components(ctx).start(render)()
+
+
+class _Components:
+    """The components and the README, made in two steps: their patches and variables, then their templates
+    rendered (``start``), so that a build makes the patches while the rendering process renders the batch
+    before (kustomize_batches)."""
+
+    def __init__(self, ctx: OutputContext):
+        releases = []
+        self.patches_at: dict[str, list[str]] = {}
+        self.wanted: dict[str, tuple[str, Mapping[str, object]]] = {}
+        for delta in build_deltas(ctx):
+            patches = component_patches(delta, ctx.objects)
+            where = component_dir(delta.release)
+            releases.append({"release": str(delta.release), "path": where, "left_out": len(delta.left_out),
+                             "changed": len(delta.changed)})
+            path = f"{ROOT}/{where}/kustomization.yaml"
+            self.patches_at[path] = patches
+            self.wanted[path] = (COMPONENT_TEMPLATE, {
+                "release": str(delta.release), "patch_count": len(patches), "left_out": len(delta.left_out),
+                "changed": len(delta.changed), "newest": delta.release == ctx.kubevirt})
+        self.wanted[f"{ROOT}/README.md"] = (README_TEMPLATE, {
+            "releases": releases, "newest": str(ctx.kubevirt), "latest": ctx.kubevirt == newest(),
+            "kinds": dict(KIND_DIRS)})
+
+    def start(self, render: _Kustomizations) -> Callable[[], dict[str, bytes]]:
+        """The templates handed to the rendering process: calling the result waits for the files."""
+        rendered = render.start_others(self.wanted)
+
+        def files() -> dict[str, bytes]:
+            made = rendered()
+            for path, patches in self.patches_at.items():
+                # the entries below `patches:`, written here: a large catalog has more than a template may write
+                body = "".join(f"{patch}\n" for patch in patches).encode()
+                made[path] = (made[path].rstrip(b"\n") + b"\n" + body) if patches else made[path]
+            return made
+        return files
 
 
 def kustomize_files(ctx: OutputContext) -> Mapping[str, bytes]:
@@ -304,9 +332,10 @@ def kustomize_files(ctx: OutputContext) -> Mapping[str, bytes]:
 
 
 def kustomize_batches(ctx: OutputContext) -> Iterator[Mapping[str, bytes]]:
-    """The kustomize tree in two batches, as a build hands them to the process that writes them: first each
-    group's documents (most of the tree's folders, cut out of texts already rendered), then the
-    kustomizations, components and README, which the rendering process renders meanwhile."""
+    """The kustomize tree in three batches, as a build hands them to the process that writes them: each group's
+    documents (most of the tree's folders, cut out of texts already rendered), the kustomizations, then the
+    components and README. The rendering process renders each batch of templates while this one hands on the
+    files before it and makes what comes next (the releases' differences first: they may render)."""
     with rendering():  # one rendering process for the whole tree, or the build's
         render = _Kustomizations(ctx)
         resources: dict[str, bytes] = {}
@@ -321,9 +350,14 @@ def kustomize_batches(ctx: OutputContext) -> Iterator[Mapping[str, bytes]]:
                 f"Every {_scope(kind)} {kind} object; each sub-directory is one series or family.", list(groups))
         wanted[f"{ROOT}/kustomization.yaml"] = (
             "The whole catalog: every object of the all-bundle.", list(KIND_DIRS.values()))
+        build_deltas(ctx)  # made before a batch is owed (nothing else may render then), and kept for the chart
+        kustomizations = render.start_all(wanted)
         yield resources
-        files = render.render_all(wanted)
-        files.update(component_files(ctx, render))
+        components = _Components(ctx)  # its patches made while the kustomizations render
+        files = kustomizations()
+        rendered = components.start(render)
+        yield files
+        files = rendered()
         if ctx.policy is not None:  # the admission policy, a component of its own (outputs/policy.py)
             files.update({f"{ROOT}/{name}": data for name, data in policy_component(ctx.policy).items()})
         yield files

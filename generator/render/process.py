@@ -76,11 +76,18 @@ def render(template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str = "te
 
 def submit(template_dirs: Sequence[Path], jobs: Sequence[Job], prefix: str = "templates/") -> Callable[..., list[str]]:
     """``render`` begun and not waited for: the child renders on the second core while the caller goes on,
-    and calling the result waits for the texts (``Rendering.submit``). Only within ``rendering()``, whose
-    child that is."""
+    and calling the result waits for the texts (``Rendering.submit``). Within ``rendering()``, whose child
+    that is; outside it, in a session of its own that ends before this returns: rendered at once."""
     session = _current.get()
     if session is None:
-        raise RuntimeError("submit() outside rendering(): no rendering process would render meanwhile")
+        rendered = render(template_dirs, jobs, prefix)
+
+        def texts(each: Callable[[int, str], None] | None = None) -> list[str]:
+            for number, text in enumerate(rendered):
+                if each is not None:
+                    each(number, text)
+            return rendered
+        return texts
     return session.submit(template_dirs, jobs, prefix)
 
 
