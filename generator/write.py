@@ -40,7 +40,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from .errors import CitgenError, InputError
 from .problems import WARNING, Location, Problem, excerpt
-from .treewriter import TreeWriter
+from .treewriter import TreeWriter, current_umask
 
 MARKER = "CHECKSUMS.sha256"
 #: The list of what a command wrote into an output directory, there beside it: the only files
@@ -64,9 +64,7 @@ def umasked(mode: int = 0o777) -> int:
     A folder made by ``mkdtemp`` (0o700) and then given a mode of citgen's choosing
     must get this one, so that under ``umask 077`` no output is readable by others.
     """
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mode & ~mask
+    return mode & ~current_umask()
 
 
 def record(path: Path) -> None:

@@ -6,13 +6,15 @@ from __future__ import annotations
 import errno
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
 
 from generator import treewriter
 from generator.treewriter import TreeWriter, write_files
-from tests.helpers import snapshot
+from tests.helpers import child_env, snapshot
 
 
 def files(**named: bytes) -> dict[PurePosixPath, bytes]:
@@ -115,3 +117,90 @@ def test_abandon_after_an_interrupted_finish_stops_the_child_and_raises_nothing(
             writer.finish()
     writer.abandon()
     writer.abandon()  # and once more: nothing left to stop
+
+
+# --------------------------------------------------------------------------- a child forked ahead (start)
+
+
+@pytest.fixture
+def spare():
+    """A child forked ahead by start(), and none left behind by the test (private state, read on purpose: which
+    child a writer took is seen nowhere else)."""
+    treewriter.start()
+    waiting = treewriter._spare
+    assert waiting is not None
+    yield waiting
+    if treewriter._spare is not None:
+        treewriter._stop(treewriter._take_spare())
+
+
+def test_the_child_forked_ahead_writes_the_first_tree_and_is_then_gone(tmp_path: Path, spare, monkeypatch):
+    monkeypatch.setattr(treewriter.os, "fork", lambda: pytest.fail("a second child was forked"))
+    writer = TreeWriter(tmp_path)
+    assert writer._pid == spare[0] and treewriter._spare is None
+    writer.add(files(k__a=b"1"))
+    writer.finish()
+    assert snapshot(tmp_path) == {"k/a": b"1"}
+
+
+def test_the_child_forked_ahead_writes_with_the_umask_and_folder_of_when_it_is_handed_its_tree(
+        tmp_path: Path, spare, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the child was forked in another working directory, under another umask
+    previous = os.umask(0o077)
+    try:
+        writer = TreeWriter(Path("out"))
+    finally:
+        os.umask(previous)
+    (tmp_path / "out").mkdir()
+    writer.add(files(k__x=b"1"))
+    writer.finish()
+    assert snapshot(tmp_path / "out") == {"k/x": b"1"}
+    assert (os.stat(tmp_path / "out" / "k").st_mode & 0o777, os.stat(tmp_path / "out" / "k" / "x").st_mode & 0o777) \
+        == (0o700, 0o600)
+
+
+def test_a_child_forked_ahead_that_was_killed_meanwhile_is_replaced(tmp_path: Path, spare):
+    os.kill(spare[0], signal.SIGKILL)
+    os.waitid(os.P_PID, spare[0], os.WEXITED | os.WNOWAIT)  # dead, its pipes closed, and still the writer's to reap
+    writer = TreeWriter(tmp_path)
+    assert writer._pid not in (0, spare[0])
+    writer.add(files(a=b"1"))
+    writer.finish()
+    assert snapshot(tmp_path) == {"a": b"1"}
+
+
+def test_a_forked_process_does_not_hand_its_parents_child_a_tree(tmp_path: Path, spare):
+    reader, writer_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the forked process reports through the pipe
+        os.write(writer_end, b"none" if treewriter._spare is None else b"inherited")
+        os._exit(0)
+    os.close(writer_end)
+    os.waitpid(pid, 0)
+    with os.fdopen(reader, "rb") as said:
+        assert said.read() == b"none"
+    assert treewriter._spare == spare  # still this process's
+
+
+def test_a_process_leaves_no_child_waiting_for_a_tree_behind():
+    probe = ("import os\n"
+             "from generator import treewriter\n"
+             "treewriter.start()\n"
+             "print(treewriter._spare[0], flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", probe], env=child_env(), capture_output=True, text=True, timeout=60)
+    pid = int(done.stdout)
+    with pytest.raises(ProcessLookupError):  # stopped and reaped at exit, not left to init
+        os.kill(pid, 0)
+
+
+def test_a_child_forked_ahead_that_someone_else_reaped_is_let_go_quietly(tmp_path: Path, spare):
+    """A program that ignores SIGCHLD has its children reaped by the system: stopping one that is gone must not
+    fail (the exit function that stops a waiting child, called here as the interpreter would)."""
+    os.kill(spare[0], signal.SIGKILL)
+    os.waitpid(spare[0], 0)
+    treewriter._stop_spare_at_exit()
+    assert treewriter._spare is None
+    writer = TreeWriter(tmp_path)  # and the next tree gets a child of its own
+    writer.add(files(a=b"1"))
+    writer.finish()
+    assert snapshot(tmp_path) == {"a": b"1"}

@@ -43,7 +43,8 @@ LAZY_COMMANDS = {
 }
 #: The commands that render templates whatever their options: their rendering child is forked
 #: before the command's module is imported (render/process.py start()), so that it imports
-#: the template engine on the second core while this process imports the command.
+#: the template engine on the second core while this process imports the command; so is the
+#: child that writes their outputs (treewriter.py start()), while this process is still small.
 RENDERING_COMMANDS = frozenset({"build"})
 
 
@@ -67,9 +68,11 @@ class CitgenGroup(click.Group):
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[Any, ...]:
         if args and args[0] in RENDERING_COMMANDS and not ctx.resilient_parsing \
                 and not set(args) & set(ctx.help_option_names):
+            from .. import treewriter
             from ..render.process import start
 
             start()
+            treewriter.start()  # the child that writes its outputs, forked while this process is small
         return super().resolve_command(ctx, args)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
