@@ -107,7 +107,8 @@ def manifest(command: str, names: Iterable[str]) -> bytes:
 def _entries(out: Path) -> tuple[set[str], set[str]]:
     """Everything under ``out``: its files (links included, never followed) and its folders, as relative POSIX paths.
 
-    Every folder is listed and every entry's type read without following a link;
+    Every folder is listed and every entry's type read without following a link (as
+    the listing gives it, where the file system does; else by asking for it);
     one that cannot be is an InputError naming it. ``os.walk`` skipped a folder it
     could not list without a word, so that what it held was neither seen nor
     refused, and the swap then moved it aside with the rest.
@@ -119,16 +120,16 @@ def _entries(out: Path) -> tuple[set[str], set[str]]:
         folder = os.path.join(out, relative)
         try:
             with os.scandir(folder) as listing:
-                names = [entry.name for entry in listing]
+                entries = list(listing)
         except OSError as exc:
             raise _unseen(out, relative, exc, "list") from None
-        for name in names:
-            inside = f"{relative}/{name}" if relative else name
+        for entry in entries:
+            inside = f"{relative}/{entry.name}" if relative else entry.name
             try:
-                mode = os.lstat(os.path.join(folder, name)).st_mode
+                is_folder = entry.is_dir(follow_symlinks=False)
             except OSError as exc:
                 raise _unseen(out, inside, exc, "read the type of") from None
-            if stat.S_ISDIR(mode):
+            if is_folder:
                 folders.add(inside)
                 pending.append(inside)
             else:
