@@ -27,7 +27,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import errno
-import fcntl
 import os
 import pickle
 import signal
@@ -35,10 +34,10 @@ import struct
 from pathlib import Path, PurePosixPath
 from typing import Mapping
 
+from .pipes import widen
+
 #: A batch's length, before its pickled (path, bytes) pairs.
 _LENGTH = struct.Struct(">Q")
-#: What the pipe to the child may hold before the build waits for it: the built-in catalog's batches whole.
-_PIPE = 1 << 20
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
 
 
@@ -230,7 +229,7 @@ def _fork() -> tuple[int, int, int] | None:
         os.close(requests)
         os.close(to_child)
         return None
-    _widen(to_child)
+    widen(to_child)  # the build hands a batch over whole, and goes on
     try:
         pid = os.fork()
     except OSError:
@@ -260,16 +259,6 @@ def _hold_only(*keep: int) -> None:  # pragma: no mutate - runs in the child
         os.closerange(low, fd)
         low = fd + 1
     os.closerange(low, os.sysconf("SC_OPEN_MAX"))
-
-
-def _widen(fd: int) -> None:
-    """Let the pipe hold ``_PIPE`` bytes where the system allows (Linux): the build then seldom waits to hand files."""
-    setting = getattr(fcntl, "F_SETPIPE_SZ", None)
-    if setting is not None:
-        try:
-            fcntl.fcntl(fd, setting, _PIPE)
-        except OSError:
-            pass
 
 
 def _send(fd: int, data: bytes) -> None:

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, NoReturn, Sequence
 
 from ..errors import CitgenError, InputError
+from ..pipes import widen
 from ..problems import Location, Problem
 from .limits import Limits, exceeded
 from .frames import FATAL, HEADER, LENGTH, MIB, MOST_BYTES, TEXT, Job
@@ -112,7 +113,8 @@ class Child:
         try:
             requests, self.requests = _pipe(opened)
             self.answers, answers = _pipe(opened)
-            _widen(answers)
+            widen(answers)  # the child renders a whole batch while the parent does something else
+            widen(self.requests)  # and the parent hands it over whole while the child still compiles
             self.pid = os.fork()
         except OSError as exc:  # no process or descriptor left to the user, no memory: the system's, said plainly
             for fd in opened:
@@ -184,25 +186,6 @@ def _pipe(opened: list[int]) -> tuple[int, int]:
         for fd in made:
             os.close(fd)
     return opened[-2], opened[-1]
-
-
-#: How much rendered text the child may leave in the pipe before the parent reads it: all of the built-in
-#: catalog's (about 600 KiB), so that the child renders a whole batch while the parent does something else.
-ANSWERS_PIPE = 1 << 20
-
-
-def _widen(fd: int) -> None:
-    """Let the pipe ``fd`` writes to hold ``ANSWERS_PIPE`` bytes (Linux, within ``/proc/sys/fs/pipe-max-size``).
-
-    Where the system will not, the pipe keeps its size: the child then waits for the
-    parent sooner, and nothing else changes.
-    """
-    setting = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
-    if setting is not None:
-        try:
-            fcntl.fcntl(fd, setting, ANSWERS_PIPE)
-        except OSError:
-            pass
 
 
 #: This process's rendering child, once a rendering has forked it.
@@ -302,7 +285,7 @@ class Rendering:
         gives each to ``each(number, text)`` as it comes, where given.
 
         The child renders on the second core while this process goes on (its answers wait
-        in the pipe, ``ANSWERS_PIPE`` bytes of them before the child has to wait in turn).
+        in the pipe, ``pipes.PIPE_SIZE`` bytes of them before the child has to wait in turn).
         Each rendering's wall-time bound is counted from when its text is waited for; the
         processor time the child may spend is bounded by the system whatever the parent does.
         """
