@@ -34,8 +34,11 @@ import struct
 from pathlib import Path, PurePosixPath
 from typing import Mapping
 
-from .pipes import widen
+from .pipes import hold_only, pipe, send_all, widen
 
+#: The child's answer when it has written every file it was handed (else: its first failure, pickled).
+#: Never a pickle's first bytes, which start with the protocol's opcode.
+WRITTEN = b"written"
 #: A batch's length, before its pickled (path, bytes) pairs.
 _LENGTH = struct.Struct(">Q")
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
@@ -92,7 +95,7 @@ class TreeWriter:
             if child is None:
                 continue
             try:
-                _send(child[1], _LENGTH.pack(len(told)) + told)
+                send_all(child[1], _LENGTH.pack(len(told)) + told)
             except BrokenPipeError:  # it ended while it waited (killed from outside): not this build's fault
                 _stop(child)
                 continue
@@ -113,7 +116,7 @@ class TreeWriter:
             return
         data = pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)
         try:
-            _send(self._requests, _LENGTH.pack(len(data)) + data)
+            send_all(self._requests, _LENGTH.pack(len(data)) + data)
         except BrokenPipeError:  # the child ended: finish() says how
             pass
 
@@ -132,9 +135,11 @@ class TreeWriter:
                 answer = reader.read()
             _, status = os.waitpid(self._pid, 0)
             self._pid = 0
-            if answer:
+            if answer == WRITTEN:
+                pass
+            elif answer:
                 self._failure = pickle.loads(answer)
-            elif status:
+            else:  # it ended without saying it wrote them all (killed, or it never read them): they are not all there
                 how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else \
                     f"exit status {os.WEXITSTATUS(status)}"
                 self._failure = OSError(errno.EIO, f"the process writing the outputs stopped ({how})", str(self.root))
@@ -220,11 +225,11 @@ def _fork() -> tuple[int, int, int] | None:
     """A child that writes the tree it is told (``_serve``): (its pid, the pipe to it, the pipe from it); None
     where no pipe or process can be had."""
     try:
-        requests, to_child = os.pipe()
+        requests, to_child = pipe()
     except OSError:
         return None
     try:
-        from_child, answers = os.pipe()
+        from_child, answers = pipe()
     except OSError:
         os.close(requests)
         os.close(to_child)
@@ -239,7 +244,7 @@ def _fork() -> tuple[int, int, int] | None:
     if pid == 0:  # pragma: no mutate - the child ends in os._exit
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # pragma: no mutate - Ctrl-C is the build's to answer
-            _hold_only(requests, answers)  # pragma: no mutate
+            hold_only(requests, answers)  # pragma: no mutate
             _serve(requests, answers, os.getppid())  # pragma: no mutate
         finally:
             os._exit(0)  # pragma: no mutate
@@ -248,28 +253,9 @@ def _fork() -> tuple[int, int, int] | None:
     return pid, to_child, from_child
 
 
-def _hold_only(*keep: int) -> None:  # pragma: no mutate - runs in the child
-    """In the child: none of the build's files held open (a reader of its output waits for their end, a lock for
-    its release), its standard streams on /dev/null."""
-    null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(null, fd)
-    low = 3
-    for fd in sorted(keep):
-        os.closerange(low, fd)
-        low = fd + 1
-    os.closerange(low, os.sysconf("SC_OPEN_MAX"))
-
-
-def _send(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
 def _serve(requests: int, answers: int, parent: int) -> None:  # pragma: no mutate - in the child
     """In the child: read the root to write under, then write each batch the parent sends until it closes its
-    end, and answer with the first failure (pickled), or nothing. A parent that was killed meanwhile gets
+    end, and answer WRITTEN, or the first failure (pickled). A parent that was killed meanwhile gets
     nothing more written: its staging folder is the next build's to remove, and it must find nobody writing
     there."""
     made: set[str] = {"."}
@@ -289,6 +275,5 @@ def _serve(requests: int, answers: int, parent: int) -> None:  # pragma: no muta
                         return
                 except BaseException as exc:  # noqa: BLE001 - the parent raises it
                     failure = exc
-    if failure is not None:
-        _send(answers, pickle.dumps(failure, pickle.HIGHEST_PROTOCOL))
+    send_all(answers, WRITTEN if failure is None else pickle.dumps(failure, pickle.HIGHEST_PROTOCOL))
     os.close(answers)

@@ -14,10 +14,12 @@ import subprocess
 import sys
 import threading
 import time
+from unittest.mock import ANY
 
 import pytest
 
-from tests.helpers import child_env
+from generator.write import MANIFEST
+from tests.helpers import child_env, default_build, snapshot
 
 pytestmark = pytest.mark.heavy(6)  # seconds of a worker's time: a citgen process per case
 
@@ -37,6 +39,20 @@ def test_a_closed_standard_output_ends_the_run_with_one_line_and_status_2(tmp_pa
                        preexec_fn=lambda: os.close(1))
     wrote = f"; the outputs were written all the same, and are in place: {tmp_path / 'out'}" if "build" in args else ""
     assert (done.returncode, done.stderr) == (2, CLOSED_STDOUT.replace("\n", f"{wrote}\n"))
+    if "build" in args:  # and so they are, every file (a child given descriptor 1 for its pipe once wrote none)
+        assert snapshot(tmp_path / "out") == {**default_build().files, MANIFEST: ANY}
+
+
+def test_a_build_whose_three_standard_streams_are_closed_writes_every_file(tmp_path):
+    """``citgen build <&- >&- 2>&-``: the pipes to the build's children get the lowest free descriptors, 0 to 2; a
+    child that puts /dev/null on its standard streams must not put it over its pipe."""
+    def close_all() -> None:
+        for fd in (0, 1, 2):
+            os.close(fd)
+
+    done = citgen_with(["build", "--out", str(tmp_path / "out")], preexec_fn=close_all)
+    assert done.returncode == 2  # the report could not be delivered
+    assert snapshot(tmp_path / "out") == {**default_build().files, MANIFEST: ANY}
 
 
 def test_both_streams_closed_is_status_2_and_silence(tmp_path):

@@ -350,16 +350,6 @@ def test_a_relative_template_folder_in_a_deleted_working_directory_is_refused(tm
     assert in_a_forked_process(check) == 0
 
 
-def test_a_process_whose_standard_streams_are_closed_gets_pipes_past_them():
-    """Private helper, on purpose: which descriptors a pipe takes is seen nowhere else."""
-    def check() -> bool:
-        for fd in (0, 1, 2):
-            os.close(fd)
-        return min(process._pipe([]) + process._pipe([])) > 2
-
-    assert in_a_forked_process(check) == 0
-
-
 def test_a_forked_process_closes_its_parent_s_pipes_to_the_child(templates):
     """Private state, read on purpose: the pipes a forked process inherited are not seen otherwise."""
     (templates / "t.j2").write_text("x")
@@ -454,15 +444,6 @@ def test_the_limit_for_all_renderings_is_told_when_it_is_the_nearer_one(template
 
 # The same, called in this process: mutation testing links a test to the code it sees the test
 # run, and code run in a forked process is not seen (private helpers, tested on purpose).
-
-
-def test_a_pipe_s_ends_are_past_the_standard_streams():
-    ends = process._pipe([])
-    try:
-        assert min(ends) > 2
-    finally:
-        for fd in ends:
-            os.close(fd)
 
 
 def test_a_relative_folder_where_the_working_directory_is_gone_is_refused_naming_it(monkeypatch):

@@ -33,7 +33,6 @@ batches; each rendering is answered by a frame as soon as it is ready.
 from __future__ import annotations
 
 import atexit
-import fcntl
 import os
 import pickle
 import select
@@ -45,7 +44,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, NoReturn, Sequence
 
 from ..errors import CitgenError, InputError
-from ..pipes import widen
+from ..pipes import pipe, widen
 from ..problems import Location, Problem
 from .limits import Limits, exceeded
 from .frames import FATAL, HEADER, LENGTH, MIB, MOST_BYTES, TEXT, Job
@@ -111,8 +110,10 @@ class Child:
     def __init__(self) -> None:
         opened: list[int] = []
         try:
-            requests, self.requests = _pipe(opened)
-            self.answers, answers = _pipe(opened)
+            requests, self.requests = ends = pipe()
+            opened += ends
+            self.answers, answers = ends = pipe()
+            opened += ends
             widen(answers)  # the child renders a whole batch while the parent does something else
             widen(self.requests)  # and the parent hands it over whole while the child still compiles
             self.pid = os.fork()
@@ -171,21 +172,6 @@ class Child:
         os.close(self.answers)
         os.kill(self.pid, signal.SIGKILL)
         return os.waitpid(self.pid, 0)[1]
-
-
-def _pipe(opened: list[int]) -> tuple[int, int]:
-    """A pipe whose ends are not standard streams (a shell may have closed one, whose number a pipe would take).
-
-    Each descriptor is added to ``opened`` as it is made, for the caller to close should a later one fail.
-    """
-    made = os.pipe()
-    try:
-        for fd in made:
-            opened.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3))
-    finally:
-        for fd in made:
-            os.close(fd)
-    return opened[-2], opened[-1]
 
 
 #: This process's rendering child, once a rendering has forked it.
