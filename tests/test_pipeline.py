@@ -17,7 +17,7 @@ import pytest
 from generator.errors import InputError
 from generator.outputs.policy import POLICY_FILE, build_policy, policy_text
 from generator.paths import builtin_catalog
-from generator.pipeline import (BuildOptions, catalog_objects, check_catalog, generate, load_all,
+from generator.pipeline import (BuildOptions, catalog_objects, check_catalog, generate, judge, load_all,
                                 release_files, rule_context)
 from generator.render.bundles import BUNDLES
 from generator.schemas.releases import Release, newest
@@ -109,8 +109,11 @@ def test_generate_hands_over_the_files_of_the_build_it_returns_a_batch_at_a_time
     assert {name: data for batch in handed for name, data in batch.items()} == dict(build.files)
     assert sum(len(batch) for batch in handed) == len(build.files)  # each file handed once
     assert sorted(handed[0]) == sorted(name for name in build.files if "/" not in name)
-    assert [sorted({name.split("/")[0] for name in batch}) for batch in handed[1:]] == [["kustomize"]] * 2 + [["helm"]]
+    assert [sorted({name.split("/")[0] for name in batch}) for batch in handed[1:]] == [["kustomize"]] * 3 + [["helm"]]
     assert all(name.endswith(".yaml") and name.count("/") == 4 for name in handed[1])  # the groups' documents
+    assert all(name.endswith("/kustomization.yaml") for name in handed[2])  # the kustomizations
+    assert "kustomize/README.md" in handed[3] and all("/components/" in name for name in handed[3]
+                                                      if name != "kustomize/README.md")  # the components
     assert "common-instancetypes-all-bundle-v2.0.0.yaml" in build.files
 
 
@@ -228,6 +231,12 @@ def test_a_vendor_build_with_every_option_that_reaches_its_outputs(tmp_path: Pat
         f"please use spread instead (defined in {V1_0_0}:1546) [webhook-cpu-topology]" for doc in (76, 204)]
     assert len(build.newer_rule_findings) == 20
     assert {p.older_release for p in build.newer_rule_findings} == {"v1.0.0"}
+    # judged by a child of the build's while it laid out the outputs: the same as judged here
+    found = judge(build.catalog, build.documents, build.objects, Release(1, 8))
+    assert ([p for p in found if p.older_release is None and not p.is_warning],
+            [p for p in found if p.older_release is None and p.is_warning],
+            [p for p in found if p.older_release is not None]) == (
+        list(build.problems), list(build.warnings), list(build.newer_rule_findings))
 
     # the policy, the packaged chart and the outputs of KubeVirt v1.8 (not of the newest)
     files = build.files
