@@ -46,10 +46,11 @@ if TYPE_CHECKING:
 
 RELEASE = re.compile(r"^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$")
 
-#: The modules of the steps after rendering (parse back, validate, lay out the outputs, their checksums): a
-#: build imports them while its rendering process renders the objects on the second core (generate()).
-LATER_STEPS = ("generator.parse", "generator.validate", "generator.validate.provenance", "generator.outputs",
-               "generator.outputs.context", "generator.outputs.policy", "hashlib")
+#: The modules of the steps after rendering (parse back, lay out the outputs, their checksums): a build imports
+#: them while its rendering process renders the objects on the second core (generate()). The validation's are
+#: imported by the child that validates (``judge``), beside the outputs.
+LATER_STEPS = ("generator.parse", "generator.outputs", "generator.outputs.context", "generator.outputs.policy",
+               "hashlib")
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,12 @@ the group with such commands added, so that the group the other tests use stays 
 
 from __future__ import annotations
 
+import ast
 import copy
 import io
 import json
+import subprocess
+import sys
 
 import click
 import pytest
@@ -18,6 +21,7 @@ from click.testing import CliRunner
 from generator.cli import LAZY_COMMANDS, CitgenGroup, main
 from generator.errors import InputError
 from generator.problems import Location
+from tests.helpers import child_env
 
 COMMANDS = ["build", "diff", "expand", "init", "list", "osinfo", "readme", "refs", "schema", "site", "validate"]
 
@@ -35,6 +39,20 @@ def test_a_command_is_loaded_when_first_asked_for_and_kept(name):
     assert isinstance(first, click.Command) and group.commands == {name: first}
     assert group.get_command(click.Context(group), name) is first
     assert group.get_command(click.Context(group), "nothing") is None
+
+
+def test_a_build_imports_no_other_command_and_leaves_its_validation_s_modules_to_the_child_that_validates(tmp_path):
+    """What ``citgen build`` imports is what it runs (click's lazy loading of commands); its validation is run by
+    a child of its own beside the outputs (forked.py), which imports the rules there, on the second core."""
+    probe = ("import atexit, sys\n"
+             "atexit.register(lambda: print(sorted(m for m in sys.modules if m.startswith('generator.'))))\n"
+             "from generator.entry import main\n"
+             f"main(args=['build', '--out', {str(tmp_path / 'out')!r}], prog_name='citgen')\n")
+    done = subprocess.run([sys.executable, "-c", probe], env=child_env(), capture_output=True, text=True, timeout=120)
+    imported = ast.literal_eval(done.stdout.splitlines()[-1])
+    assert "generator.cli.build" in imported and (tmp_path / "out" / "CHECKSUMS.sha256").is_file()
+    assert [m for m in imported if m.startswith(("generator.cli.", "generator.tools.", "generator.validate"))
+            and m != "generator.cli.build" and m.rpartition(".")[2] not in {"options", "streams", "version"}] == []
 
 
 @click.command("plain")
