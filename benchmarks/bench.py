@@ -785,11 +785,12 @@ def print_breakdown(title: str, steps: dict[str, Any], startup: Figures) -> None
     print()
 
 
-def measure_refs(tmp: Path, runs: int, warmup: bool, vms: int) -> dict[str, Any]:
+def measure_refs(tmp: Path, runs: int, warmup: bool, vms: int, json_runs: int) -> dict[str, Any]:
     """Case 4: ``citgen refs`` of a cluster dump in each format, and the dump's floor, each in a child process.
 
     The floors are run at most three times and without a warm-up (the refs runs have
-    read the dump into the disk cache already): they take longer than citgen does.
+    read the dump into the disk cache already): they take longer than citgen does. The
+    dump as JSON takes a few seconds a run: ``json_runs`` of it (at most three).
     """
     dump = tmp / "cluster-dump.yaml"
     objects = write_cluster_dump(dump, vms)
@@ -804,12 +805,13 @@ def measure_refs(tmp: Path, runs: int, warmup: bool, vms: int) -> dict[str, Any]
     # made by a worker: this process reading the dump would grow to 1.6 GiB, and a child forked from it
     # reports that as its own peak, exec or not (the kernel keeps the high-water mark of the mm it replaced)
     json_dumps = {name: Path(path) for name, path in worker(["json-dumps", str(dump), str(tmp)]).items()}
-    as_json = {name: measure(f"{case}, as {name}", [*citgen_command(), "refs", str(path)], tmp, min(runs, 3),
+    as_json = {name: measure(f"{case}, as {name}", [*citgen_command(), "refs", str(path)], tmp, min(json_runs, 3),
                              lambda: objects, warmup)
                for name, path in json_dumps.items()}
     json_floor = measure("   floor: json.loads", [sys.executable, "-c", JSON_FLOOR, str(json_dumps["JSON"])], tmp,
-                         min(runs, 3), lambda: objects, warmup=False)
-    return {"vms": vms, "objects": objects, "bytes": size, "runs": min(runs, 3), "formats": formats, **floors,
+                         min(json_runs, 3), lambda: objects, warmup=False)
+    return {"vms": vms, "objects": objects, "bytes": size, "runs": min(runs, 3), "json_runs": min(json_runs, 3),
+            "formats": formats, **floors,
             "json": as_json, "json_floor": json_floor,
             "json_bytes": {name: path.stat().st_size for name, path in json_dumps.items()}}
 
@@ -850,7 +852,8 @@ def print_refs(refs: dict[str, Any]) -> None:
 def print_json_refs(refs: dict[str, Any]) -> None:
     """The dump as JSON, indented and minified, against the JSON decoder alone."""
     floor = refs["json_floor"]
-    print(f"citgen refs of the same dump as JSON (median of {refs['runs']}) against json.loads of the indented one:")
+    print(f"citgen refs of the same dump as JSON (median of {refs['json_runs']}) against json.loads of the indented "
+          "one:")
     print(f"  {'':<24} {'MiB':>8} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9}   {'x floor (wall, cpu)':>20}")
     for label, f in [*refs["json"].items(), ("floor: json.loads", floor)]:
         size = refs["json_bytes"].get(label, refs["json_bytes"]["JSON"]) / MIB
@@ -1064,8 +1067,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--growth", action="store_true",
                         help="only the growth checks: did-you-mean and chains of replacements at 1x and 10x")
     parser.add_argument("--runs", type=int, default=None,
-                        help="measured runs per case (default 5, --quick 1; case 4: at most 3, and 1 in a "
-                             "full run without --runs)")
+                        help="measured runs per case (default 5, --quick 1; case 4: at most 3, and in a full "
+                             "run without --runs 1 of the YAML dump and 3 of the JSON ones)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also save the figures as JSON")
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -1096,9 +1099,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
         builds = None if args.refs else measure_builds(tmp, runs, warmup, factors, extra)
         # The full dump takes about ten seconds a run and its unpaused floor thirty: `make bench` reads it
-        # once after the warm-up, to stay within a few minutes; --refs or --runs asks for more.
+        # once after the warm-up, to stay within a few minutes; --refs or --runs asks for more. As JSON it
+        # takes three seconds, and one run of it read 2.4x to 3.0x its floor as the machine went: three.
         refs_runs = runs if args.refs or args.runs else 1
-        refs = measure_refs(tmp, refs_runs, warmup, DUMP_VMS_QUICK if args.quick else DUMP_VMS)
+        refs = measure_refs(tmp, refs_runs, warmup, DUMP_VMS_QUICK if args.quick else DUMP_VMS,
+                            runs if args.refs or args.runs or args.quick else 3)
         # the growth checks take a minute on their own: --growth runs them, and so does a full run
         growth = None if args.refs or args.quick else measure_growth(tmp, refs_runs, warmup, args.quick)
 
@@ -1123,7 +1128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "python": sys.version.split()[0], "cores": os.cpu_count(), "runs": runs, "quick": args.quick,
             "growth": [{"check": check, "1x": one.as_json(), f"{GROWTH_FACTOR}x": ten.as_json()}
                        for check, one, ten in growth or ()],
-            "refs": {**{key: refs[key] for key in ("vms", "objects", "bytes")},
+            "refs": {**{key: refs[key] for key in ("vms", "objects", "bytes", "runs", "json_runs")},
                      "formats": {fmt: f.as_json() for fmt, f in refs["formats"].items()},
                      "floor": refs["floor"].as_json(), "floor_paused": refs["paused"].as_json(),
                      "json": {name: f.as_json() for name, f in refs["json"].items()},

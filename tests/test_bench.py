@@ -122,6 +122,7 @@ def test_refs_of_a_cluster_dump_is_printed_in_every_format_beside_its_floor(quic
     out, figures = quick_run
     refs = figures["refs"]
     assert refs["objects"] == 2 * refs["vms"] and refs["bytes"] > 0
+    assert (refs["runs"], refs["json_runs"]) == (1, 1)  # --quick: one of each (a full run: 1 and 3)
     for fmt in ("text", "json", "github"):
         line = next(ln for ln in out.splitlines() if ln.startswith(f"4. refs of a cluster dump, {fmt} "))
         assert int(line.split()[-6]) == refs["objects"], line
