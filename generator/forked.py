@@ -23,7 +23,7 @@ import pickle
 import signal
 from typing import Callable, Generic, TypeVar
 
-from .pipes import hold_only, pipe, send_all
+from .pipes import hold_only, last_word, pipe, send_all
 
 T = TypeVar("T")
 
@@ -62,15 +62,8 @@ class Forked(Generic[T]):
     def result(self) -> T:
         """The value, once the child has sent it; computed here where the child could not."""
         if self._pid:
-            answers, self._answers = self._answers, -1  # closed by the reader, whatever happens while it reads
-            try:
-                reader = os.fdopen(answers, "rb")
-            except BaseException:
-                os.close(answers)
-                raise
-            with reader:
-                answer = reader.read()
-            os.waitpid(self._pid, 0)
+            answers, self._answers = self._answers, -1  # closed by last_word, whatever happens while it reads
+            answer, _ = last_word(self._pid, answers)
             self._pid = 0
             if answer:
                 return pickle.loads(answer)

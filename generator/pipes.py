@@ -67,6 +67,19 @@ def send_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+def last_word(pid: int, fd: int) -> tuple[bytes, int]:
+    """Everything a child writes to the pipe ``fd`` until it closes its end, then its wait status once it has
+    ended. ``fd`` is closed, whatever happens while it is read (an interrupt)."""
+    try:
+        reader = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with reader:
+        said = reader.read()
+    return said, os.waitpid(pid, 0)[1]
+
+
 def hold_only(*keep: int) -> None:  # pragma: no mutate - runs in a child, where mutmut records nothing
     """In a forked child: none of its parent's files held open but ``keep`` (a reader of the parent's output waits
     for their end, a lock for its release, the parent's other children for the end of their pipes), its standard

@@ -34,7 +34,7 @@ import struct
 from pathlib import Path, PurePosixPath
 from typing import Mapping
 
-from .pipes import hold_only, pipe, send_all, widen
+from .pipes import hold_only, last_word, pipe, send_all, widen
 
 #: The child's answer when it has written every file it was handed (else: its first failure, pickled).
 #: Never a pickle's first bytes, which start with the protocol's opcode.
@@ -125,15 +125,8 @@ class TreeWriter:
         if self._pid:
             os.close(self._requests)
             self._requests = -1
-            answers, self._answers = self._answers, -1  # closed by the reader, whatever happens while it reads
-            try:
-                reader = os.fdopen(answers, "rb")
-            except BaseException:
-                os.close(answers)
-                raise
-            with reader:
-                answer = reader.read()
-            _, status = os.waitpid(self._pid, 0)
+            answers, self._answers = self._answers, -1  # closed by last_word, whatever happens while it reads
+            answer, status = last_word(self._pid, answers)
             self._pid = 0
             if answer == WRITTEN:
                 pass
