@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ..paths import SCHEMAS
 from ..result import Result
 from ..source.inputfiles import lookup
 from ..tools.crd_import import import_releases
@@ -15,7 +16,7 @@ from ..tools.schema_import import import_schemas
 from .options import CitgenCommand, PathParam
 
 #: Where the package keeps its schemas; the default target of ``schema import``.
-PACKAGE_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+PACKAGE_SCHEMAS = SCHEMAS
 
 
 @click.group()

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
+from ..paths import SCHEMAS
 from ..problems import Path, Problem
 from ..quantity import MAX_DIGITS, MAX_EXPONENT, QuantityError, parse
 from ..source.documents import BundleDoc
@@ -64,7 +64,7 @@ _PRIORITY = ("type", "const", "enum", "pattern", "minimum", "maximum", "required
 
 
 def _read(name: str) -> Any:
-    return json.loads(resources.files(__package__).joinpath(name).read_bytes())  # JSON is UTF-8 (RFC 8259)
+    return json.loads((SCHEMAS / name).read_bytes())  # JSON is UTF-8 (RFC 8259)
 
 
 #: Where ObjectMeta's schema is taken from: the OpenAPI document's VirtualMachine.

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Mapping
 
+from ..paths import SCHEMAS
 from .releases import Release, known
 
 #: The index's file, beside the folder of release files.
@@ -95,7 +95,7 @@ def _index() -> dict[str, Any]:
     """The shipped index; made from the release files when it is missing or covers other releases
     (a release file imported by hand), so the answers are always those of the shipped schemas."""
     try:
-        text = resources.files(__package__).joinpath(FIELDS_FILE).read_text(encoding="utf-8")
+        text = (SCHEMAS / FIELDS_FILE).read_text(encoding="utf-8")
         found = json.loads(text)
     except (OSError, ValueError):
         found = None

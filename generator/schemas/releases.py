@@ -13,9 +13,9 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from ..paths import SCHEMAS
 from ..quantity import MAX_DIGITS
 
 #: The folder of the package's schemas that holds one file per release.
@@ -70,7 +70,7 @@ def _parse(name: str) -> Release:
 @lru_cache(maxsize=None)
 def known() -> tuple[Release, ...]:
     """Every release with shipped schemas, oldest first."""
-    folder = resources.files(__package__).joinpath(RELEASE_FILES)
+    folder = SCHEMAS / RELEASE_FILES
     names = [entry.name[:-len(".json")] for entry in folder.iterdir()
              if entry.name.endswith(".json") and _SPELLING.fullmatch(entry.name[:-len(".json")])]
     return tuple(sorted(_parse(name) for name in names))
@@ -101,5 +101,5 @@ def resolve(text: str | None) -> Release:
 @lru_cache(maxsize=None)
 def release_data(release: Release) -> dict[str, Any]:
     """The shipped file of ``release``: its origin and each kind's JSON Schema."""
-    text = resources.files(__package__).joinpath(RELEASE_FILES, f"{release}.json").read_text(encoding="utf-8")
+    text = (SCHEMAS / RELEASE_FILES / f"{release}.json").read_text(encoding="utf-8")
     return json.loads(text)
