@@ -8,7 +8,7 @@ than ``__main__.py``.
 
 from __future__ import annotations
 
-from .entry import main
+from .entry import program
 
 if __name__ == "__main__":
-    main(prog_name="citgen")
+    program(prog_name="citgen")

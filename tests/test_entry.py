@@ -2,12 +2,14 @@
 
 Run in this process, with the command line (``generator.cli.main``) replaced where a case needs
 it to end in a way no input makes it end (Ctrl-C while it is being imported or run). That a real
-process ends so is tests/test_cli_streams.py's and tests/test_layout.py's.
+process ends so is tests/test_cli_streams.py's and tests/test_layout.py's. ``program``, which ends
+its process, runs in processes of its own.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -142,3 +144,58 @@ def test_the_objects_of_a_run_are_out_of_the_collectors_sight_before_the_interpr
     listed = ["rt1.medium", "rt1.micro", "rt1.small"]
     assert done.stdout.splitlines() == [*listed, "during the run: 0 False", *listed, "during the run: 0 False",
                                         "at the end: 1 True"], done.stderr
+
+
+# --------------------------------------------------------------------------- program(): the process ends at once
+
+
+def program_run(body: str, *args: str) -> subprocess.CompletedProcess:
+    """``program()`` in a process of its own (it ends the process), after ``body`` (a module-level setup)."""
+    probe = f"{body}\nfrom generator.entry import program\nprogram(args={list(args)!r}, prog_name='citgen')\n"
+    return subprocess.run([sys.executable, "-c", probe], env=child_env(), capture_output=True, text=True, timeout=60)
+
+
+def test_the_program_ends_with_the_command_line_s_status_and_output_and_its_exit_functions_run():
+    ran = program_run("import atexit, sys\natexit.register(lambda: print('exit function ran', file=sys.stderr))",
+                      "list", "-o", "name", "--series", "rt", "--cpu", "1")
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "rt1.medium\nrt1.micro\nrt1.small\n", "exit function ran\n")
+    refused = program_run("", "list", "--cpu", "0")
+    assert refused.returncode == 2 and refused.stderr.endswith("citgen: 1 problem\n")
+
+
+def test_the_program_ends_without_the_interpreter_s_teardown_of_every_object():
+    """What the interpreter would free one object at a time on its way out, the system takes back at once: an
+    object's finalizer that only the teardown would call is not called."""
+    body = ("import sys\n"
+            "class Kept:\n"
+            "    def __del__(self):\n"
+            "        sys.stderr.write('freed at the teardown\\n')\n"
+            "kept = Kept()")
+    ran = program_run(body, "list", "-o", "name", "--series", "rt", "--cpu", "1")
+    assert (ran.returncode, ran.stderr) == (0, "")
+
+
+def test_a_thread_still_running_ends_the_program_as_the_interpreter_ends_it():
+    """The interpreter waits for a thread that is not a daemon: so does the program, and the thread's work is done."""
+    body = ("import sys, threading, time\n"
+            "threading.Thread(target=lambda: (time.sleep(0.3), sys.stderr.write('the thread ended\\n'))).start()")
+    ran = program_run(body, "list", "-o", "name", "--series", "rt", "--cpu", "1")
+    assert (ran.returncode, ran.stderr) == (0, "the thread ended\n")
+
+
+def test_what_cannot_be_written_at_the_end_is_said_as_the_interpreter_says_it_and_the_status_is_the_same():
+    """Standard output on a full disk, and an exit function that writes to it: the program ends as ``main`` under
+    the interpreter does, the same status and the same words on standard error."""
+    def run(entry: str) -> tuple[int, str]:
+        probe = ("import sys, atexit\n"
+                 "atexit.register(lambda: sys.stdout.write('late'))\n"
+                 f"from generator.entry import {entry}\n"
+                 f"{entry}(args=['list', '-o', 'name', '--series', 'rt', '--cpu', '0'], prog_name='citgen')\n")
+        with open("/dev/full", "w") as full:
+            ran = subprocess.run([sys.executable, "-c", probe], env=child_env(), stdout=full, stderr=subprocess.PIPE,
+                                 text=True, timeout=60)
+        return ran.returncode, re.sub(r" at 0x[0-9a-f]+", "", ran.stderr)
+
+    status, said = run("program")
+    assert (status, said) == run("main")
+    assert status == 2 and "No space left on device" in said
