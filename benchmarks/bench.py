@@ -141,7 +141,7 @@ def citgen_command() -> list[str]:
     script = Path(sys.executable).with_name("citgen")
     if script.is_file():
         return [str(script)]
-    return [sys.executable, "-c", "import sys; from generator.cli import main; sys.exit(main())"]
+    return [sys.executable, "-m", "generator"]
 
 
 def run(argv: Sequence[str], cwd: Path, allowed: tuple[int, ...] = (0,)) -> Sample:
