@@ -41,9 +41,8 @@ def test_a_command_is_loaded_when_first_asked_for_and_kept(name):
     assert group.get_command(click.Context(group), "nothing") is None
 
 
-def test_a_build_imports_no_other_command_and_leaves_its_validation_s_modules_to_the_child_that_validates(tmp_path):
-    """What ``citgen build`` imports is what it runs (click's lazy loading of commands); its validation is run by
-    a child of its own beside the outputs (forked.py), which imports the rules there, on the second core."""
+def test_a_build_imports_no_other_command_s_modules(tmp_path):
+    """What ``citgen build`` imports is what it runs (click's lazy loading of commands)."""
     probe = ("import atexit, sys\n"
              "atexit.register(lambda: print(sorted(m for m in sys.modules if m.startswith('generator.'))))\n"
              "from generator.entry import main\n"
@@ -51,7 +50,7 @@ def test_a_build_imports_no_other_command_and_leaves_its_validation_s_modules_to
     done = subprocess.run([sys.executable, "-c", probe], env=child_env(), capture_output=True, text=True, timeout=120)
     imported = ast.literal_eval(done.stdout.splitlines()[-1])
     assert "generator.cli.build" in imported and (tmp_path / "out" / "CHECKSUMS.sha256").is_file()
-    assert [m for m in imported if m.startswith(("generator.cli.", "generator.tools.", "generator.validate"))
+    assert [m for m in imported if m.startswith(("generator.cli.", "generator.tools."))
             and m != "generator.cli.build" and m.rpartition(".")[2] not in {"options", "streams", "version"}] == []
 
 

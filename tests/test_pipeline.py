@@ -231,7 +231,7 @@ def test_a_vendor_build_with_every_option_that_reaches_its_outputs(tmp_path: Pat
         f"please use spread instead (defined in {V1_0_0}:1546) [webhook-cpu-topology]" for doc in (76, 204)]
     assert len(build.newer_rule_findings) == 20
     assert {p.older_release for p in build.newer_rule_findings} == {"v1.0.0"}
-    # judged by a child of the build's while it laid out the outputs: the same as judged here
+    # the build's one judgement, as pipeline.judge makes it
     found = judge(build.catalog, build.documents, build.objects, Release(1, 8))
     assert ([p for p in found if p.older_release is None and not p.is_warning],
             [p for p in found if p.older_release is None and p.is_warning],
