@@ -86,7 +86,7 @@ class TreeWriter:
         self.root = root
         self._made: set[str] = {"."}
         self._failure: BaseException | None = None
-        self._pid = self._requests = self._answers = 0
+        self._pid, self._requests, self._answers = 0, -1, -1
         # the first thing the child reads: where to write, and with which umask (it may have been forked
         # before the caller changed its working directory or umask)
         told = pickle.dumps((os.path.abspath(root), current_umask()), pickle.HIGHEST_PROTOCOL)
