@@ -248,11 +248,12 @@ class ForkedCitgen:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=child_env(), text=True,
                                         encoding="utf-8")
 
-    def run(self, *args: str | Path, cwd: Path, env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def run(self, *args: str | Path, cwd: Path, env: Mapping[str, str] | None = None, **process: Any) -> dict[str, Any]:
         """``citgen ARGS`` run in ``cwd`` with ``env`` added: ``code``, ``stdout``, ``stderr``, ``traceback``,
-        ``peak`` (bytes) and ``seconds``. A child still running after faultrun.DEADLINE is killed (``code`` -14)."""
+        ``peak`` (bytes) and ``seconds``. A child still running after faultrun.DEADLINE is killed (``code`` -14).
+        ``process``: how tests/faultrun.py arranges the child (``stdout="full"``, ``deleted_cwd=True``...)."""
         assert self.process.stdin is not None and self.process.stdout is not None
-        run = {"args": [str(a) for a in args], "cwd": str(cwd), "env": dict(env or {})}
+        run = {"args": [str(a) for a in args], "cwd": str(cwd), "env": dict(env or {}), **process}
         self.process.stdin.write(json.dumps(run) + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
