@@ -118,6 +118,31 @@ def forked_citgen() -> Iterator["ForkedCitgen"]:
 
 
 @pytest.fixture
+def debian_osinfo_read_once(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Debian's database (../shared) read once per worker by every command a test runs in this process.
+
+    ``generator.osinfo.database.read_database`` given that folder returns what it returned
+    the first time it was named so (``tests.helpers.read_debian_osinfo``): the commands still
+    find, check and judge with the real database, without reading its 790 files again. Any
+    other folder (a test's own database, a broken one) is read as ever. Returns the folder.
+    """
+    from generator.osinfo import database
+    from tests.helpers import read_debian_osinfo
+
+    folder = shared_file(SHARED / "reference" / "osinfo-db")
+    real = database.read_database
+    shared = os.path.realpath(folder)
+
+    def read_database(path: Path, display: str | None = None):
+        if os.path.realpath(path) == shared:
+            return read_debian_osinfo(path, display)
+        return real(path, display)
+
+    monkeypatch.setattr(database, "read_database", read_database)
+    return folder
+
+
+@pytest.fixture
 def workdir(tmp_path: Path, previous_output: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """tmp_path as the current directory, holding ``out/`` from an earlier build.
 

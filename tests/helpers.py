@@ -17,6 +17,7 @@ import pytest
 import click
 import yaml
 
+from generator.osinfo.database import read_database as _read_database  # the real one, before any test patches it
 from generator.paths import builtin_catalog
 from generator.pipeline import Build, BuildOptions, generate
 
@@ -43,6 +44,25 @@ def osinfo_notes() -> tuple[str, ...]:
 
     database = load_database(None)
     return (NONE_FOUND,) if database is None else (OsinfoContext.of(database, default_build().objects).note(),)
+
+
+@lru_cache(maxsize=None)
+def _debian_osinfo_read(path: str, display: str | None) -> tuple[Any, tuple[Any, ...]]:
+    database, problems = _read_database(Path(path), display)
+    return database, tuple(problems)
+
+
+def read_debian_osinfo(path: Path, display: str | None = None) -> tuple[Any, list[Any]]:
+    """``read_database`` of Debian's database in ../shared, read once per process for each way it is named.
+
+    Its 790 OS files take a quarter of a second to read, and a dozen tests that are not about
+    reading them (the ``osinfo`` command's reports, OS labels, the osinfo rule, the site's
+    resources) ran commands over the same folder. The database is a frozen value and the folder
+    reference data no test writes; the reading itself is tested by tests/test_osinfo_database.py,
+    which reads it afresh. Under mutmut, ``conftest.forget_memos`` empties this between mutants.
+    """
+    database, problems = _debian_osinfo_read(str(path), display)
+    return database, list(problems)
 
 
 def builtin_name() -> str:
@@ -228,11 +248,12 @@ class ForkedCitgen:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=child_env(), text=True,
                                         encoding="utf-8")
 
-    def run(self, *args: str | Path, cwd: Path, env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def run(self, *args: str | Path, cwd: Path, env: Mapping[str, str] | None = None, **process: Any) -> dict[str, Any]:
         """``citgen ARGS`` run in ``cwd`` with ``env`` added: ``code``, ``stdout``, ``stderr``, ``traceback``,
-        ``peak`` (bytes) and ``seconds``. A child still running after faultrun.DEADLINE is killed (``code`` -14)."""
+        ``peak`` (bytes) and ``seconds``. A child still running after faultrun.DEADLINE is killed (``code`` -14).
+        ``process``: how tests/faultrun.py arranges the child (``stdout="full"``, ``deleted_cwd=True``...)."""
         assert self.process.stdin is not None and self.process.stdout is not None
-        run = {"args": [str(a) for a in args], "cwd": str(cwd), "env": dict(env or {})}
+        run = {"args": [str(a) for a in args], "cwd": str(cwd), "env": dict(env or {}), **process}
         self.process.stdin.write(json.dumps(run) + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline()

@@ -25,9 +25,10 @@ def run(*args: str | Path, env: dict[str, str] | None = None) -> Result:
     return CliRunner().invoke(main, ["osinfo", *(str(a) for a in args)], env=env)
 
 
-@pytest.fixture(scope="module")
-def debian() -> Path:
-    return shared_file(DEBIAN)
+@pytest.fixture
+def debian(debian_osinfo_read_once: Path) -> Path:
+    """Debian's database, which the commands of this module's tests read once (conftest.py)."""
+    return debian_osinfo_read_once
 
 
 def test_without_a_database_the_command_refuses_naming_where_it_looked(tmp_path: Path):

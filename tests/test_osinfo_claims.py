@@ -14,9 +14,9 @@ import pytest
 from generator.expand.preferences import build_preferences
 from generator.model import OsinfoClaim
 from generator.osinfo.claims import OsinfoContext, name_problems, newer_names, releases
-from generator.osinfo.database import read_database
 from generator.problems import Location
 from tests.conftest import SHARED, shared_file
+from tests.helpers import read_debian_osinfo
 from tests.helpers import default_build
 
 PROVIDER = {"displayName": "KubeVirt", "documentationURL": "https://d", "supportURL": "https://s"}
@@ -24,7 +24,7 @@ PROVIDER = {"displayName": "KubeVirt", "documentationURL": "https://d", "support
 
 @pytest.fixture(scope="module")
 def debian():
-    return read_database(shared_file(SHARED / "reference" / "osinfo-db"))[0]
+    return read_debian_osinfo(shared_file(SHARED / "reference" / "osinfo-db"))[0]
 
 
 def preferences(tmp_path: Path, text: str) -> dict[str, object]:

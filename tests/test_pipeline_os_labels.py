@@ -30,7 +30,7 @@ def test_the_default_build_has_no_os_label():
     assert not any(key.startswith(OS) for o in default_build().objects for key in o.labels)
 
 
-def test_with_os_labels_each_preference_is_labelled_with_the_releases_it_is_for():
+def test_with_os_labels_each_preference_is_labelled_with_the_releases_it_is_for(debian_osinfo_read_once):
     _, _, objects = catalog_objects(BuildOptions(os_labels=True, osinfo_db=shared_file(DEBIAN)))
     assert os_labels(objects, "rhel.9") == ["rhel9.0", "rhel9.1"]  # the line rhel9 as the 2022 database has it
     assert os_labels(objects, "rhel.9.desktop") == ["rhel9.0", "rhel9.1"]  # based on rhel.9: its claim
@@ -40,7 +40,8 @@ def test_with_os_labels_each_preference_is_labelled_with_the_releases_it_is_for(
     assert not any(key.startswith(OS) for o in objects if o.family == "instancetype" for key in o.labels)
 
 
-def test_catalog_yaml_s_os_labels_turns_them_on_and_a_selector_finds_a_guest_s_preferences(tmp_path: Path):
+def test_catalog_yaml_s_os_labels_turns_them_on_and_a_selector_finds_a_guest_s_preferences(tmp_path: Path,
+                                                                                        debian_osinfo_read_once):
     catalog = copy_catalog(tmp_path / "catalog")
     with (catalog / "catalog.yaml").open("a", encoding="utf-8") as settings:
         settings.write("osLabels: true\n")
@@ -64,7 +65,7 @@ def test_without_a_database_a_line_s_labels_cannot_be_listed_and_the_build_is_re
                                    f"(looked in {tmp_path / 'none'}, /etc/osinfo, {tmp_path / '.config' / 'osinfo'})")
 
 
-def test_a_build_with_os_labels_validates_clean():
+def test_a_build_with_os_labels_validates_clean(debian_osinfo_read_once):
     built = generate(BuildOptions(os_labels=True, osinfo_db=shared_file(DEBIAN)))
     assert built.problems == ()
     assert "os.template.kubevirt.io/win2k19: 'true'" in built.bundles["common-clusterpreferences-bundle.yaml"]

@@ -286,12 +286,10 @@ def run_citgen(*args: str, **kwargs) -> subprocess.CompletedProcess:
                           **kwargs)
 
 
-def test_a_full_standard_output_ends_the_run_with_one_line_and_status_2():
-    with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "generator", "list"], stdout=full, stderr=subprocess.PIPE,
-                              env=child_env(), timeout=120)
-    assert (done.returncode, done.stderr) == (
-        2, b"citgen: cannot write the report to standard output: No space left on device\n")
+def test_a_full_standard_output_ends_the_run_with_one_line_and_status_2(forked_citgen, tmp_path):
+    done = forked_citgen.run("list", cwd=tmp_path, stdout="full")  # a process of its own, standard output /dev/full
+    assert (done["code"], done["stderr"], done["traceback"]) == (
+        2, "citgen: cannot write the report to standard output: No space left on device\n", "")
 
 
 def test_a_standard_output_that_lacks_a_character_gets_its_escape(tmp_path):
@@ -318,18 +316,16 @@ def test_ctrl_c_while_the_command_line_is_imported_is_one_line_and_status_130():
     assert (done.returncode, done.stdout, done.stderr) == (130, b"", b"citgen: interrupted\n")
 
 
-def in_a_deleted_directory(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    """``citgen ARGS`` run, as the console script runs it, in a working directory deleted before it starts."""
-    gone = tmp_path / "gone"
-    gone.mkdir()
-    return subprocess.run([sys.executable, "-c", f"import os; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
-                           f"import runpy, sys; sys.argv = ['citgen', *{list(args)!r}]; "
-                           "runpy.run_module('generator', run_name='__main__')"],
-                          capture_output=True, text=True, timeout=120, env=child_env())
+def in_a_deleted_directory(forked_citgen, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """``citgen ARGS`` run, as the console script runs it, in a process of its own whose working directory was
+    deleted before it started (forked from one that imported citgen: tests/faultrun.py, ``deleted_cwd``)."""
+    done = forked_citgen.run(*args, cwd=tmp_path, deleted_cwd=True)
+    assert done["traceback"] == "", done["traceback"]
+    return subprocess.CompletedProcess(args, done["code"], done["stdout"], done["stderr"])
 
 
-def test_a_deleted_working_directory_leaves_a_command_with_no_relative_path_running(tmp_path):
-    done = in_a_deleted_directory(tmp_path, "list", "-o", "name")
+def test_a_deleted_working_directory_leaves_a_command_with_no_relative_path_running(forked_citgen, tmp_path):
+    done = in_a_deleted_directory(forked_citgen, tmp_path, "list", "-o", "name")
     assert done.returncode == 0 and done.stderr == ""
     assert "u1.large\n" in done.stdout
 
@@ -340,8 +336,9 @@ def test_a_deleted_working_directory_leaves_a_command_with_no_relative_path_runn
     (["--format", "json", "build"], "--out", "bundles"),
     (["validate", "b.yaml"], "files", "b.yaml"),
 ])
-def test_a_deleted_working_directory_refuses_the_relative_paths_it_cannot_resolve(tmp_path, args, option, value):
-    done = in_a_deleted_directory(tmp_path, *args)
+def test_a_deleted_working_directory_refuses_the_relative_paths_it_cannot_resolve(forked_citgen, tmp_path, args, option,
+                                                                                   value):
+    done = in_a_deleted_directory(forked_citgen, tmp_path, *args)
     message = (f"{option}: {value!r} is a relative path, but the working directory cannot be used (it was "
                "deleted); give an absolute path or change to a directory that exists")
     assert done.returncode == 2 and "Traceback" not in done.stderr

@@ -14,13 +14,13 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.osinfo.database import read_database
 from generator.pipeline import BuildOptions, catalog_objects
 from generator.tools.osinfo import candidates
 from generator.tools.osinfo.guests import SOURCES
 from generator.tools.osinfo.offer import Candidate, guest_table, offer, offers
 from generator.tools.osinfo.osmap import Difference, compare, configmap
 from tests.conftest import SHARED, shared_file
+from tests.helpers import read_debian_osinfo
 
 DEBIAN = SHARED / "reference" / "osinfo-db"
 CONSUMERS = SHARED / "reference" / "consumers"
@@ -31,7 +31,7 @@ FORKLIFT = {"vsphere": CONSUMERS / "forklift-osmap-vsphere" / "configmap-osmap-v
 
 @pytest.fixture(scope="module")
 def debian():
-    db, problems = read_database(shared_file(DEBIAN))
+    db, problems = read_debian_osinfo(shared_file(DEBIAN))
     assert problems == []
     return db
 

@@ -280,11 +280,11 @@ def test_without_a_database_the_page_shows_what_the_claims_say_and_nothing_of_a_
 
 
 def test_with_a_database_each_preference_shows_its_os_and_its_minimum_and_recommended_resources():
-    from generator.osinfo.database import read_database
     from generator.tools.site.data import os_record
     from tests.conftest import SHARED, shared_file
+    from tests.helpers import read_debian_osinfo
 
-    db, _ = read_database(shared_file(SHARED / "reference" / "osinfo-db"))
+    db, _ = read_debian_osinfo(shared_file(SHARED / "reference" / "osinfo-db"))
     objects = {o.name: o for o in default_build().objects if o.family == "preference"}
     assert os_record(objects["rhel.9"], db) == {
         "shortIds": ["rhel9.0", "rhel9.1"], "line": "rhel9", "name": "Red Hat Enterprise Linux 9.1",  # the newest

@@ -142,9 +142,10 @@ def test_an_unknown_name_in_the_data_is_an_error_at_its_place_and_one_newer_than
 # --------------------------------------------------------------------------- the built-in catalog, Debian's database
 
 
-@pytest.fixture(scope="module")
-def debian_db() -> Path:
-    return shared_file(SHARED / "reference" / "osinfo-db")
+@pytest.fixture
+def debian_db(debian_osinfo_read_once: Path) -> Path:
+    """Debian's database, which the commands of this module's tests read once (conftest.py)."""
+    return debian_osinfo_read_once
 
 
 def citgen(*args: str) -> tuple[int, str, str]:
