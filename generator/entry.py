@@ -36,9 +36,6 @@ def main(**kwargs: Any) -> NoReturn:
     try:
         _fewer_collections()
         _no_last_collection()
-        from .children import start_early
-
-        start_early(kwargs.get("args"))  # a build's children, forked before the command line is imported
         from .cli import main as command_line
 
         command_line(**kwargs)

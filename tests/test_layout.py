@@ -43,7 +43,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("generator.outputs",),
     ("generator.write", "generator.treewriter"),
     ("generator.report", "generator.sarif"),
-    ("generator.pipeline", "generator.children"),
+    ("generator.pipeline",),
     ("generator.tools",),
     ("generator.cli", "generator.__main__", "generator.entry"),
 ]

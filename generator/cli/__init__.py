@@ -16,7 +16,6 @@ from typing import Any
 
 import click
 
-from ..children import RENDERING_COMMANDS, start as start_children
 from ..errors import CitgenError
 from ..problems import MAX_MESSAGE, Location, Problem, excerpt
 from ..report import FORMATS
@@ -42,6 +41,11 @@ LAZY_COMMANDS = {
     "refs": ("generator.cli.refs", "refs"),
     "osinfo": ("generator.cli.osinfo", "osinfo"),
 }
+#: The commands that render templates whatever their options: their rendering child is forked
+#: before the command's module is imported (render/process.py start()), so that it imports
+#: the template engine on the second core while this process imports the command; so is the
+#: child that writes their outputs (treewriter.py start()), while this process is still small.
+RENDERING_COMMANDS = frozenset({"build"})
 
 
 class CitgenGroup(click.Group):
@@ -62,11 +66,13 @@ class CitgenGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[Any, ...]:
-        # a rendering command's children, forked now where the program did not as it began (entry.py): the
-        # rendering child imports the template engine on the second core while this process imports the command
         if args and args[0] in RENDERING_COMMANDS and not ctx.resilient_parsing \
                 and not set(args) & set(ctx.help_option_names):
-            start_children()
+            from .. import treewriter
+            from ..render.process import start
+
+            start()
+            treewriter.start()  # the child that writes its outputs, forked while this process is small
         return super().resolve_command(ctx, args)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
