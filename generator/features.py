@@ -25,6 +25,8 @@ class Context:
 
 @dataclass(frozen=True)
 class Feature:
+    """A series feature flag: its name, what it does, the schema of its value, and how it writes the spec."""
+
     name: str
     summary: str
     schema: Mapping[str, Any]  # JSON Schema of the flag's value in a series file

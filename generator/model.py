@@ -121,6 +121,8 @@ class Size:
 
 @dataclass(frozen=True)
 class SizeMatrix:
+    """A named list of sizes (sizes.yaml): what each series of it is offered in, smallest first."""
+
     name: str
     sizes: tuple[Size, ...]  # in the order written, smallest first
     location: Location
@@ -301,6 +303,9 @@ class Settings:
 
 @dataclass(frozen=True)
 class Catalog:
+    """A catalog's instancetype half as loaded: its folder, catalog.yaml's settings, the size matrices and
+    the series, with what overlays changed and the names it retired."""
+
     root: Path
     settings: Settings
     matrices: Mapping[str, SizeMatrix]

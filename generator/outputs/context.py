@@ -19,6 +19,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class OutputContext:
+    """The finished build every output producer is given, and what they derive from it and share."""
+
     catalog: Catalog
     version: str
     objects: Sequence[CatalogObject]  # sorted by family, then name

@@ -231,6 +231,8 @@ class _Frame:
 
 @dataclass(frozen=True)
 class _Anchor:
+    """What an anchor names: its value, how many nodes it holds, and where it was written."""
+
     value: Any
     size: int
     path: Path | None
