@@ -14,7 +14,7 @@ its own, so a traceback is seen whatever became of standard error.
 
 A run is a mapping: ``args``, ``cwd``, ``env`` (added to the environment),
 ``stdout`` and ``stderr`` (``file``, ``closed``, ``full`` or ``ascii``: a file whose
-stream has the ASCII encoding), ``full_disk`` (no file may grow: ``RLIMIT_FSIZE`` 0, as a
+stream has the ASCII encoding), ``stdin`` (``closed``; else /dev/null), ``full_disk`` (no file may grow: ``RLIMIT_FSIZE`` 0, as a
 full file system refuses every write, with both streams pipes, which it does not bind),
 ``deleted_cwd`` (the working directory is a folder
 removed before citgen starts), ``unreadable`` (paths whose permission bits are
@@ -84,8 +84,12 @@ def _child(run: dict[str, Any], out: int, err: int, escaped: int) -> None:
             gone = tempfile.mkdtemp(dir=run["cwd"])
             os.chdir(gone)
             os.rmdir(gone)
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
+        if run.get("stdin") == "closed":  # ``<&-``: the system gives its number to the next descriptor made
+            os.close(0)
+            sys.stdin = None  # type: ignore[assignment]
+        else:
+            devnull = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(devnull, 0)
         _place(1, run.get("stdout", "file"), out)
         _place(2, run.get("stderr", "file"), err)
         sys.stdout = _stream(1, run.get("stdout", "file"), err=False)  # type: ignore[assignment]

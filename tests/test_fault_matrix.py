@@ -7,6 +7,8 @@ until its faults are named. Each cell is one run of the real program, forked fro
 process that imported citgen once (tests/faultrun.py), with the process arranged as
 the fault says:
 
+- standard input closed, and all three standard streams closed (a run that writes outputs
+  must write them whole all the same);
 - standard output and standard error each closed, full (``/dev/full``) and of an
   encoding (ASCII) that lacks characters citgen prints (a lost report of a command that
   wrote its outputs says where they are);
@@ -268,17 +270,32 @@ class Cell:
     says: str = ""  # words the refusal must hold beside the name (where there are any to pin)
     stdout: str = "file"
     stderr: str = "file"
+    stdin: str = "devnull"
     env: dict[str, str] = field(default_factory=dict)
     deleted_cwd: bool = False
     unreadable: tuple[str, ...] = ()
     loops: tuple[str, ...] = ()
     full_disk: bool = False
     as_files: tuple[str, ...] = ()
+    #: (the folder this run writes its outputs to, the folder of the same outputs made before it): a run whose
+    #: report is lost must still have written them whole
+    wrote: tuple[str, str] | None = None
 
     def run(self, place: Place) -> dict[str, Any]:
         return {"args": self.args, "cwd": str(place.root), "env": self.env, "stdout": self.stdout,
-                "stderr": self.stderr, "deleted_cwd": self.deleted_cwd, "unreadable": list(self.unreadable),
+                "stderr": self.stderr, "stdin": self.stdin, "deleted_cwd": self.deleted_cwd, "unreadable": list(self.unreadable),
                 "loops": list(self.loops), "full_disk": self.full_disk, "as_files": list(self.as_files)}
+
+
+def own_outputs(place: Place, command: str, name: str) -> tuple[dict[str, Any], tuple[str, str] | None]:
+    """The clean run's parameters with its outputs, where it writes one of ``place.outputs``, in a folder of their
+    own; and (that folder, the outputs made before it) for the run to be held to (``Cell.wrote``)."""
+    values = RUNS[command](place)  # a fresh target for each run of init
+    made = [key for key in OUTPUTS if isinstance(values.get(key), Path) and values[key] in place.outputs]
+    if not made:
+        return values, None
+    own = place.root / "own-outputs" / f"{command.replace(' ', '-')}-{name}"
+    return {**values, made[0]: own}, (str(own), str(values[made[0]]))
 
 
 def special(place: Place, kind: str, name: str) -> tuple[Path, tuple[str, ...]]:
@@ -311,11 +328,16 @@ def command_cells(place: Place, command: str) -> Iterator[Cell]:
     args = arguments(command, clean)
     yield Cell(command, "clean", args, "clean")
     for how in STREAMS:
-        runs = arguments(command, RUNS[command](place))  # a fresh target for each run of init
-        yield Cell(command, f"standard output {how}", runs, "clean" if how == "ascii" else "undelivered",
-                   stdout=how)
+        values, wrote = own_outputs(place, command, f"stdout-{how}") if how != "ascii" else (RUNS[command](place), None)
+        yield Cell(command, f"standard output {how}", arguments(command, values),
+                   "clean" if how == "ascii" else "undelivered", stdout=how, wrote=wrote)
         yield Cell(command, f"standard error {how}", arguments(command, RUNS[command](place)), "clean",
                    stderr=how)
+    values, wrote = own_outputs(place, command, "stdin-closed")
+    yield Cell(command, "standard input closed", arguments(command, values), "clean", stdin="closed", wrote=wrote)
+    values, wrote = own_outputs(place, command, "all-closed")  # what a program started with `<&- >&- 2>&-` meets
+    yield Cell(command, "every standard stream closed", arguments(command, values), "undelivered", stdin="closed",
+               stdout="closed", stderr="closed", wrote=wrote)
     yield Cell(command, "a full file system", arguments(command, RUNS[command](place)),
                "refused" if writes(command) else "clean", names="File too large", full_disk=True)
     paths = [p for p in cmd.params if type(p.type) is PathParam]
@@ -498,6 +520,11 @@ def judge(cell: Cell, result: dict[str, Any], clean: dict[str, Any]) -> str | No
         if cell.stdout != "file" and cell.stderr == "file" and writes(cell.command) and \
                 "; the outputs were written all the same, and are in place: " not in result["stderr"]:
             return f"a lost report of a run that wrote its outputs says nothing of them: {result['stderr'][-300:]}"
+    if cell.wrote is not None and result["code"] in (0, 2):  # written whole, whatever became of the streams
+        out, made = (snapshot(Path(folder)) for folder in cell.wrote)
+        if out != made:
+            return (f"wrote {len(out)} files where the same command wrote {len(made)} before "
+                    f"({sorted(name for name in set(made) | set(out) if out.get(name) != made.get(name))[:5]} differ)")
     return None
 
 
