@@ -90,12 +90,50 @@ def _show(value: Any) -> str:
     return "{}" if value == {} and isinstance(value, dict) else repr(value)
 
 
+#: Values that are never changed in place: a layer's value of one of these types is owned as it is, not copied.
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _owned(value: Any) -> Any:
+    """``value`` for the composition to keep: a copy where it is a mapping or list (the layer's data stays the
+    catalog's), itself otherwise."""
+    return value if isinstance(value, _ATOMS) else copy.deepcopy(value)
+
+
 class _Composer:
-    """Applies layers in order, remembering which layer set each leaf."""
+    """Applies layers in order, remembering which layer set each leaf.
+
+    ``below`` counts, for each path, the leaves owned strictly under it, so that
+    whether a leaf would be set over an earlier subtree (or ``{}`` under one) is a
+    lookup rather than a pass over every leaf set so far.
+    """
 
     def __init__(self) -> None:
         self.owner: dict[KeyPath, tuple[Any, Layer]] = {}
+        self.below: dict[KeyPath, int] = {}
         self.problems: list[Problem] = []
+
+    def _set(self, path: KeyPath, value: Any, layer: Layer) -> None:
+        if path not in self.owner:
+            for i in range(1, len(path)):
+                self.below[path[:i]] = self.below.get(path[:i], 0) + 1
+        self.owner[path] = (_owned(value), layer)
+
+    def _drop(self, path: KeyPath) -> None:
+        if self.owner.pop(path, None) is not None:
+            for i in range(1, len(path)):
+                left = self.below[path[:i]] - 1
+                if left:
+                    self.below[path[:i]] = left
+                else:
+                    del self.below[path[:i]]
+
+    def _under(self, path: KeyPath) -> list[tuple[KeyPath, Any, Layer]]:
+        """The leaves owned strictly under ``path``, in the order they were set."""
+        if not self.below.get(path):
+            return []
+        n = len(path)
+        return [(p, v, lay) for p, (v, lay) in self.owner.items() if len(p) > n and p[:n] == path]
 
     def _conflicts(self, path: KeyPath, value: Any) -> list[tuple[KeyPath, Any, Layer]]:
         """Earlier leaves this value cannot coexist with (same path, ancestor or descendant)."""
@@ -109,8 +147,7 @@ class _Composer:
             if not (value == {} and isinstance(held[0], dict)):
                 found.append((path, held[0], held[1]))
         if held is None and value != {}:  # a plain value over an earlier subtree
-            n = len(path)
-            found += [(p, v, lay) for p, (v, lay) in self.owner.items() if len(p) > n and p[:n] == path]
+            found += self._under(path)
         return found
 
     def apply(self, layer: Layer) -> None:
@@ -129,13 +166,13 @@ class _Composer:
                 continue  # the same value (4096Mi for 4Gi): the layer that set it first stays its owner
             for where, _old, _earlier in conflicts:
                 replaced = True
-                self.owner.pop(where, None)
+                self._drop(where)
             for i in range(1, len(path)):  # a refined `{}` ancestor is no longer a leaf
                 if path[:i] in self.owner and self.owner[path[:i]][0] == {}:
-                    self.owner.pop(path[:i])
-            if value == {} and any(len(p) > len(path) and p[:len(path)] == path for p in self.owner):
+                    self._drop(path[:i])
+            if value == {} and self.below.get(path):
                 continue  # `{}` adds nothing to an existing subtree
-            self.owner[path] = (copy.deepcopy(value), layer)
+            self._set(path, value, layer)
         if layer.override and not replaced:
             self.problems.append(Problem(layer.location, f"{layer.label} {layer.stale}"))
 
@@ -144,17 +181,19 @@ class _Composer:
         for path, value in leaves(defaults):
             if any(path[:i] in self.owner for i in range(1, len(path) + 1)):
                 continue
-            if any(len(p) > len(path) and p[:len(path)] == path for p in self.owner):
+            if self.below.get(path):
                 continue
-            self.owner[path] = (copy.deepcopy(value), layer)
+            self._set(path, value, layer)
 
     def result(self) -> dict[str, Any]:
+        """The composed spec, its keys sorted; it shares nothing with the layers (their values were copied as they
+        were set) and the composer is not used after."""
         out: dict[str, Any] = {}
         for path, (value, _layer) in self.owner.items():
             node = out
             for key in path[:-1]:
                 node = node.setdefault(key, {})
-            node[path[-1]] = copy.deepcopy(value)
+            node[path[-1]] = value
         return sort_keys(out)
 
 

@@ -139,8 +139,10 @@ def _refuse_not_regular(name: str, mode: int) -> None:
         raise InputError.at(Location(name), f"is {what}, not a regular file; citgen reads only regular files")
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
+def _inside(path: str, folder: str) -> bool:
+    """Whether the absolute, normalized ``path`` is ``folder`` or under it (compared as text: a catalog's every
+    file is checked, and pathlib's parts cost more than the check's system calls)."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def leads_outside(path: Path, folder: Path) -> bool:
@@ -149,9 +151,10 @@ def leads_outside(path: Path, folder: Path) -> bool:
     A path written outside the folder (an overlay named beside the catalog on
     purpose) is not a link's doing and is not refused here.
     """
-    if not _inside(Path(os.path.abspath(path)), Path(os.path.abspath(folder))):
+    written, root = os.path.abspath(path), os.path.abspath(folder)
+    if not _inside(written, root):
         return False
-    return not _inside(Path(os.path.realpath(path)), Path(os.path.realpath(folder)))
+    return not _inside(os.path.realpath(written), os.path.realpath(root))
 
 
 def _check_within(path: Path, name: str, within: Path) -> None:
