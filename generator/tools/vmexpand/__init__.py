@@ -18,8 +18,9 @@ Everything works on plain dicts; the caller's objects are never changed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ...quantity import QuantityError

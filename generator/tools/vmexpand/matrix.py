@@ -10,8 +10,9 @@ cloud-init disk, nothing else) and records KubeVirt's verdict.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ... import escape
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
