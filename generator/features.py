@@ -7,15 +7,16 @@ spec, so a flag never has to be repeated as a label.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping, MutableMapping
+
+from .frozen import frozen
 
 Spec = MutableMapping[str, Any]
 #: GPUs per instancetype when parameters.gpu names a device but no count.
 DEFAULT_GPU_COUNT = 1
 
 
-@dataclass(frozen=True)
+@frozen
 class Context:
     """What a feature may depend on besides its own value."""
 
@@ -23,7 +24,7 @@ class Context:
     parameters: Mapping[str, Any]
 
 
-@dataclass(frozen=True)
+@frozen
 class Feature:
     """A series feature flag: its name, what it does, the schema of its value, and how it writes the spec."""
 
@@ -37,7 +38,7 @@ def _section(spec: Spec, key: str) -> Spec:
     return spec.setdefault(key, {})
 
 
-@dataclass(frozen=True)
+@frozen
 class _Flag:
     """A flag that, when on, writes ``value`` at ``section``.``field`` of the spec."""
 

@@ -8,11 +8,12 @@ one validation can point a problem on an object an overlay shaped at those lines
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from .frozen import frozen
 from .problems import Location
 
 GROUP = "instancetype.kubevirt.io"
@@ -42,7 +43,7 @@ DEPRECATED_REPLACEMENT = label("deprecated-replacement")
 FAMILIES = ("instancetype", "preference")
 
 
-@dataclass(frozen=True)
+@frozen
 class Deprecation:
     """What the data says of a deprecated item beyond the deprecated label.
 
@@ -60,7 +61,7 @@ class Deprecation:
     replacement_location: Location | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Retirement:
     """A name the catalog no longer defines: catalog.yaml's ``retired``.
 
@@ -80,7 +81,7 @@ class Retirement:
     renamed: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Lifecycle:
     """What the catalog says of a name that is not current: what it is, since when, and what replaces it.
 
@@ -109,7 +110,7 @@ class Lifecycle:
     renamed: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Size:
     """One row of a size matrix: vCPUs, and memory when it is fixed rather than ratio-derived."""
 
@@ -119,7 +120,7 @@ class Size:
     location: Location
 
 
-@dataclass(frozen=True)
+@frozen
 class SizeMatrix:
     """A named list of sizes (sizes.yaml): what each series of it is offered in, smallest first."""
 
@@ -128,7 +129,7 @@ class SizeMatrix:
     location: Location
 
 
-@dataclass(frozen=True)
+@frozen
 class Variant:
     """A second flavour of every size of a series, named ``<size><suffix>``."""
 
@@ -137,7 +138,7 @@ class Variant:
     location: Location
 
 
-@dataclass(frozen=True)
+@frozen
 class Series:
     """A class of instancetypes: what every size of it shares."""
 
@@ -187,7 +188,7 @@ class Series:
         return replace(inherited, location=own.location, since=own.since or inherited.since)
 
 
-@dataclass(frozen=True)
+@frozen
 class Change:
     """One change an overlay line made to the model: which item, and the line.
 
@@ -211,7 +212,7 @@ def lines_of(changes: Sequence[Change], *subjects: tuple[str, str]) -> tuple[Loc
     return tuple(dict.fromkeys(c.location for c in changes if c.subject in wanted))
 
 
-@dataclass(frozen=True)
+@frozen
 class CatalogObject:
     """One catalog entry, ready to render as each of its two kinds.
 
@@ -242,7 +243,7 @@ class CatalogObject:
 # --------------------------------------------------------------------------- the catalog
 
 
-@dataclass(frozen=True)
+@frozen
 class OlderField:
     """One field an older spelling writes: a fixed ``value``, or the value of the sub-field ``source``."""
 
@@ -251,7 +252,7 @@ class OlderField:
     source: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class OlderValue:
     """A value of a field that KubeVirt knows ``since`` a release, and what it was spelt before (``was``)."""
 
@@ -259,7 +260,7 @@ class OlderValue:
     was: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Spelling:
     """How KubeVirt releases older than a field (or than some of its values) spelt the same setting.
 
@@ -277,7 +278,7 @@ class Spelling:
     values: Mapping[str, OlderValue] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class Settings:
     """catalog.yaml: what applies to the whole catalog."""
 
@@ -301,7 +302,7 @@ class Settings:
     os_labels: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Catalog:
     """A catalog's instancetype half as loaded: its folder, catalog.yaml's settings, the size matrices and
     the series, with what overlays changed and the names it retired."""
@@ -322,7 +323,7 @@ class Catalog:
 # --------------------------------------------------------------------------- preferences
 
 
-@dataclass(frozen=True)
+@frozen
 class Trait:
     """One reusable fragment of a preference spec, named after its file.
 
@@ -339,7 +340,7 @@ class Trait:
     essential: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class TraitRef:
     """One entry of a ``traits:`` list: a trait name, whether it overrides, where it is written."""
 
@@ -348,7 +349,7 @@ class TraitRef:
     location: Location
 
 
-@dataclass(frozen=True)
+@frozen
 class Requirements:
     """Minimum resources a guest needs: vCPUs and memory (a quantity as written)."""
 
@@ -371,7 +372,7 @@ class Requirements:
                             self.location or base.location)
 
 
-@dataclass(frozen=True)
+@frozen
 class OsinfoClaim:
     """The libosinfo OS releases a preference is for (``osinfo:`` of a family or preference file).
 
@@ -407,7 +408,7 @@ class OsinfoClaim:
                            {**base.accepted_at, **self.accepted_at}, own.since)
 
 
-@dataclass(frozen=True)
+@frozen
 class Family:
     """What every preference of one family file shares: the file's top-level keys."""
 
@@ -426,7 +427,7 @@ class Family:
     osinfo: OsinfoClaim | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class PreferenceDef:
     """One preference as written; ``None`` means "inherit" (from ``based_on``, then the family)."""
 
@@ -472,7 +473,7 @@ def preference_deprecation(pref: PreferenceDef, family: Family) -> Deprecation |
     return replace(own, since=own.since or since)
 
 
-@dataclass(frozen=True)
+@frozen
 class PreferenceCatalog:
     """The loaded preference half of a catalog: traits, families and preferences by name."""
 

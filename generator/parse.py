@@ -8,10 +8,11 @@ rendering process gives it (``Twins``), while the next ones are still being rend
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Mapping, Sequence
 
 from .errors import InputError
+from .frozen import frozen
 from .model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from .problems import Location
 from .render.bundles import ALL_BUNDLE, ALL_ORDER, Rendered
@@ -98,7 +99,7 @@ def _parse_twins(rendered: Rendered) -> list[Any] | None:
     return twins.documents(rendered)
 
 
-@dataclass(frozen=True)
+@frozen
 class Parsed:
     """The all-bundle's documents, and each kind's rendered texts when each is known to be one document.
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
@@ -22,6 +22,7 @@ from .expand.instancetypes import instancetype_objects, unique
 from .expand.preferences import expand_preferences
 from .expand.retain import retained_objects
 from .expand.stamp import stamp
+from .frozen import frozen
 from .load.catalog import load_catalog
 from .load.gpu import HOW_TO_ENABLE, device_problem, left_out
 from .load.lifecycle import lifecycle_problems
@@ -50,7 +51,7 @@ LATER_STEPS = ("generator.parse", "generator.validate", "generator.validate.prov
                "generator.outputs.context", "generator.outputs.policy", "hashlib")
 
 
-@dataclass(frozen=True)
+@frozen
 class BuildOptions:
     """Everything a build can be told; None means "as the catalog says"."""
 
@@ -87,7 +88,7 @@ class BuildOptions:
         return catalog_record(self.catalog, version)
 
 
-@dataclass(frozen=True)
+@frozen
 class Build:
     """The result of a build: objects, rendered bundles, parsed documents, problems, files."""
 

@@ -9,10 +9,10 @@ JSON path (``bundles/x.yaml#3 (cx1.large) $.spec.cpu.guest``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Iterable, Tuple, Union
 
 from .escape import text
+from .frozen import frozen
 
 PathPart = Union[str, int]
 Path = Tuple[PathPart, ...]
@@ -105,7 +105,7 @@ def jsonpath(path: Path) -> str:
     return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Location:
     """Where a problem is: a catalog file position or a document inside a bundle."""
 
@@ -153,7 +153,7 @@ class Location:
 WARNING = "warning"
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     """One finding: where, what, and which rule (``input`` for catalog input errors).
 

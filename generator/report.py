@@ -24,10 +24,10 @@ every command reports the same way; ``render`` is the validation report.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, Sequence
 
 from . import escape
+from .frozen import frozen
 from .problems import (PATH_EXCERPT, Location, Problem, bounded_lines, dotted, excerpt, jsonpath, shortened,
                        sort_problems)
 from .result import Result
@@ -267,7 +267,7 @@ def render(problems: Sequence[Problem], documents: int, fmt: str = "text") -> st
 
 # --- any command's Result -----------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@frozen
 class Shown:
     """A Result as printed: what goes to standard output and what to standard error."""
 

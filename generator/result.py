@@ -13,10 +13,11 @@ exit status is derived here, in one place, from what the command found:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Mapping
 
 from .errors import CitgenError
+from .frozen import frozen
 from .problems import Problem
 
 OK, FOUND, UNUSABLE = 0, 1, 2
@@ -26,7 +27,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-@dataclass(frozen=True)
+@frozen
 class Result:
     """One command's outcome; reporters print it, the command line exits with ``exit_code``.
 

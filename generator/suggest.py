@@ -30,9 +30,10 @@ per set of names and ask it for every unknown name (``Index``); ``nearest`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
+
+from .frozen import frozen
 
 #: A set of names this small is compared whole, as difflib would.
 SCAN_ALL = 64
@@ -48,7 +49,7 @@ PART_LIKENESS = 0.75
 LOWER_CASE, NEAR, WITHOUT_PART, RELATED, SPELLING = range(5)
 
 
-@dataclass(frozen=True)
+@frozen
 class Suggestions:
     """The names to suggest, nearest first, and what more is worth saying (``note``), or None."""
 

@@ -31,7 +31,7 @@ PACKAGE = Path(generator.__file__).resolve().parent
 LAYERS: list[tuple[str, ...]] = [
     ("generator", "generator.escape", "generator.problems", "generator.errors", "generator.result",
      "generator.quantity", "generator.paths", "generator.merge", "generator.objectmeta", "generator.golower",
-     "generator.suggest", "generator.patterns", "generator.pipes"),
+     "generator.suggest", "generator.patterns", "generator.pipes", "generator.frozen"),
     ("generator.model", "generator.features", "generator.osinfo.checks"),
     ("generator.source",),
     ("generator.schemas",),

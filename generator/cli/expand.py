@@ -14,7 +14,6 @@ at all, and then nothing is printed.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -23,6 +22,7 @@ import yaml
 
 from .. import escape
 from ..errors import InputError
+from ..frozen import frozen
 from ..problems import Location, Problem, excerpt
 from ..result import Result
 from ..schemas import check_object
@@ -42,7 +42,7 @@ MAX_OBJECT_BYTES = 1_572_864
 RULES = {"cpu": "requirements", "memory": "requirements", "architecture": "requirements"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Expanded:
     """One VirtualMachine of the input: where it is, and its expansion or why KubeVirt refuses it.
 

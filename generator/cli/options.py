@@ -16,7 +16,6 @@ import functools
 import math
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, NoReturn
 
@@ -24,6 +23,7 @@ import click
 from click.core import ParameterSource
 
 from ..errors import CitgenError, InputError
+from ..frozen import frozen
 from ..problems import Location, Problem, excerpt
 from ..quantity import QuantityError, parse as parse_quantity, within_bounds
 from ..report import FORMATS, show
@@ -39,7 +39,7 @@ FORMAT_HELP = ("How to report: text for people (one line per finding, FILE:LINE:
                "for a pull-request comment, sarif for code scanning (SARIF 2.1.0).")
 
 
-@dataclass(frozen=True)
+@frozen
 class Refused:
     """An option value its type refused: kept as problems so they are reported like any input error.
 

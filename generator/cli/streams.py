@@ -27,10 +27,10 @@ import os
 import select
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator, TextIO
 
 from .. import write
+from ..frozen import frozen
 from ..problems import PATH_EXCERPT, excerpt
 
 #: The exit status of a run whose report could not be delivered whole.
@@ -181,7 +181,7 @@ def _descriptor(stream: Any) -> int | None:
     return fd if isinstance(fd, int) and fd >= 0 else None
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     """What became of the two streams while a command ran: why each failed, None if it took everything.
 

@@ -22,9 +22,10 @@ the build's summary and its JSON report. The newest release changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..frozen import frozen
 from ..merge import dig
 from ..model import CatalogObject, Spelling, label
 from ..schemas import has_every_field, has_field, introduced
@@ -39,7 +40,7 @@ DERIVED_LABELS: Mapping[tuple[str, ...], str] = {
 LEFT_OUT, RESPELT, OBJECT_LEFT_OUT = "left out", "respelt", "object left out"
 
 
-@dataclass(frozen=True)
+@frozen
 class Adjustment:
     """What a build for ``release`` did to one object because the release lacks a field or value.
 

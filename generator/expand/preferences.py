@@ -14,11 +14,11 @@ validation can point a problem on it at them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import InputError
+from ..frozen import frozen
 from ..load.preferences import read_preference_catalog
 from ..load.traits import suggest
 from ..merge import dig
@@ -99,7 +99,7 @@ def _label_problems(pref: PreferenceDef, labels: Mapping[str, str]) -> list[Prob
     return [Problem(pref.location, f"label {key}: {problem}") for key, problem in found if problem]
 
 
-@dataclass(frozen=True)
+@frozen
 class _Identity:
     """What a preference inherits along its basedOn chain, or from its family, before composing."""
 

@@ -12,16 +12,17 @@ marked as an override.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import quantity
+from ..frozen import frozen
 from ..load.traits import suggest
 from ..model import Trait, TraitRef
 from ..problems import Location, Path as KeyPath, Problem, dotted
 
 
-@dataclass(frozen=True)
+@frozen
 class Layer:
     """One step of a composition: a spec fragment, who wrote it and where it was asked for.
 
@@ -39,7 +40,7 @@ class Layer:
     stale: str = "is marked as an override but changes no value an earlier layer set; drop the override mark"
 
 
-@dataclass(frozen=True)
+@frozen
 class Composition:
     """The merged spec and the problems found merging it."""
 

@@ -19,10 +19,10 @@ that ``citgen refs`` can always say what to use instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ..frozen import frozen
 from ..model import (FAMILIES, Catalog, Deprecation, PreferenceCatalog, Retirement, Series,
                      preference_deprecation)
 from ..problems import Location, Path as KeyPath, Problem
@@ -139,7 +139,7 @@ def follow(name: str, replacement_of: Mapping[str, str | None]) -> tuple[tuple[s
     return tuple(chain), CURRENT
 
 
-@dataclass(frozen=True)
+@frozen
 class End:
     """Where following replacements from a name ends: how many names it meets after the name (``steps``), the
     last of them (``last``: the current one, the one naming none, or the first met again) and how (``how``)."""

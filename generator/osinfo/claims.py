@@ -11,9 +11,10 @@ problem: it is left unchecked, and the run's note names it (``OsinfoContext.note
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Iterable, Mapping
 
+from ..frozen import frozen
 from ..model import CatalogObject, OsinfoClaim
 from ..problems import Location, Problem, excerpt
 from .model import OsinfoDatabase, OsRelease
@@ -21,7 +22,7 @@ from .model import OsinfoDatabase, OsRelease
 RULE = "osinfo"
 
 
-@dataclass(frozen=True)
+@frozen
 class OsinfoContext:
     """What the osinfo rule is given: the database, and each preference's claim by preference name."""
 

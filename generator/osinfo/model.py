@@ -10,11 +10,12 @@ so that a check asks one OsRelease and gets the answer libosinfo would give.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Mapping
 
+from ..frozen import frozen
 from ..problems import Location
 from ..suggest import Index, nearest
 
@@ -41,7 +42,7 @@ DRIVERS: Mapping[str, frozenset[str]] = {
 FIRMWARE_KINDS = ("bios", "efi", "secure-boot")
 
 
-@dataclass(frozen=True)
+@frozen
 class Resources:
     """One ``<resources arch=...>`` block of an OS: its minimum and recommended vCPUs and memory (bytes)."""
 
@@ -52,7 +53,7 @@ class Resources:
     rec_memory: int | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Firmware:
     """One ``<firmware>`` entry: a firmware type the OS boots (or, ``supported=False``, does not) on an arch.
 
@@ -65,7 +66,7 @@ class Firmware:
     features: Mapping[str, bool] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class OsRelease:
     """One operating system release as libosinfo describes it, after inheritance."""
 
@@ -155,7 +156,7 @@ class OsRelease:
         return False if known else None
 
 
-@dataclass(frozen=True)
+@frozen
 class OsinfoDatabase:
     """A folder of libosinfo's database as read: where, its VERSION, and its OS releases sorted by id."""
 

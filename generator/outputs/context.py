@@ -6,9 +6,10 @@ package that lists them can all import it without importing each other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
+from ..frozen import frozen
 from ..model import Catalog, CatalogObject
 from ..schemas.releases import Release, known, newest
 from ..source.documents import BundleDoc
@@ -17,7 +18,7 @@ from .policy import Policy
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@frozen
 class OutputContext:
     """The finished build every output producer is given, and what they derive from it and share."""
 

@@ -37,12 +37,12 @@ the documents as a file, so nothing in them is ever a template).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from .. import escape
 from ..errors import InputError
 from ..expand.lifecycle import lifecycles
+from ..frozen import frozen
 from ..golower import ASCII_FOLDS
 from ..model import Catalog, CatalogObject, Lifecycle
 from ..problems import Location, Problem, excerpt
@@ -117,7 +117,7 @@ _LABEL_RULES = [
 ]
 
 
-@dataclass(frozen=True)
+@frozen
 class Policy:
     """What the policy of a build says: the names not current, and the action on retired ones."""
 

@@ -42,13 +42,13 @@ rest of a spec with the build's object).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..expand.kubevirt import Adjustment, for_release
+from ..frozen import frozen
 from ..model import CatalogObject, Spelling
 from ..problems import Location
 from ..render import Renderer
@@ -62,7 +62,7 @@ from .context import OutputContext
 ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 
 
-@dataclass(frozen=True)
+@frozen
 class Op:
     """One JSON-patch operation (RFC 6902) on a document: ``path`` is the keys from its root."""
 
@@ -83,7 +83,7 @@ class Op:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Changed:
     """One object a release changes: the operations on each of its kinds' documents, and why."""
 
@@ -92,7 +92,7 @@ class Changed:
     why: tuple[str, ...]  # its adjustments, as a build for the release reports them
 
 
-@dataclass(frozen=True)
+@frozen
 class ReleaseDelta:
     """What turns the build's objects into ``release``'s: objects left out, objects changed, in build order."""
 

@@ -8,17 +8,17 @@ the same answers from the same code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Optional
 
+from ..frozen import frozen
 from ..model import CLUSTER_KINDS, CatalogObject
 from .selector import Requirement, matches, parse_selector
 
 __all__ = ["Query", "Requirement", "matches", "parse_selector"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Query:
     """What to list: one family's cluster objects, narrowed by every criterion that is set.
 

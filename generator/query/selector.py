@@ -16,10 +16,10 @@ words every refusal the same.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from ..errors import InputError
+from ..frozen import frozen
 from ..model import LABEL_PREFIX
 from ..objectmeta import label_key_problem, label_value_problem
 from ..problems import Location, excerpt
@@ -33,7 +33,7 @@ _TERM = re.compile(
 Test = Callable[[Mapping[str, str]], bool]
 
 
-@dataclass(frozen=True)
+@frozen
 class Requirement:
     key: str
     op: str  # "=", "!=", "exists", "!exists", "in", "notin"

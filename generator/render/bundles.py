@@ -6,10 +6,10 @@ expect; the renderer (render/__init__.py) makes each document, this module lays 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+from ..frozen import frozen
 from ..model import INSTANCETYPE_KINDS, KINDS, PREFERENCE_KINDS, Catalog, CatalogObject
 from ..paths import builtin_catalog
 from ..source.inputfiles import usable_folder
@@ -27,7 +27,7 @@ ALL_BUNDLE = "common-instancetypes-all-bundle"
 ALL_ORDER = (INSTANCETYPE_KINDS[0], PREFERENCE_KINDS[0], INSTANCETYPE_KINDS[1], PREFERENCE_KINDS[1])
 
 
-@dataclass(frozen=True)
+@frozen
 class Rendered:
     """The rendered text: each kind's documents one by one, and the five bundles they make."""
 

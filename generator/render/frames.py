@@ -8,8 +8,9 @@ imports that after it is forked, on the second core, while the parent goes on.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from typing import Any, Mapping
+
+from ..frozen import frozen
 
 #: A frame: its kind and the length of what follows.
 HEADER = struct.Struct(">cQ")
@@ -24,7 +25,7 @@ MIB = 1024 * 1024
 CUSHION = 4 * MIB
 
 
-@dataclass(frozen=True)
+@frozen
 class Job:
     """One rendering: a template (its name under templates/), its variables, and what it renders."""
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..errors import InputError
+from ..frozen import frozen
 from ..problems import Location, Problem, excerpt
 from ..quantity import BOUNDS, MAX_DIGITS, within_bounds
 
@@ -22,7 +22,7 @@ _WHOLE = re.compile(r"([0-9]+)")
 _SECONDS = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([-+]?[0-9]+))?")
 
 
-@dataclass(frozen=True)
+@frozen
 class Limits:
     """How much the rendering of a build's templates may write, hold and take.
 

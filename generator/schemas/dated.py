@@ -18,15 +18,16 @@ which no build for a release changes).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import Any, Mapping
 
+from ..frozen import frozen
 from .fields import releases_of, tree
 from .releases import known
 
 
-@dataclass(frozen=True)
+@frozen
 class Dated:
     """One field on the way to the dated fields of a kind.
 

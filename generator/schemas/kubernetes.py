@@ -19,14 +19,13 @@ has schemas for is here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..frozen import frozen
 from .releases import Release
 
 __all__ = ["KUBERNETES", "Supported", "supported"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Supported:
     """The Kubernetes minor releases a KubeVirt release supports, oldest and newest, and the tag read."""
 

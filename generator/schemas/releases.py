@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..frozen import frozen
 from ..paths import SCHEMAS
 from ..quantity import MAX_DIGITS
 
@@ -28,7 +28,7 @@ class UnknownRelease(ValueError):
     """A ``--kubevirt`` value that names no release citgen knows; the message lists those it does."""
 
 
-@dataclass(frozen=True, order=True)
+@frozen(order=True)
 class Release:
     """A minor release of KubeVirt, ordered by its version: ``Release(1, 8)`` is v1.8."""
 

@@ -7,15 +7,15 @@ exactly what is shipped; a user's file, read by the one reader of objects
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..frozen import frozen
 from ..problems import Location, Path as KeyPath
 from .yamlsrc import SourceMap
 
 
-@dataclass(frozen=True)
+@frozen
 class BundleDoc:
     """One object of a bundle, with the file it came from and its 0-based index there."""
 

@@ -29,11 +29,11 @@ import errno
 import os
 import stat
 from contextvars import ContextVar
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Iterable, Iterator
 
 from ..errors import InputError
+from ..frozen import frozen
 from ..problems import PATH_EXCERPT, Location, Problem, excerpt
 from ..quantity import QuantityError, parse as parse_quantity
 
@@ -53,7 +53,7 @@ DOCUMENTS_OPTION = "--max-documents"
 DOCUMENTS_VARIABLE = "CITGEN_MAX_DOCUMENTS"
 
 
-@dataclass(frozen=True)
+@frozen
 class Limits:
     """How much one file may hold: bytes, and YAML documents."""
 
@@ -302,7 +302,7 @@ def _too_large(name: str, limit: int) -> InputError:
 BOM = "\ufeff"
 
 
-@dataclass(frozen=True)
+@frozen
 class TextFile:
     """A text file as citgen reads it, and how it was written.
 
@@ -470,7 +470,7 @@ def yaml_files(folder: Path, display: str) -> list[Path]:
     return [folder / name for name in folder_names(folder, display) if name.endswith(".yaml")]
 
 
-@dataclass(frozen=True)
+@frozen
 class _Walk:
     """What one walk keeps and is told: the files found so far, how to treat links, where problems go.
 

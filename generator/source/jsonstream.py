@@ -34,6 +34,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterator
 
+from ..frozen import frozen
 from ..problems import Location, Path, Problem
 from ..quantity import within_bounds
 from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits
@@ -99,7 +100,7 @@ class _Lines:
         return self.line, offset - self.line_start
 
 
-@dataclass(frozen=True)
+@frozen
 class JsonSource:
     """The source map of one unit read from JSON: where a key path of its value is, found when asked.
 

@@ -27,11 +27,11 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterable, Iterator, Sequence
 
 from ..errors import InputError
+from ..frozen import frozen
 from ..problems import Location, Problem, excerpt
 from .documents import BundleDoc
 from .inputfiles import file_kind, folder_files, lookup, read_stream_text, read_text
@@ -49,7 +49,7 @@ ALL_BUNDLE = "common-instancetypes-all-bundle.yaml"
 KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
 
-@dataclass(frozen=True)
+@frozen
 class Source:
     """One text to read: how messages name it, its path (None: standard input), and how it was found.
 
@@ -81,7 +81,7 @@ class Source:
         return read_text(self.path, self.shown)
 
 
-@dataclass(frozen=True)
+@frozen
 class Sources:
     """What paths name: the sources in the order given, each file once, and what the walk could not use."""
 

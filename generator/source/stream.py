@@ -28,7 +28,7 @@ else in citgen.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Iterator
 
@@ -37,13 +37,14 @@ from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, Mappin
                          SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
 
 from ..errors import InputError
+from ..frozen import frozen
 from ..problems import Location, Path, Problem
 from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits
 from .yamlclasses import Loader
 from .yamlsrc import SourceMap, iter_documents
 
 
-@dataclass(frozen=True)
+@frozen
 class Unit:
     """One value the scan reads: a document of a file, or an item of a List document.
 
@@ -130,7 +131,7 @@ def _identity(data: Any) -> tuple[str | None, str | None]:
     return (kind if isinstance(kind, str) else None), (namespace if isinstance(namespace, str) else None)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Span:
     """Where a node or document is in the text: its first character and the one after its last."""
 
@@ -289,7 +290,7 @@ def read_span(text: str, start: int, end: int, line: int, column: int, file: str
         yield from (_moved(problem, line, path, shift) for problem in exc.problems)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Shifted:
     """A slice's source map whose first line starts ``shift`` columns into the file's line."""
 

@@ -44,6 +44,7 @@ from yaml.nodes import ScalarNode
 from yaml.reader import ReaderError
 
 from ..errors import InputError
+from ..frozen import frozen
 from ..problems import EXCERPT, Location, Path, Problem, excerpt
 from ..quantity import BOUNDS, MAX_DIGITS, within_bounds
 from .inputfiles import DOCUMENTS_OPTION, DOCUMENTS_VARIABLE, limits, read_text
@@ -93,7 +94,7 @@ class SourceMap:
         return Problem(self.locate(path, key=key), message)
 
 
-@dataclass(frozen=True)
+@frozen
 class Document:
     """One YAML document: its value, where its pieces are, and its index in the stream."""
 
@@ -229,7 +230,7 @@ class _Frame:
         self.spread = spread      # a merge key's list of mappings: its items' keys land in the mapping itself
 
 
-@dataclass(frozen=True)
+@frozen
 class _Anchor:
     """What an anchor names: its value, how many nodes it holds, and where it was written."""
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import datetime as dt
 import stat
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import CitgenError, InputError
+from ..frozen import frozen
 from ..model import INSTANCETYPE_KINDS, KINDS, label
 from .. import escape
 from ..problems import PATH_EXCERPT, Location, Path as KeyPath, Problem, excerpt, jsonpath
@@ -43,7 +44,7 @@ ABSENT: Any = _Absent()
 Key = tuple  # (kind, name)
 
 
-@dataclass(frozen=True)
+@frozen
 class Change:
     """One changed field: its key path in the object, and its values on each side."""
 
@@ -60,7 +61,7 @@ class Change:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     """One object that was added, removed or changed (``changes`` only for changed ones)."""
 
@@ -79,7 +80,7 @@ class Entry:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Diff:
     old: str
     new: str

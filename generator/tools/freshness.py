@@ -15,11 +15,11 @@ rebuild they are asked for is a one-line label or a new series.
 from __future__ import annotations
 
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
 from ..errors import InputError
+from ..frozen import frozen
 from ..problems import Location
 from ..write import MANIFEST
 from ..source.documents import BundleDoc
@@ -31,7 +31,7 @@ from .diff import Key, diff_objects
 BUNDLE_PREFIX = "common-"
 
 
-@dataclass(frozen=True)
+@frozen
 class StaleFile:
     """A file whose committed bytes differ from the build's, with what changed in it when it is a bundle."""
 
@@ -42,7 +42,7 @@ class StaleFile:
         return f"{self.name} ({self.summary})" if self.summary else self.name
 
 
-@dataclass(frozen=True)
+@frozen
 class Freshness:
     """How an output directory compares with a build: files to update, to add and to remove."""
 

@@ -26,11 +26,11 @@ import json
 import os
 import stat
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..errors import CitgenError, InputError
+from ..frozen import frozen
 from ..problems import Location, Problem
 from ..schemas import INTEGER_RANGES, METADATA_FILE, QUANTITY_PATTERN
 from ..source.inputfiles import lookup, read_bytes
@@ -57,7 +57,7 @@ _SHAPE_NAMES = {"properties": "object", "required": "array", "items": "object",
 _DROPPED = frozenset({"description", "default", "example", "title", "externalDocs"})
 
 
-@dataclass(frozen=True)
+@frozen
 class KindSource:
     """One kind we ship a schema for and the definition of the document it comes from."""
 

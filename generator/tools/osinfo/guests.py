@@ -22,11 +22,12 @@ VMware's id for a Windows that was never released) has no translation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Mapping
 
+from ...frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class GuestOs:
     """What one source id names: a libosinfo short-id, or only a distribution (libosinfo's ``<distro>``)."""
 

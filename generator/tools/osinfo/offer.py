@@ -34,9 +34,9 @@ database (generator/osinfo/model.py); nothing reads a file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ...frozen import frozen
 from ...osinfo.model import OsinfoDatabase, OsRelease
 from .guests import GuestOs
 
@@ -51,7 +51,7 @@ NAME = "\x00"
 MOST_STEPS = 64
 
 
-@dataclass(frozen=True)
+@frozen
 class Candidate:
     """One preference as the offer sees it: what it claims, for which architecture, and its disk bus."""
 
@@ -65,7 +65,7 @@ class Candidate:
     since: str | None = None  # the version of the line's first release it is for (its claim's since:)
 
 
-@dataclass(frozen=True)
+@frozen
 class Offer:
     """The catalog's answer for one short-id: the preference, why, and the other preferences making the same claim."""
 

@@ -11,11 +11,11 @@ keyed by libosinfo short-ids (what virt-v2v reports).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping
 
 import yaml
 
+from ...frozen import frozen
 from ...source.yamlclasses import Dumper
 
 #: The ConfigMap each table is written as, by the name ``--table`` takes: Forklift's names for its sources.
@@ -41,7 +41,7 @@ def configmap(table: str, data: Mapping[str, str], namespace: str | None, said: 
     return "---\n" + comment + yaml.dump(document, Dumper=Dumper, sort_keys=False, default_flow_style=False)
 
 
-@dataclass(frozen=True)
+@frozen
 class Difference:
     """One id of two tables that do not agree: what each says (None: the table has no such id)."""
 

@@ -25,9 +25,10 @@ reader) fills in, counted as unchecked.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
+from ...frozen import frozen
 from ...problems import Location, Path, Problem, excerpt, jsonpath
 from ...source.inputcheck import describe
 from ...suggest import nearest
@@ -61,7 +62,7 @@ MEANT = 0.9
 PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\$\([^)]*\)|\{\{.*?\}\}|<[A-Za-z][A-Za-z0-9 _.-]*>")
 
 
-@dataclass(frozen=True)
+@frozen
 class Obj:
     """An object the forms read, and what they need to know of where it is.
 
@@ -97,7 +98,7 @@ class Obj:
         return Owner(key, self.owner_kind, self.owner_name, self.namespace)
 
 
-@dataclass(frozen=True)
+@frozen
 class Inner:
     """An object inside another (a template's VirtualMachine), read with the same forms."""
 
@@ -107,7 +108,7 @@ class Inner:
 FormFunction = Callable[[Obj], Iterable[Union[Found, Inner]]]
 
 
-@dataclass(frozen=True)
+@frozen
 class Form:
     """A registered form: its ID, the objects it reads (API group, kind) and its function; ``summary`` is its
     docstring's first line."""

@@ -9,16 +9,16 @@ without a default: counted, never reported), files read and skipped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
+from ...frozen import frozen
 from ...problems import Problem, sort_problems
 from .model import Scan
 from .rules import RULES, JudgeContext
 from .target import Resolution, Resolver, Target
 
 
-@dataclass(frozen=True)
+@frozen
 class Verdict:
     """What the judge found: the findings, every reference's resolution, and the counts."""
 

@@ -7,16 +7,16 @@ this module is the whole of what passes between them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Literal
 
+from ...frozen import frozen
 from ...problems import Location, Problem
 
 #: The two families of catalog objects a manifest can name.
 Family = Literal["instancetype", "preference"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Owner:
     """The object a reference is written in: what a finding names beside the file and line.
 
@@ -31,7 +31,7 @@ class Owner:
     namespace: str | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Reference:
     """One place a manifest names a catalog object.
 
@@ -68,7 +68,7 @@ class Reference:
         return located
 
 
-@dataclass(frozen=True)
+@frozen
 class Definition:
     """A catalog object defined in the scanned manifests themselves (a VirtualMachineInstancetype beside its VM).
 
@@ -88,7 +88,7 @@ class Definition:
     served: bool = True
 
 
-@dataclass(frozen=True)
+@frozen
 class Scan:
     """Everything read from the manifests: references, definitions, and what was skipped or unusable."""
 

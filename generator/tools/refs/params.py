@@ -20,9 +20,9 @@ in ``parameters.go``), OpenShift leaves the text as it is written.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ...frozen import frozen
 from ...problems import Path, excerpt
 
 #: ``${NAME}``, anywhere in a string (both engines: letters, digits and ``_``).
@@ -31,7 +31,7 @@ STRING_PARAMETER = re.compile(r"\$\{([a-zA-Z0-9_]+)\}")
 WHOLE_PARAMETER = re.compile(r"\$\{\{([a-zA-Z0-9_]+)\}\}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Parameter:
     """One parameter of a template: its default, or why it has none; ``at`` is where its ``value`` is written."""
 
@@ -41,7 +41,7 @@ class Parameter:
     at: Path = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Parameters:
     """A template's parameters by name, and how its engine treats a parameter it does not define."""
 
@@ -50,7 +50,7 @@ class Parameters:
     strict: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class Resolved:
     """A string with its parameters replaced.
 

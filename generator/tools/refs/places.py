@@ -37,12 +37,12 @@ is read: the cluster kind).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path as FilePath
 from typing import Any, Iterator
 
 from ...errors import InputError
+from ...frozen import frozen
 from ...problems import Location, Path, Problem, excerpt
 from ...source.formats.refs import REFS_CONFIG
 from ...source.inputcheck import read_checked
@@ -62,7 +62,7 @@ _INDEX = re.compile(r"[0-9]{1,9}")
 _WILD = frozenset("*?")
 
 
-@dataclass(frozen=True)
+@frozen
 class Step:
     """One step of a place's path: a key (a pattern when ``wild``), every key or item, an item, or items by a field."""
 
@@ -95,7 +95,7 @@ class Step:
                 yield from ((path + (key,), item) for key, item in value.items() if fnmatchcase(key, self.key))
 
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     """Where a user says catalog names are: the objects (kind, group or API version, name) and the path in them.
 

@@ -22,7 +22,7 @@ scanned manifests themselves come first.
 from __future__ import annotations
 
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -30,6 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ...errors import InputError
 from ...expand.kubevirt import OBJECT_LEFT_OUT, Adjustment
 from ...expand.lifecycle import lifecycles
+from ...frozen import frozen
 from ...model import CLUSTER_KINDS, INSTANCETYPE_KINDS, PREFERENCE_KINDS, Lifecycle, Retirement, Series
 from ...problems import Location
 from ...schemas.releases import Release
@@ -63,7 +64,7 @@ ACCEPTED: Mapping[str, Mapping[str, str]] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Target:
     """The objects a cluster will have, and where they come from.
 
@@ -218,7 +219,7 @@ def target_at(path: Path, option: str) -> Target:
 # --------------------------------------------------------------------------- resolving
 
 
-@dataclass(frozen=True)
+@frozen
 class Resolution:
     """Where one reference leads, as KubeVirt would look it up.
 

@@ -19,10 +19,10 @@ object, with the references to each:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import escape
+from ...frozen import frozen
 from ...load.gpu import opt_in_note
 from ...model import Lifecycle, label
 from ...problems import MAX_MESSAGE, PATH_EXCERPT, Problem, excerpt, sort_problems
@@ -38,7 +38,7 @@ CLASS_LABEL = label("class")
 MEANING = ("class", "vCPUs", "memory", "dedicated CPUs")
 
 
-@dataclass(frozen=True)
+@frozen
 class Named:
     """One object of the upgrade's report and the references that name it.
 
@@ -65,7 +65,7 @@ class Named:
                            for r in self.references]}
 
 
-@dataclass(frozen=True)
+@frozen
 class Upgrade:
     """What upgrading from ``old`` to ``new`` does to the references of a scan."""
 

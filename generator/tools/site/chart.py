@@ -10,10 +10,10 @@ reader can compare ratios by the lines' offsets.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ... import escape
+from ...frozen import frozen
 
 #: Okabe and Ito's colour-blind-safe palette; each series also has a mark of its own.
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#b8860b", "#7f7f7f")
@@ -61,7 +61,7 @@ def _memory_tick(exponent: int) -> str:
     return f"{value:g}Gi" if value >= 1 else f"{value * 1024:g}Mi"
 
 
-@dataclass(frozen=True)
+@frozen
 class _Scale:
     """Where a vCPU count and a memory size land: log2 axes from the outer ticks, a quarter doubling beyond."""
 

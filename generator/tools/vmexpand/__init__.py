@@ -19,9 +19,9 @@ Everything works on plain dicts; the caller's objects are never changed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from ...frozen import frozen
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from ...quantity import QuantityError
 from ._tree import get, path, tree_copy
@@ -55,7 +55,7 @@ class MatcherError(UnusableInput):
         self.which = which  # "instancetype" or "preference": the matcher at fault
 
 
-@dataclass(frozen=True)
+@frozen
 class ExpandResult:
     """Either the expanded VirtualMachine or KubeVirt's reasons for refusing it."""
 

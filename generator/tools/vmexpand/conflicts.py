@@ -10,8 +10,9 @@ and issues for the same text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
+
+from ...frozen import frozen
 
 #: KubeVirt's wording for a VM field that an instancetype also sets.
 CONFLICT_FORMAT = "VM field(s) {} conflicts with selected instance type"
@@ -20,7 +21,7 @@ CONFLICT_FORMAT = "VM field(s) {} conflicts with selected instance type"
 TEMPLATE_SPEC = ("spec", "template", "spec")
 
 
-@dataclass(frozen=True)
+@frozen
 class ExpandError:
     """One refusal: the field KubeVirt names, its message, and which check made it."""
 

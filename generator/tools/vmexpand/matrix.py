@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ... import escape
+from ...frozen import frozen
 from ...model import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from . import expand
 from .mutate import DEFAULT_ARCHITECTURE
@@ -22,7 +22,7 @@ from .mutate import DEFAULT_ARCHITECTURE
 CONTAINER_DISK_IMAGE = "quay.io/containerdisks/fedora:latest"
 
 
-@dataclass(frozen=True)
+@frozen
 class PairResult:
     """KubeVirt's verdict on one instancetype and preference: accepted, or the first refusal."""
 

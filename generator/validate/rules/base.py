@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from types import ModuleType
 from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Mapping, Optional, Sequence
 
+from ...frozen import frozen
 from ...model import Catalog, label
 from ...problems import Problem
 from ...schemas.releases import Release, newest
@@ -58,7 +59,7 @@ def predates(release: str, since: str) -> bool:
     return shipped is not None and introduced is not None and shipped < introduced
 
 
-@dataclass(frozen=True)
+@frozen
 class SeriesRatio:
     """How much memory a series gives each vCPU, and which sizes are exempt.
 
@@ -73,7 +74,7 @@ class SeriesRatio:
     exceptions: AbstractSet[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@frozen
 class RuleContext:
     """What rules need to know beyond the documents they check.
 
@@ -120,7 +121,7 @@ class RuleContext:
         return cls(vendor=catalog.settings.vendor, series=series)
 
 
-@dataclass(frozen=True)
+@frozen
 class Rule:
     """A registered rule: its ID, one-line summary, documentation and check."""
 

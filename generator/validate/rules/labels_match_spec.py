@@ -53,9 +53,9 @@ Examples::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Tuple
 
+from ...frozen import frozen
 from ...model import label
 from ...problems import Problem, dotted
 from ...source.documents import BundleDoc
@@ -70,7 +70,7 @@ REQUIREMENT_LABELS_SINCE = "v1.1.0"  # absent from every preference of v1.0.0
 HUGEPAGES_SIZE_SINCE = "v1.4.0"  # kubevirt/common-instancetypes#387; a "true" flag before
 
 
-@dataclass(frozen=True)
+@frozen
 class _Value:
     """A label that repeats a spec value; ``read_label`` and ``read_spec`` read each side.
 
@@ -87,7 +87,7 @@ class _Value:
     flag_until: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class _Flag:
     """A label that is "true" exactly when ``present(spec)`` holds."""
 

@@ -23,9 +23,9 @@ Example::
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence
 
+from ...frozen import frozen
 from ...model import label
 from ...problems import Problem
 from ...source.documents import BundleDoc
@@ -37,7 +37,7 @@ ID = "vendor-label"
 _KEY = label("vendor")
 
 
-@dataclass(frozen=True)
+@frozen
 class Agreement:
     """The vendor most of a set's objects carry, and how many of how many carry it."""
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable, Iterator, Mapping, Sequence
 
+from ....frozen import frozen
 from ....model import Lifecycle
 from ....problems import Problem, excerpt
 from ..model import Owner, Reference
 from ..target import Resolution, Resolver, Target
 
 
-@dataclass(frozen=True)
+@frozen
 class JudgeContext:
     """What rules judge references against: the target (its objects, and the lifecycle of names) and the resolver."""
 
@@ -24,7 +24,7 @@ class JudgeContext:
 Check = Callable[[Sequence[Resolution], JudgeContext], Iterator[Problem]]
 
 
-@dataclass(frozen=True)
+@frozen
 class RefRule:
     """A registered rule: its ID, one-line summary, documentation and check (as validate's rules are)."""
 
