@@ -26,9 +26,16 @@ import operator
 import reprlib
 from typing import Any, Callable, TypeVar
 
+try:
+    from typing import dataclass_transform
+except ImportError:  # Python 3.10: type checkers take the classes for plain classes, as nothing here depends on it
+    def dataclass_transform(**_: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        return lambda function: function
+
 C = TypeVar("C", bound=type)
 
 
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
 def frozen(cls: C | None = None, /, *, order: bool = False, **options: Any) -> Any:
     """``@dataclass(frozen=True)``, also as ``@frozen(order=True)`` and with ``dataclass``'s other options."""
 
