@@ -14,7 +14,9 @@ first file in it, under a root folder that holds nothing else (write.py's stagin
 folder), with the modes the umask leaves. The first failure stops the writing;
 ``finish`` raises it in the build's process, as the build would have met it writing
 the files itself. Where no process can be started (no memory, no process left to the
-user), the files are written as they are handed, in the build's own process.
+user), the files are written as they are handed, in the build's own process; so they are
+in a process that holds a great deal of memory already (``FORK_AT_MOST``, a test runner
+or a service that builds many catalogs), for which the fork costs more than the writing.
 
 ``citgen build`` forks its writer as it begins (``start``), before it has imported its
 steps and read its catalog, and hands it its root when its first files are made: a child
@@ -101,8 +103,8 @@ class TreeWriter:
                 continue
             self._pid, self._requests, self._answers = child
             return
-        # no process could be started (no descriptor, memory or process left to the user): the files are
-        # written here, as they are handed
+        # no process could be started (no descriptor, memory or process left to the user), or this one is too
+        # large to fork one (FORK_AT_MOST): the files are written here, as they are handed
 
     def add(self, files: Mapping[PurePosixPath, bytes]) -> None:
         """Hand ``files`` (relative paths the caller checked) to the child: written after those handed before."""
@@ -214,9 +216,30 @@ def _stop(child: tuple[int, int, int]) -> None:
         os.waitpid(pid, 0)
 
 
+#: The most memory a process may hold in use (its resident size) and still fork a writer. Forking copies the
+#: tables that map all of a process's memory, and the child's end frees them again: for citgen's own process
+#: (about 32 MiB) a millisecond or two, for a process that holds 500 MiB (a test runner, a service that builds
+#: catalogs) 40 ms and more on a small virtual machine, more than writing a build's files itself takes.
+FORK_AT_MOST = 256 * 2**20
+
+
+def _small_enough() -> bool:
+    """Whether this process holds little enough memory that a writer child pays for its fork; True where its
+    resident size cannot be read (a system without /proc), as before there was a bound."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            resident = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return True
+    return resident <= FORK_AT_MOST
+
+
 def _fork() -> tuple[int, int, int] | None:
     """A child that writes the tree it is told (``_serve``): (its pid, the pipe to it, the pipe from it); None
-    where no pipe or process can be had."""
+    where no pipe or process can be had, or where the process is too large for a child to pay (``FORK_AT_MOST``):
+    the tree is then written by the process itself, as its files are handed."""
+    if not _small_enough():
+        return None
     try:
         requests, to_child = pipe()
     except OSError:

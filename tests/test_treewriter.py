@@ -21,6 +21,35 @@ def files(**named: bytes) -> dict[PurePosixPath, bytes]:
     return {PurePosixPath(name.replace("__", "/")): data for name, data in named.items()}
 
 
+@pytest.fixture(autouse=True)
+def forking(monkeypatch):
+    """These tests are about the child: it is forked whatever this test process holds (a test runner's worker
+    is far larger than citgen, and past FORK_AT_MOST a writer writes in its own process)."""
+    monkeypatch.setattr(treewriter, "FORK_AT_MOST", 1 << 62)
+
+
+def test_a_process_holding_more_than_the_bound_writes_the_tree_itself(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(treewriter, "FORK_AT_MOST", 0)  # every process holds more than nothing
+    monkeypatch.setattr(treewriter.os, "fork", lambda: pytest.fail("a child was forked"))
+    treewriter.start()
+    assert treewriter._spare is None
+    writer = TreeWriter(tmp_path)
+    writer.add(files(a__b=b"1", c=b"2"))
+    writer.finish()
+    assert writer._pid == 0
+    assert snapshot(tmp_path) == {"a/b": b"1", "c": b"2"}
+
+
+def test_citgen_s_own_process_is_within_the_bound():
+    """A build of the built-in catalog holds about 32 MiB: its writer is forked (a child pays off there)."""
+    done = subprocess.run([sys.executable, "-c", (
+        "from generator import treewriter\n"
+        "from generator.pipeline import generate\n"
+        "generate()\n"
+        "print(treewriter._small_enough())\n")], capture_output=True, text=True, env=child_env(), check=True)
+    assert done.stdout.strip() == "True"
+
+
 def test_every_file_handed_is_written_in_its_folders_once_finish_returns(tmp_path: Path):
     writer = TreeWriter(tmp_path)
     writer.add(files(a=b"1", k__x__y=b"2"))
